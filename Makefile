@@ -1,0 +1,171 @@
+# ctxbench - paired benchmark of language models on website documentation.
+#
+# The two commands a user needs: `make demo` and `make check`.  Both run
+# `make deps` first, which installs what is missing on a Debian machine.
+#
+# Layout: common/*.c form build/lib/libctx.a; each tools/NAME/ is one program
+# (main.c plus files only it needs, built into build/lib/libNAME.a so unit
+# tests and fuzz targets can link them); tools/NAME/tool.mk may add
+# LDLIBS_NAME.  Unit tests tests/NAME/unit-*.c become build/tests/NAME/unit-*
+# and are run from the .t scripts.  Fuzz targets are tests/fuzz/*.c.
+
+VERSION   = 0.1.0
+PREFIX   ?= /usr/local
+BINDIR   ?= $(PREFIX)/bin
+SHAREDIR ?= $(PREFIX)/share/ctxbench
+MANPREFIX ?= $(PREFIX)/share/man
+DESTDIR  ?=
+BUILD    ?= build
+
+CC       ?= cc
+PKGS      = libcurl libxml-2.0 jansson gsl zlib
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS   ?= -O2 -g
+WARN      = -Wall -Wextra -Wshadow -Wno-unused-parameter -Wstrict-prototypes \
+            -Wmissing-prototypes -Wformat=2 -Wvla
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
+            -DCTX_VERSION='"$(VERSION)"' \
+            -DCTX_SHAREDIR='"$(SHAREDIR)"' \
+            -Icommon $(PKG_CFLAGS) $(WARN) $(CFLAGS) $(CPPFLAGS)
+ALL_LDFLAGS = $(LDFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) -lm -lpthread
+
+ifeq ($(V),1)
+Q =
+say =
+else
+Q = @
+say = @printf '  %-6s %s\n' $(1) $(2);
+endif
+
+TOOLS     := $(patsubst tools/%/,%,$(sort $(dir $(wildcard tools/*/main.c))))
+-include $(wildcard tools/*/tool.mk)
+
+COMMON_SRC := $(wildcard common/*.c)
+COMMON_OBJ := $(COMMON_SRC:%.c=$(BUILD)/%.o)
+LIBCTX     := $(BUILD)/lib/libctx.a
+BINS       := $(TOOLS:%=$(BUILD)/bin/%)
+
+UNIT_SRC   := $(wildcard tests/*/unit-*.c)
+UNITS      := $(UNIT_SRC:tests/%.c=$(BUILD)/tests/%)
+FUZZ_SRC   := $(wildcard tests/fuzz/*.c)
+FUZZ_BINS  := $(FUZZ_SRC:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+MANPAGES   := $(wildcard man/*.[1-9])
+
+tool_src  = $(filter-out tools/$(1)/main.c,$(wildcard tools/$(1)/*.c))
+tool_obj  = $(patsubst %.c,$(BUILD)/%.o,$(call tool_src,$(1)))
+tool_lib  = $(BUILD)/lib/lib$(1).a
+TOOL_LIBS := $(foreach t,$(TOOLS),$(call tool_lib,$(t)))
+TOOL_LDLIBS := $(foreach t,$(TOOLS),$(LDLIBS_$(t)))
+
+.PHONY: all check unit deps demo bench fuzz lint asan clean install uninstall
+.DEFAULT_GOAL := all
+
+all: $(LIBCTX) $(BINS) $(UNITS)
+
+$(BUILD)/%.o: %.c
+	$(call say,CC,$<)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBCTX): $(COMMON_OBJ)
+	$(call say,AR,$@)mkdir -p $(@D) && rm -f $@ && $(AR) rcs $@ $^
+
+define TOOL_RULES
+$(call tool_lib,$(1)): $(call tool_obj,$(1))
+	$$(call say,AR,$$@)mkdir -p $$(@D) && rm -f $$@ && $$(AR) rcs $$@ $$^ $$(if $$^,,$$(BUILD)/lib/empty.o)
+$(BUILD)/bin/$(1): $(BUILD)/tools/$(1)/main.o $(call tool_lib,$(1)) $(LIBCTX)
+	$$(call say,LD,$$@)mkdir -p $$(@D) && $$(CC) $$(ALL_CFLAGS) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(1)) $$(LDLIBS_ALL)
+endef
+$(foreach t,$(TOOLS),$(eval $(call TOOL_RULES,$(t))))
+
+$(BUILD)/lib/empty.o:
+	$(Q)mkdir -p $(@D) && printf 'static int ctx_empty;\n' | $(CC) -x c -c - -o $@
+
+# A unit test links its own directory's tool library (if any) and libctx.
+$(BUILD)/tests/%: tests/%.c $(TOOL_LIBS) $(LIBCTX)
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -Itests/lib $(ALL_LDFLAGS) -MMD -MP -o $@ $< \
+	    $(wildcard $(BUILD)/lib/lib$(firstword $(subst /, ,$*)).a) $(LIBCTX) \
+	    $(LDLIBS_$(firstword $(subst /, ,$*))) $(LDLIBS_ALL)
+
+# ---------------------------------------------------------------- tests
+PROVE ?= prove
+PROVE_FLAGS ?= -j2
+TESTS ?= tests
+
+check: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)CTXBENCH_TOP=$(CURDIR) CTXBENCH_BUILD=$(CURDIR)/$(BUILD) LC_ALL=C \
+	    $(PROVE) $(PROVE_FLAGS) -r $(TESTS)
+
+unit: $(UNITS)
+	$(Q)CTXBENCH_TOP=$(CURDIR) CTXBENCH_BUILD=$(CURDIR)/$(BUILD) $(PROVE) tests/common
+
+deps:
+	$(Q)sh tests/lib/deps.sh
+
+# ---------------------------------------------------------------- demo, bench
+demo: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)CTXBENCH_TOP=$(CURDIR) CTXBENCH_BUILD=$(CURDIR)/$(BUILD) sh examples/demo.sh
+
+bench: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)set -e; for b in $(sort $(wildcard tests/bench/*.sh)); do \
+	    echo "== $$b"; CTXBENCH_TOP=$(CURDIR) CTXBENCH_BUILD=$(CURDIR)/$(BUILD) sh $$b; done
+
+# ---------------------------------------------------------------- sanitizers
+ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+             -fno-sanitize-recover=undefined
+
+asan: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=build-asan CFLAGS="$(ASAN_FLAGS)" \
+	    LDFLAGS="-fsanitize=address,undefined" all
+	$(Q)ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	    CTXBENCH_TOP=$(CURDIR) CTXBENCH_BUILD=$(CURDIR)/build-asan CTXBENCH_ASAN=1 LC_ALL=C \
+	    $(PROVE) $(PROVE_FLAGS) -r $(TESTS)
+
+FUZZ_SECONDS ?= 60
+FUZZ_CC ?= clang
+FUZZ_FLAGS = -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+
+fuzz: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" fuzz-build
+	$(Q)set -e; for f in $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/fuzz/%); do \
+	    n=$$(basename $$f); mkdir -p build-fuzz/corpus/$$n; \
+	    seeds=; [ -d tests/fuzz/seeds/$$n ] && seeds=tests/fuzz/seeds/$$n; \
+	    echo "== $$n ($(FUZZ_SECONDS) s)"; \
+	    $$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+	        -print_final_stats=1 build-fuzz/corpus/$$n $$seeds 2>build-fuzz/$$n.log \
+	        || { tail -n 60 build-fuzz/$$n.log; exit 1; }; \
+	    grep -E '^(stat::number_of_executed_units|Done)' build-fuzz/$$n.log || true; \
+	done
+
+fuzz-build: $(FUZZ_BINS)
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(TOOL_LIBS) $(LIBCTX)
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+	    $(TOOL_LIBS) $(LIBCTX) $(TOOL_LDLIBS) $(LDLIBS_ALL)
+
+# ---------------------------------------------------------------- lint
+lint:
+	$(Q)sh tests/lib/lint.sh
+
+# ---------------------------------------------------------------- install
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(SHAREDIR)
+	for t in $(TOOLS); do cp -f $(BUILD)/bin/$$t $(DESTDIR)$(BINDIR)/ && chmod 755 $(DESTDIR)$(BINDIR)/$$t; done
+	cp -R share/. $(DESTDIR)$(SHAREDIR)/
+	for m in $(MANPAGES); do s=$${m##*.}; mkdir -p $(DESTDIR)$(MANPREFIX)/man$$s; \
+	    cp -f $$m $(DESTDIR)$(MANPREFIX)/man$$s/ && chmod 644 $(DESTDIR)$(MANPREFIX)/man$$s/$${m##*/}; done
+
+uninstall:
+	for t in $(TOOLS); do rm -f $(DESTDIR)$(BINDIR)/$$t; done
+	rm -rf $(DESTDIR)$(SHAREDIR)
+	for m in $(MANPAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANPREFIX)/man$$s/$${m##*/}; done
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

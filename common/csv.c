@@ -1,0 +1,317 @@
+/*
+ * csv.c - RFC 4180 CSV reader and writer (see csv.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "err.h"
+#include "jsonx.h"
+#include "utf8.h"
+
+int
+csv_open(struct csv_reader *r, const char *path)
+{
+	FILE *fp;
+
+	if (strcmp(path, "-") == 0) {
+		csv_init(r, stdin, "<stdin>");
+		return 0;
+	}
+	fp = fopen(path, "r");
+	if (fp == NULL)
+		return -1;
+	csv_init(r, fp, path);
+	r->own = 1;
+	return 0;
+}
+
+void
+csv_init(struct csv_reader *r, FILE *fp, const char *name)
+{
+	memset(r, 0, sizeof(*r));
+	r->fp = fp;
+	r->name = name;
+	r->line = 1;
+	buf_init(&r->field);
+}
+
+void
+csv_close(struct csv_reader *r)
+{
+	if (r->own && r->fp)
+		fclose(r->fp);
+	r->fp = NULL;
+	buf_release(&r->field);
+	free(r->offs);
+	free(r->fields);
+	r->offs = NULL;
+	r->fields = NULL;
+}
+
+static int
+next(struct csv_reader *r)
+{
+	int c = getc(r->fp);
+
+	if (c == '\n')
+		r->line++;
+	return c;
+}
+
+static void
+end_field(struct csv_reader *r, size_t start)
+{
+	if (r->nfields == r->capfields) {
+		r->capfields = r->capfields ? r->capfields * 2 : 16;
+		r->offs = xreallocarray(r->offs, r->capfields, sizeof(*r->offs));
+	}
+	r->offs[r->nfields++] = start;
+	buf_addc(&r->field, '\0');
+}
+
+static long
+fail(struct csv_reader *r, const char *msg)
+{
+	snprintf(r->err, sizeof(r->err), "%s", msg);
+	return -1;
+}
+
+long
+csv_read(struct csv_reader *r)
+{
+	int c, quoted;
+	size_t start, i, bad;
+
+	buf_reset(&r->field);
+	r->nfields = 0;
+	r->err[0] = '\0';
+	if (!r->started) {
+		r->started = 1;
+		c = getc(r->fp);
+		if (c == 0xEF) {
+			int c2 = getc(r->fp), c3 = getc(r->fp);
+
+			if (c2 != 0xBB || c3 != 0xBF)
+				return fail(r, "invalid UTF-8 at the start of the file");
+		} else if (c != EOF) {
+			ungetc(c, r->fp);
+		}
+	}
+	/* Skip empty lines between records. */
+	for (;;) {
+		c = next(r);
+		if (c == '\r') {
+			int d = getc(r->fp);
+
+			if (d == '\n') {
+				r->line++;
+				continue;
+			}
+			if (d != EOF)
+				ungetc(d, r->fp);
+			break;
+		}
+		if (c != '\n')
+			break;
+	}
+	if (c == EOF) {
+		if (ferror(r->fp))
+			return fail(r, strerror(errno));
+		return 0;
+	}
+	r->rec_line = r->line;
+	for (;;) {		/* one field per iteration; c is its first char */
+		start = r->field.len;
+		quoted = 0;
+		if (c == '"') {
+			quoted = 1;
+			for (;;) {
+				c = next(r);
+				if (c == EOF)
+					return fail(r, "unterminated quoted field");
+				if (c == '"') {
+					c = next(r);
+					if (c != '"')
+						break;
+				}
+				if (c == '\0')
+					return fail(r, "NUL byte in field");
+				buf_addc(&r->field, c);
+			}
+		} else {
+			while (c != ',' && c != '\n' && c != EOF) {
+				if (c == '\r') {
+					int d = getc(r->fp);
+
+					if (d == '\n' || d == EOF) {
+						if (d == '\n')
+							r->line++;
+						c = '\n';
+						break;
+					}
+					ungetc(d, r->fp);
+				} else if (c == '"') {
+					return fail(r, "quote inside an unquoted field");
+				} else if (c == '\0') {
+					return fail(r, "NUL byte in field");
+				}
+				buf_addc(&r->field, c);
+				c = next(r);
+			}
+		}
+		if (quoted && c == '\r') {
+			int d = getc(r->fp);
+
+			if (d == '\n')
+				r->line++;
+			else if (d != EOF)
+				return fail(r, "text after a closing quote");
+			c = '\n';
+		}
+		if (quoted && c != ',' && c != '\n' && c != EOF)
+			return fail(r, "text after a closing quote");
+		if (!utf8_valid(r->field.s + start, r->field.len - start, &bad)) {
+			snprintf(r->err, sizeof(r->err),
+			    "invalid UTF-8 in field %zu", r->nfields + 1);
+			return -1;
+		}
+		end_field(r, start);
+		if (c == ',') {
+			c = next(r);
+			if (c == '\n' || c == EOF || c == '\r') {
+				/* An empty last field. */
+				if (c == '\r') {
+					int d = getc(r->fp);
+
+					if (d == '\n')
+						r->line++;
+					else if (d != EOF)
+						ungetc(d, r->fp);
+				}
+				buf_grow(&r->field, 0);
+				end_field(r, r->field.len);
+				break;
+			}
+			continue;
+		}
+		break;		/* '\n' or EOF */
+	}
+	r->fields = xreallocarray(r->fields, r->nfields + 1, sizeof(*r->fields));
+	for (i = 0; i < r->nfields; i++)
+		r->fields[i] = r->field.s + r->offs[i];
+	r->fields[r->nfields] = NULL;
+	return (long)r->nfields;
+}
+
+json_t *
+csv_load_objects(const char *path)
+{
+	struct csv_reader r;
+	json_t *out, *obj;
+	char **head = NULL;
+	long n, nhead = 0, i, j;
+
+	if (csv_open(&r, path) < 0)
+		die_errno("%s", path);
+	n = csv_read(&r);
+	if (n < 0)
+		die("%s:%lu: %s", path, r.rec_line ? r.rec_line : r.line, r.err);
+	if (n == 0)
+		die("%s: empty file: expected a header row", path);
+	nhead = n;
+	head = xcalloc((size_t)nhead, sizeof(*head));
+	for (i = 0; i < n; i++) {
+		if (r.fields[i][0] == '\0')
+			die("%s:%lu: header field %ld is empty", path, r.rec_line, i + 1);
+		for (j = 0; j < i; j++)
+			if (strcmp(head[j], r.fields[i]) == 0)
+				die("%s:%lu: header '%s' appears twice", path,
+				    r.rec_line, r.fields[i]);
+		head[i] = xstrdup(r.fields[i]);
+	}
+	out = json_array();
+	while ((n = csv_read(&r)) != 0) {
+		if (n < 0)
+			die("%s:%lu: %s", path, r.rec_line, r.err);
+		if (n != nhead)
+			die("%s:%lu: expected %ld fields as in the header, got %ld",
+			    path, r.rec_line, nhead, n);
+		obj = json_object();
+		for (i = 0; i < n; i++)
+			json_set_str(obj, head[i], r.fields[i]);
+		json_set_int(obj, "_line", (long long)r.rec_line);
+		json_array_append_new(out, obj);
+	}
+	for (i = 0; i < nhead; i++)
+		free(head[i]);
+	free(head);
+	csv_close(&r);
+	return out;
+}
+
+/* ---------------------------------------------------------------- writer */
+
+void
+csv_writer_init(struct csv_writer *w, FILE *fp, int crlf, int quote_all)
+{
+	w->fp = fp;
+	w->crlf = crlf;
+	w->quote_all = quote_all;
+	w->nfield = 0;
+}
+
+void
+csv_write_bom(struct csv_writer *w)
+{
+	fputs("\xEF\xBB\xBF", w->fp);
+}
+
+void
+csv_write_fieldn(struct csv_writer *w, const char *s, size_t n)
+{
+	size_t i;
+	int q = w->quote_all;
+
+	if (w->nfield++)
+		putc(',', w->fp);
+	for (i = 0; !q && i < n; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
+			q = 1;
+	if (!q) {
+		fwrite(s, 1, n, w->fp);
+		return;
+	}
+	putc('"', w->fp);
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"')
+			putc('"', w->fp);
+		putc(s[i], w->fp);
+	}
+	putc('"', w->fp);
+}
+
+void
+csv_write_field(struct csv_writer *w, const char *s)
+{
+	csv_write_fieldn(w, s ? s : "", s ? strlen(s) : 0);
+}
+
+void
+csv_end_record(struct csv_writer *w)
+{
+	fputs(w->crlf ? "\r\n" : "\n", w->fp);
+	w->nfield = 0;
+}
+
+void
+csv_write_row(struct csv_writer *w, const char *const *fields, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		csv_write_field(w, fields[i]);
+	csv_end_record(w);
+}

@@ -1,0 +1,76 @@
+/*
+ * ctx.c - program start and end shared by every ctxbench program.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ctx.h"
+
+volatile int ctx_interrupted;
+
+static void
+on_fatal_signal(int sig)
+{
+	atomic_cleanup_all();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+on_catch_signal(int sig)
+{
+	ctx_interrupted = sig;
+}
+
+static void
+set_handler(int sig, void (*fn)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+void
+ctx_init(const char *argv0)
+{
+	err_init(argv0);
+	set_handler(SIGINT, on_fatal_signal);
+	set_handler(SIGTERM, on_fatal_signal);
+	set_handler(SIGHUP, on_fatal_signal);
+	/* Let jansson allocate through the checked allocator's failure path. */
+	json_object_seed(1);
+}
+
+void
+ctx_catch_signals(void)
+{
+	set_handler(SIGINT, on_catch_signal);
+	set_handler(SIGTERM, on_catch_signal);
+}
+
+void
+ctx_exit(void)
+{
+	ndj_output_close();
+	if (fflush(stdout) == EOF || ferror(stdout))
+		die_errno("write error");
+	exit(0);
+}
+
+char *
+ctx_utc_now(char *out, size_t outlen)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, outlen, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return out;
+}

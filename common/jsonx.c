@@ -1,0 +1,381 @@
+/*
+ * jsonx.c - typed record-field access with positioned errors, dotted-path
+ * look-ups, setters, and the line finder for parsed JSON documents.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "jsonx.h"
+#include "ndjson.h"
+
+const char *
+json_type_desc(const json_t *v)
+{
+	if (v == NULL)
+		return "nothing";
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a real number";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	case JSON_NULL: return "null";
+	}
+	return "a value";
+}
+
+static json_t *
+need(const json_t *rec, const char *key, const char *what)
+{
+	json_t *v = json_object_get(rec, key);
+
+	if (v == NULL || json_is_null(v))
+		ndj_die("%s: missing (expected %s)", key, what);
+	return v;
+}
+
+static void
+wrong(const char *key, const char *what, const json_t *v)
+{
+	ndj_die("%s: expected %s, got %s", key, what, json_type_desc(v));
+}
+
+const char *
+rec_str(const json_t *rec, const char *key)
+{
+	json_t *v = need(rec, key, "a string");
+
+	if (!json_is_string(v))
+		wrong(key, "a string", v);
+	return json_string_value(v);
+}
+
+const char *
+rec_str_opt(const json_t *rec, const char *key)
+{
+	json_t *v = json_object_get(rec, key);
+
+	if (v == NULL || json_is_null(v))
+		return NULL;
+	if (!json_is_string(v))
+		wrong(key, "a string", v);
+	return json_string_value(v);
+}
+
+static long long
+as_int(const char *key, const json_t *v)
+{
+	double d;
+
+	if (json_is_integer(v))
+		return json_integer_value(v);
+	if (json_is_real(v)) {
+		d = json_real_value(v);
+		if (d == floor(d) && fabs(d) < 9.007199254740992e15)
+			return (long long)d;
+	}
+	wrong(key, "an integer", v);
+	return 0;
+}
+
+long long
+rec_int(const json_t *rec, const char *key)
+{
+	return as_int(key, need(rec, key, "an integer"));
+}
+
+long long
+rec_int_opt(const json_t *rec, const char *key, long long def)
+{
+	json_t *v = json_object_get(rec, key);
+
+	if (v == NULL || json_is_null(v))
+		return def;
+	return as_int(key, v);
+}
+
+double
+rec_num(const json_t *rec, const char *key)
+{
+	json_t *v = need(rec, key, "a number");
+
+	if (!json_is_number(v))
+		wrong(key, "a number", v);
+	return json_number_value(v);
+}
+
+double
+rec_num_opt(const json_t *rec, const char *key, double def)
+{
+	json_t *v = json_object_get(rec, key);
+
+	if (v == NULL || json_is_null(v))
+		return def;
+	if (!json_is_number(v))
+		wrong(key, "a number", v);
+	return json_number_value(v);
+}
+
+int
+rec_bool_opt(const json_t *rec, const char *key, int def)
+{
+	json_t *v = json_object_get(rec, key);
+
+	if (v == NULL || json_is_null(v))
+		return def;
+	if (!json_is_boolean(v))
+		wrong(key, "a boolean", v);
+	return json_is_true(v);
+}
+
+json_t *
+rec_array(const json_t *rec, const char *key)
+{
+	json_t *v = need(rec, key, "an array");
+
+	if (!json_is_array(v))
+		wrong(key, "an array", v);
+	return v;
+}
+
+json_t *
+rec_object(const json_t *rec, const char *key)
+{
+	json_t *v = need(rec, key, "an object");
+
+	if (!json_is_object(v))
+		wrong(key, "an object", v);
+	return v;
+}
+
+json_t *
+rec_array_opt(const json_t *rec, const char *key)
+{
+	json_t *v = json_object_get(rec, key);
+
+	if (v == NULL || json_is_null(v))
+		return NULL;
+	if (!json_is_array(v))
+		wrong(key, "an array", v);
+	return v;
+}
+
+json_t *
+rec_object_opt(const json_t *rec, const char *key)
+{
+	json_t *v = json_object_get(rec, key);
+
+	if (v == NULL || json_is_null(v))
+		return NULL;
+	if (!json_is_object(v))
+		wrong(key, "an object", v);
+	return v;
+}
+
+json_t *
+json_path(const json_t *root, const char *dotted)
+{
+	const json_t *cur = root;
+	const char *p = dotted, *dot;
+	char key[256];
+	size_t n;
+
+	while (cur && *p) {
+		dot = strchr(p, '.');
+		n = dot ? (size_t)(dot - p) : strlen(p);
+		if (n >= sizeof(key) || !json_is_object(cur))
+			return NULL;
+		memcpy(key, p, n);
+		key[n] = '\0';
+		cur = json_object_get(cur, key);
+		p += n;
+		if (*p == '.')
+			p++;
+	}
+	return (json_t *)cur;
+}
+
+void
+json_set_new(json_t *obj, const char *key, json_t *val)
+{
+	if (val == NULL || json_object_set_new(obj, key, val) < 0)
+		die("out of memory setting %s", key);
+}
+
+void
+json_set_str(json_t *obj, const char *key, const char *val)
+{
+	json_set_new(obj, key, val ? json_string(val) : json_null());
+}
+
+void
+json_set_strn(json_t *obj, const char *key, const char *val, size_t n)
+{
+	json_set_new(obj, key, json_stringn(val, n));
+}
+
+void
+json_set_int(json_t *obj, const char *key, long long val)
+{
+	json_set_new(obj, key, json_integer(val));
+}
+
+void
+json_set_real(json_t *obj, const char *key, double val)
+{
+	json_set_new(obj, key, isfinite(val) ? json_real(val) : json_null());
+}
+
+void
+json_set_bool(json_t *obj, const char *key, int val)
+{
+	json_set_new(obj, key, json_boolean(val));
+}
+
+void
+json_set_null(json_t *obj, const char *key)
+{
+	json_set_new(obj, key, json_null());
+}
+
+/* ---------------------------------------------------------------- lines */
+
+/*
+ * A minimal scanner over JSON text that follows a path of keys and indices
+ * and reports the line where the addressed value starts.  It trusts that
+ * the text already parsed (it is only called after json_loadb succeeded).
+ */
+struct scan {
+	const char *s, *end;
+	unsigned long line;
+};
+
+static void
+ws(struct scan *sc)
+{
+	while (sc->s < sc->end && (*sc->s == ' ' || *sc->s == '\t' ||
+	    *sc->s == '\n' || *sc->s == '\r')) {
+		if (*sc->s == '\n')
+			sc->line++;
+		sc->s++;
+	}
+}
+
+/* Skip a string starting at '"'; copy up to cap-1 raw bytes into out. */
+static void
+skip_string(struct scan *sc, char *out, size_t cap)
+{
+	size_t n = 0;
+
+	sc->s++;
+	while (sc->s < sc->end && *sc->s != '"') {
+		if (*sc->s == '\\' && sc->s + 1 < sc->end) {
+			if (out && n + 1 < cap)
+				out[n++] = '\x01';	/* escapes never match */
+			sc->s += 2;
+			continue;
+		}
+		if (out && n + 1 < cap)
+			out[n++] = *sc->s;
+		sc->s++;
+	}
+	if (out)
+		out[n] = '\0';
+	if (sc->s < sc->end)
+		sc->s++;
+}
+
+static void skip_value(struct scan *sc);
+
+static void
+skip_value(struct scan *sc)
+{
+	int depth = 0;
+
+	ws(sc);
+	if (sc->s >= sc->end)
+		return;
+	if (*sc->s == '"') {
+		skip_string(sc, NULL, 0);
+		return;
+	}
+	if (*sc->s != '{' && *sc->s != '[') {
+		while (sc->s < sc->end && strchr(",]} \t\r\n", *sc->s) == NULL)
+			sc->s++;
+		return;
+	}
+	for (; sc->s < sc->end; ) {
+		char c = *sc->s;
+
+		if (c == '"') {
+			skip_string(sc, NULL, 0);
+			continue;
+		}
+		if (c == '\n')
+			sc->line++;
+		if (c == '{' || c == '[')
+			depth++;
+		else if (c == '}' || c == ']') {
+			depth--;
+			if (depth == 0) {
+				sc->s++;
+				return;
+			}
+		}
+		sc->s++;
+	}
+}
+
+unsigned long
+json_text_line(const char *text, size_t len, const struct json_step *path,
+    size_t npath)
+{
+	struct scan sc = { text, text + len, 1 };
+	size_t k, idx;
+	char key[512];
+
+	for (k = 0; k < npath; k++) {
+		ws(&sc);
+		if (sc.s >= sc.end)
+			return 0;
+		if (path[k].key) {
+			if (*sc.s != '{')
+				return 0;
+			sc.s++;
+			for (;;) {
+				ws(&sc);
+				if (sc.s >= sc.end || *sc.s != '"')
+					return 0;
+				skip_string(&sc, key, sizeof(key));
+				ws(&sc);
+				if (sc.s < sc.end && *sc.s == ':')
+					sc.s++;
+				if (strcmp(key, path[k].key) == 0)
+					break;
+				skip_value(&sc);
+				ws(&sc);
+				if (sc.s < sc.end && *sc.s == ',')
+					sc.s++;
+				else
+					return 0;
+			}
+		} else {
+			if (*sc.s != '[')
+				return 0;
+			sc.s++;
+			for (idx = 0; idx < path[k].index; idx++) {
+				skip_value(&sc);
+				ws(&sc);
+				if (sc.s < sc.end && *sc.s == ',')
+					sc.s++;
+				else
+					return 0;
+			}
+		}
+	}
+	ws(&sc);
+	return sc.line;
+}

@@ -1,0 +1,67 @@
+/*
+ * jsonx.h - typed access to record fields, with input errors that name the
+ * record's position (ndj_die) and the field.
+ *
+ * The rec_* getters are for the record being handled by the loop: a missing
+ * required field or a wrong type dies with "PROGRAM: FILE:LINE: FIELD:
+ * expected a string".  The returned pointers are borrowed from the record.
+ */
+#ifndef CTX_JSONX_H
+#define CTX_JSONX_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* Required string field. */
+const char *rec_str(const json_t *rec, const char *key);
+/* Optional string: NULL when absent or null; dies on another type. */
+const char *rec_str_opt(const json_t *rec, const char *key);
+/* Required integer; a real with no fractional part ("2.0") is accepted. */
+long long rec_int(const json_t *rec, const char *key);
+/* Optional integer: returns def when absent or null. */
+long long rec_int_opt(const json_t *rec, const char *key, long long def);
+/* Required number (integer or real). */
+double rec_num(const json_t *rec, const char *key);
+double rec_num_opt(const json_t *rec, const char *key, double def);
+/* Optional boolean (true/false); def when absent or null. */
+int rec_bool_opt(const json_t *rec, const char *key, int def);
+/* Required array / object (borrowed). */
+json_t *rec_array(const json_t *rec, const char *key);
+json_t *rec_object(const json_t *rec, const char *key);
+/* Optional array / object: NULL when absent or null. */
+json_t *rec_array_opt(const json_t *rec, const char *key);
+json_t *rec_object_opt(const json_t *rec, const char *key);
+
+/*
+ * Look a dotted path up in an object ("archive_protocol.rate_limit_ms");
+ * NULL when any step is missing.  Borrowed.
+ */
+json_t *json_path(const json_t *root, const char *dotted);
+
+/* Set key on obj to a new string / integer / real / bool (stealing). */
+void json_set_str(json_t *obj, const char *key, const char *val);
+void json_set_strn(json_t *obj, const char *key, const char *val, size_t n);
+void json_set_int(json_t *obj, const char *key, long long val);
+void json_set_real(json_t *obj, const char *key, double val);
+void json_set_bool(json_t *obj, const char *key, int val);
+void json_set_null(json_t *obj, const char *key);
+/* obj[key] = val, stealing val; dies on allocation failure. */
+void json_set_new(json_t *obj, const char *key, json_t *val);
+
+/* Name of a JSON type for messages: "a string", "an array", ... */
+const char *json_type_desc(const json_t *v);
+
+/*
+ * Find the 1-based line at which the value addressed by path starts in the
+ * JSON text (path elements: object keys, or "[N]" array indices as strings
+ * "0", "1" ... marked by is_index).  Used to turn a validation error on a
+ * parsed document into "FILE:LINE".  Returns 0 when the path is not found.
+ */
+struct json_step {
+	const char *key;	/* object key, or NULL for an array index */
+	size_t index;
+};
+unsigned long json_text_line(const char *text, size_t len,
+    const struct json_step *path, size_t npath);
+
+#endif

@@ -1,0 +1,492 @@
+/*
+ * study.c - loaders for the study's own files (spec 001 §1.6, §3.5, §3.6 and
+ * benchmark-config.json), validating their schemas with positioned errors.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "err.h"
+#include "fsutil.h"
+#include "jsonx.h"
+#include "opt.h"
+#include "study.h"
+
+const char *const study_complexities[] = {
+	"single-fact", "multi-section-synthesis", "conceptual-relationship", NULL,
+};
+
+/* A parsed JSON document with its text, for positioned errors. */
+struct doc {
+	const char *path;
+	char *text;
+	size_t len;
+	json_t *root;
+};
+
+#define MAX_STUDY_FILE ((size_t)256 << 20)
+
+static void
+doc_load(struct doc *d, const char *path)
+{
+	json_error_t e;
+
+	d->path = path;
+	d->text = read_file(path, &d->len, MAX_STUDY_FILE);
+	if (d->text == NULL)
+		die_errno("%s", path);
+	if (memchr(d->text, '\0', d->len))
+		die("%s: NUL byte in a JSON file", path);
+	d->root = json_loadb(d->text, d->len, JSON_REJECT_DUPLICATES, &e);
+	if (d->root == NULL)
+		die("%s:%d: invalid JSON: %s", path, e.line, e.text);
+}
+
+static void
+doc_free(struct doc *d)
+{
+	free(d->text);
+	d->text = NULL;
+}
+
+/* Die at the line of the value addressed by steps. */
+static void doc_die(const struct doc *d, const struct json_step *steps,
+    size_t n, const char *fmt, ...) CTX_PRINTF(4, 5) CTX_NORETURN;
+
+static void
+doc_die(const struct doc *d, const struct json_step *steps, size_t n,
+    const char *fmt, ...)
+{
+	va_list ap;
+	unsigned long line;
+	char msg[1024];
+
+	line = json_text_line(d->text, d->len, steps, n);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line)
+		die("%s:%lu: %s", d->path, line, msg);
+	die("%s: %s", d->path, msg);
+}
+
+/* A required string member; dies naming site/question and field. */
+static const char *
+doc_str(const struct doc *d, json_t *obj, struct json_step *steps, size_t n,
+    const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+
+	steps[n].key = key;
+	steps[n].index = 0;
+	if (v == NULL)
+		doc_die(d, steps, n, "%s: missing (expected a string)", key);
+	if (!json_is_string(v))
+		doc_die(d, steps, n + 1, "%s: expected a string, got %s", key,
+		    json_type_desc(v));
+	if (json_string_length(v) == 0)
+		doc_die(d, steps, n + 1, "%s: must not be empty", key);
+	return json_string_value(v);
+}
+
+static json_t *
+doc_array(const struct doc *d, json_t *obj, struct json_step *steps, size_t n,
+    const char *key, int strings, int nonempty)
+{
+	json_t *v = json_object_get(obj, key), *x;
+	size_t i;
+
+	steps[n].key = key;
+	steps[n].index = 0;
+	if (v == NULL)
+		doc_die(d, steps, n, "%s: missing (expected an array)", key);
+	if (!json_is_array(v))
+		doc_die(d, steps, n + 1, "%s: expected an array, got %s", key,
+		    json_type_desc(v));
+	if (nonempty && json_array_size(v) == 0)
+		doc_die(d, steps, n + 1, "%s: must not be empty", key);
+	if (strings) {
+		json_array_foreach(v, i, x) {
+			steps[n + 1].key = NULL;
+			steps[n + 1].index = i;
+			if (!json_is_string(x))
+				doc_die(d, steps, n + 2, "%s[%zu]: expected a string, got %s",
+				    key, i, json_type_desc(x));
+		}
+	}
+	return v;
+}
+
+/* ---------------------------------------------------------------- config */
+
+static void
+cfg_check(const struct doc *d, const char *key, json_type type)
+{
+	json_t *v = json_object_get(d->root, key);
+	struct json_step st[1] = { { key, 0 } };
+
+	if (v == NULL || json_is_null(v))
+		return;
+	if (json_typeof(v) != type)
+		doc_die(d, st, 1, "%s: expected %s, got %s", key,
+		    type == JSON_OBJECT ? "an object" : "an array", json_type_desc(v));
+}
+
+static void
+cfg_check_num(const struct doc *d, const char *sect, const char *key)
+{
+	json_t *s = json_object_get(d->root, sect), *v;
+	struct json_step st[2] = { { sect, 0 }, { key, 0 } };
+
+	if (s == NULL || (v = json_object_get(s, key)) == NULL || json_is_null(v))
+		return;
+	if (!json_is_number(v))
+		doc_die(d, st, 2, "%s.%s: expected a number, got %s", sect, key,
+		    json_type_desc(v));
+}
+
+static void
+cfg_check_str(const struct doc *d, const char *sect, const char *key)
+{
+	json_t *s = json_object_get(d->root, sect), *v;
+	struct json_step st[2] = { { sect, 0 }, { key, 0 } };
+
+	if (s == NULL || (v = json_object_get(s, key)) == NULL || json_is_null(v))
+		return;
+	if (!json_is_string(v))
+		doc_die(d, st, 2, "%s.%s: expected a string, got %s", sect, key,
+		    json_type_desc(v));
+}
+
+json_t *
+study_config_load(const char *path)
+{
+	static const char *nums[][2] = {
+		{ "inference_parameters", "temperature" },
+		{ "inference_parameters", "seed" },
+		{ "inference_parameters", "top_p" },
+		{ "inference_parameters", "top_k" },
+		{ "inference_parameters", "repeat_penalty" },
+		{ "inference_parameters", "num_predict" },
+		{ "inference_parameters", "num_ctx_overhead" },
+		{ "inference_endpoint", "request_timeout_seconds" },
+		{ "inference_endpoint", "warmup_prompt_count" },
+		{ "extraction", "min_content_length_chars" },
+		{ "archive_protocol", "fetch_timeout_seconds" },
+		{ "archive_protocol", "rate_limit_ms" },
+	};
+	static const char *strs[][2] = {
+		{ "prompt_template", "system_prompt" },
+		{ "prompt_template", "user_prompt" },
+		{ "inference_endpoint", "base_url" },
+		{ "inference_endpoint", "api_path" },
+		{ "inference_endpoint", "engine" },
+		{ "archive_protocol", "user_agent" },
+	};
+	static const char *sects[] = {
+		"inference_endpoint", "inference_parameters", "prompt_template",
+		"extraction", "archive_protocol", "paths", "run_protocol",
+	};
+	struct doc d;
+	struct json_step st[3];
+	json_t *models, *m, *root;
+	size_t i, k;
+	char *dir;
+
+	doc_load(&d, path);
+	if (!json_is_object(d.root))
+		die("%s:1: expected a JSON object, got %s", path, json_type_desc(d.root));
+	for (i = 0; i < sizeof(sects) / sizeof(sects[0]); i++)
+		cfg_check(&d, sects[i], JSON_OBJECT);
+	cfg_check(&d, "models", JSON_ARRAY);
+	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++)
+		cfg_check_num(&d, nums[i][0], nums[i][1]);
+	for (i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		cfg_check_str(&d, strs[i][0], strs[i][1]);
+	models = json_object_get(d.root, "models");
+	json_array_foreach(models, i, m) {
+		st[0].key = "models";
+		st[1].key = NULL;
+		st[1].index = i;
+		if (!json_is_object(m))
+			doc_die(&d, st, 2, "models[%zu]: expected an object, got %s",
+			    i, json_type_desc(m));
+		doc_str(&d, m, st, 2, "model_id");
+		doc_str(&d, m, st, 2, "family");
+		for (k = 0; k < i; k++)
+			if (strcmp(json_string_value(json_object_get(json_array_get(models,
+			    k), "model_id")), json_string_value(json_object_get(m,
+			    "model_id"))) == 0) {
+				st[2].key = "model_id";
+				doc_die(&d, st, 3, "models[%zu]: model_id '%s' appears twice",
+				    i, json_string_value(json_object_get(m, "model_id")));
+			}
+	}
+	root = d.root;
+	dir = path_dirname(path);
+	json_set_str(root, "_config_dir", dir);
+	free(dir);
+	doc_free(&d);
+	return root;
+}
+
+double
+cfg_num(const json_t *cfg, const char *dotted, double def)
+{
+	json_t *v = json_path(cfg, dotted);
+
+	return v && json_is_number(v) ? json_number_value(v) : def;
+}
+
+long long
+cfg_int(const json_t *cfg, const char *dotted, long long def)
+{
+	json_t *v = json_path(cfg, dotted);
+
+	if (v && json_is_integer(v))
+		return json_integer_value(v);
+	if (v && json_is_real(v))
+		return (long long)json_real_value(v);
+	return def;
+}
+
+const char *
+cfg_str(const json_t *cfg, const char *dotted, const char *def)
+{
+	json_t *v = json_path(cfg, dotted);
+
+	return v && json_is_string(v) ? json_string_value(v) : def;
+}
+
+int
+cfg_bool(const json_t *cfg, const char *dotted, int def)
+{
+	json_t *v = json_path(cfg, dotted);
+
+	return v && json_is_boolean(v) ? json_is_true(v) : def;
+}
+
+json_t *
+cfg_model(const json_t *cfg, const char *model_id)
+{
+	json_t *models = json_object_get(cfg, "models"), *m;
+	size_t i;
+
+	json_array_foreach(models, i, m) {
+		const char *id = json_string_value(json_object_get(m, "model_id"));
+
+		if (id && strcmp(id, model_id) == 0)
+			return m;
+	}
+	return NULL;
+}
+
+char *
+cfg_path(const json_t *cfg, const char *key)
+{
+	json_t *paths = json_object_get(cfg, "paths");
+	const char *p = json_string_value(json_object_get(paths, key));
+	const char *dir = json_string_value(json_object_get(cfg, "_config_dir"));
+
+	if (p == NULL)
+		return NULL;
+	if (p[0] == '/' || dir == NULL)
+		return xstrdup(p);
+	return path_join(dir, p);
+}
+
+/* ---------------------------------------------------------------- sites */
+
+json_t *
+study_sites_load(const char *path)
+{
+	static const char *required[] = {
+		"site_id", "domain", "llms_txt_url", "html_docs_url", "sector",
+		"verification_status", NULL,
+	};
+	json_t *rows, *row, *v;
+	size_t i, k;
+	long long n;
+	int b;
+	const char *s, *id;
+
+	rows = csv_load_objects(path);
+	json_array_foreach(rows, i, row) {
+		unsigned long line = (unsigned long)json_integer_value(
+		    json_object_get(row, "_line"));
+
+		for (k = 0; required[k]; k++) {
+			v = json_object_get(row, required[k]);
+			if (v == NULL)
+				die("%s: missing column '%s'", path, required[k]);
+			if (json_string_length(v) == 0)
+				die("%s:%lu: %s: must not be empty", path, line, required[k]);
+		}
+		if ((v = json_object_get(row, "llms_txt_page_count")) != NULL) {
+			s = json_string_value(v);
+			if (*s == '\0')
+				json_set_null(row, "llms_txt_page_count");
+			else if (parse_int(s, &n) < 0 || n < 0)
+				die("%s:%lu: llms_txt_page_count: expected a non-negative "
+				    "integer, got '%s'", path, line, s);
+			else
+				json_set_int(row, "llms_txt_page_count", n);
+		}
+		if ((v = json_object_get(row, "has_llms_full")) != NULL) {
+			s = json_string_value(v);
+			if (*s == '\0')
+				json_set_bool(row, "has_llms_full", 0);
+			else if (parse_bool(s, &b) < 0)
+				die("%s:%lu: has_llms_full: expected TRUE or FALSE, got '%s'",
+				    path, line, s);
+			else
+				json_set_bool(row, "has_llms_full", b);
+		}
+		s = json_string_value(json_object_get(row, "verification_status"));
+		if (strcmp(s, "PASS") && strcmp(s, "FAIL") && strcmp(s, "EXCLUDED"))
+			die("%s:%lu: verification_status: expected PASS, FAIL or "
+			    "EXCLUDED, got '%s'", path, line, s);
+		id = json_string_value(json_object_get(row, "site_id"));
+		for (k = 0; k < i; k++)
+			if (strcmp(json_string_value(json_object_get(json_array_get(rows,
+			    k), "site_id")), id) == 0)
+				die("%s:%lu: site_id '%s' appears twice", path, line, id);
+		json_object_del(row, "_line");
+	}
+	return rows;
+}
+
+/* ---------------------------------------------------------------- questions */
+
+static int
+one_of(const char *s, const char *const *set)
+{
+	for (; *set; set++)
+		if (strcmp(s, *set) == 0)
+			return 1;
+	return 0;
+}
+
+json_t *
+study_questions_load(const char *path)
+{
+	struct doc d;
+	struct json_step st[6];
+	json_t *out, *site, *qs, *q, *rec, *seen;
+	const char *site_id, *domain, *qid, *cx;
+	size_t i, j, n;
+
+	doc_load(&d, path);
+	if (!json_is_array(d.root))
+		die("%s:1: expected an array of site objects, got %s", path,
+		    json_type_desc(d.root));
+	out = json_array();
+	seen = json_object();
+	json_array_foreach(d.root, i, site) {
+		st[0].key = NULL;
+		st[0].index = i;
+		if (!json_is_object(site))
+			doc_die(&d, st, 1, "site %zu: expected an object, got %s", i + 1,
+			    json_type_desc(site));
+		site_id = doc_str(&d, site, st, 1, "site_id");
+		domain = doc_str(&d, site, st, 1, "domain");
+		qs = doc_array(&d, site, st, 1, "questions", 0, 0);
+		json_array_foreach(qs, j, q) {
+			st[1].key = "questions";
+			st[2].key = NULL;
+			st[2].index = j;
+			n = 3;
+			if (!json_is_object(q))
+				doc_die(&d, st, n, "%s question %zu: expected an object, got %s",
+				    site_id, j + 1, json_type_desc(q));
+			qid = doc_str(&d, q, st, n, "question_id");
+			if (strncmp(qid, site_id, strlen(site_id)) != 0 ||
+			    qid[strlen(site_id)] != '-')
+				doc_die(&d, st, n + 1, "question_id '%s' does not belong to "
+				    "site '%s' (expected '%s-Qnn')", qid, site_id, site_id);
+			if (json_object_get(seen, qid))
+				doc_die(&d, st, n + 1, "question_id '%s' appears twice", qid);
+			json_object_set_new(seen, qid, json_true());
+			doc_str(&d, q, st, n, "text");
+			cx = doc_str(&d, q, st, n, "complexity");
+			if (!one_of(cx, study_complexities))
+				doc_die(&d, st, n + 1, "complexity: expected single-fact, "
+				    "multi-section-synthesis or conceptual-relationship, got '%s'",
+				    cx);
+			doc_array(&d, q, st, n, "source_sections", 1, 0);
+			doc_array(&d, q, st, n, "source_urls", 1, 1);
+			rec = json_object();
+			json_set_str(rec, "site_id", site_id);
+			json_set_str(rec, "domain", domain);
+			json_set_str(rec, "question_id", qid);
+			json_set_str(rec, "text", json_string_value(json_object_get(q, "text")));
+			json_set_str(rec, "complexity", cx);
+			json_set_new(rec, "source_sections",
+			    json_deep_copy(json_object_get(q, "source_sections")));
+			json_set_new(rec, "source_urls",
+			    json_deep_copy(json_object_get(q, "source_urls")));
+			json_array_append_new(out, rec);
+		}
+	}
+	json_decref(seen);
+	json_decref(d.root);
+	doc_free(&d);
+	return out;
+}
+
+json_t *
+study_gold_load(const char *path)
+{
+	struct doc d;
+	struct json_step st[6];
+	json_t *out, *site, *as, *a, *rec, *urls;
+	const char *site_id, *qid;
+	size_t i, j;
+
+	doc_load(&d, path);
+	if (!json_is_array(d.root))
+		die("%s:1: expected an array of site objects, got %s", path,
+		    json_type_desc(d.root));
+	out = json_object();
+	json_array_foreach(d.root, i, site) {
+		st[0].key = NULL;
+		st[0].index = i;
+		if (!json_is_object(site))
+			doc_die(&d, st, 1, "site %zu: expected an object, got %s", i + 1,
+			    json_type_desc(site));
+		site_id = doc_str(&d, site, st, 1, "site_id");
+		as = doc_array(&d, site, st, 1, "answers", 0, 0);
+		json_array_foreach(as, j, a) {
+			st[1].key = "answers";
+			st[2].key = NULL;
+			st[2].index = j;
+			if (!json_is_object(a))
+				doc_die(&d, st, 3, "%s answer %zu: expected an object, got %s",
+				    site_id, j + 1, json_type_desc(a));
+			qid = doc_str(&d, a, st, 3, "question_id");
+			if (strncmp(qid, site_id, strlen(site_id)) != 0 ||
+			    qid[strlen(site_id)] != '-')
+				doc_die(&d, st, 4, "question_id '%s' does not belong to "
+				    "site '%s'", qid, site_id);
+			if (json_object_get(out, qid))
+				doc_die(&d, st, 4, "question_id '%s' appears twice", qid);
+			doc_str(&d, a, st, 3, "gold_answer");
+			urls = doc_array(&d, a, st, 3, "source_urls", 1, 0);
+			rec = json_object();
+			json_set_str(rec, "site_id", site_id);
+			json_set_str(rec, "question_id", qid);
+			json_set_str(rec, "gold_answer",
+			    json_string_value(json_object_get(a, "gold_answer")));
+			json_set_new(rec, "source_urls", json_deep_copy(urls));
+			json_set_str(rec, "verified_date",
+			    json_string_value(json_object_get(a, "verified_date")));
+			json_object_set_new(out, qid, rec);
+		}
+	}
+	json_decref(d.root);
+	doc_free(&d);
+	return out;
+}

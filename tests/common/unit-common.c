@@ -1,0 +1,283 @@
+/*
+ * unit-common.c - unit tests of common/ (TAP).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ctx.h"
+#include "tap.h"
+
+static char tmpdir[] = "/tmp/ctxbench-unit.XXXXXX";
+
+static void
+test_sha256(void)
+{
+	char hex[65];
+	struct sha256 c;
+	unsigned char d[32];
+	int i;
+	static char million[1000000];
+
+	sha256_hex("", 0, hex);
+	TAP_IS_STR(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+	    "sha256 of the empty string");
+	sha256_hex("abc", 3, hex);
+	TAP_IS_STR(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
+	    "sha256 of abc (FIPS 180-4 example)");
+	sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", 56, hex);
+	TAP_IS_STR(hex, "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+	    "sha256 of the 448-bit message (padding across blocks)");
+	memset(million, 'a', sizeof(million));
+	sha256_init(&c);
+	for (i = 0; i < 1000; i++)	/* in odd-sized pieces */
+		sha256_update(&c, million + i * 1000, 1000);
+	sha256_final(&c, d);
+	sha256_tohex(d, hex);
+	TAP_IS_STR(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0",
+	    "sha256 of a million 'a' fed incrementally");
+}
+
+static void
+test_utf8(void)
+{
+	size_t bad = 99, n;
+	char *s;
+	uint32_t cp;
+
+	TAP_OK(utf8_valid("h\xc3\xa9llo \xe2\x82\xac \xf0\x9f\x98\x80", 15, &bad),
+	    "valid multi-byte UTF-8 accepted");
+	TAP_OK(!utf8_valid("ab\xc0\xaf", 4, &bad) && bad == 2,
+	    "overlong encoding rejected at its offset");
+	TAP_OK(!utf8_valid("\xed\xa0\x80", 3, &bad) && bad == 0, "surrogate rejected");
+	TAP_OK(!utf8_valid("x\xf4\x90\x80\x80", 5, &bad) && bad == 1,
+	    "code point above U+10FFFF rejected");
+	TAP_OK(!utf8_valid("abc\xe2\x82", 5, &bad) && bad == 3,
+	    "truncated sequence rejected");
+	TAP_IS_INT(utf8_decode((const unsigned char *)"\xe2\x82\xac", 3, &cp), 3,
+	    "decode length of the euro sign");
+	TAP_IS_INT(cp, 0x20AC, "decode value of the euro sign");
+	s = utf8_sanitize("a\xe0\xa0z\xff", 5, &n);
+	TAP_IS_STR(s, "a\xef\xbf\xbdz\xef\xbf\xbd",
+	    "sanitize replaces maximal subparts with one U+FFFD each");
+	free(s);
+	TAP_IS_INT(utf8_count("h\xc3\xa9", 3), 2, "count code points");
+}
+
+static void
+test_buf_opt(void)
+{
+	struct buf b = BUF_INIT;
+	long long v;
+	double d;
+	int bo;
+	char **sv;
+	int i;
+
+	TAP_IS_STR(buf_str(&b), "", "empty buffer reads as an empty string");
+	for (i = 0; i < 1000; i++)
+		buf_addf(&b, "%d,", i);
+	TAP_IS_INT(b.len, 3890, "buffer grows across many additions");
+	buf_release(&b);
+	TAP_OK(parse_int("42", &v) == 0 && v == 42, "parse_int accepts 42");
+	TAP_OK(parse_int("4x", &v) < 0, "parse_int rejects trailing text");
+	TAP_OK(parse_int(" 4", &v) < 0, "parse_int rejects leading space");
+	TAP_OK(parse_int("99999999999999999999", &v) < 0, "parse_int rejects overflow");
+	TAP_OK(parse_real("2.0", &d) == 0 && d == 2.0, "parse_real accepts 2.0");
+	TAP_OK(parse_real("nan", &d) < 0, "parse_real rejects nan");
+	TAP_OK(parse_bool("TRUE", &bo) == 0 && bo == 1, "parse_bool TRUE");
+	TAP_OK(parse_bool("maybe", &bo) < 0, "parse_bool rejects maybe");
+	sv = strv_split("a,,b,c,", ',');
+	TAP_OK(strv_len(sv) == 3 && strcmp(sv[2], "c") == 0, "strv_split drops empty items");
+	strv_free(sv);
+}
+
+static void
+test_json(void)
+{
+	json_t *v;
+	char *s;
+	json_error_t e;
+	static const char text[] =
+	    "[\n  {\"site_id\": \"S1\",\n   \"questions\": [\n    {\"a\": 1},\n"
+	    "    {\"a\": 2,\n     \"source_urls\": 5}\n  ]}\n]\n";
+	struct json_step path[5] = {
+		{ NULL, 0 }, { "questions", 0 }, { NULL, 1 }, { "source_urls", 0 },
+	};
+
+	v = json_loads("{\"b\":1,\"a\":[0.1,2.5,1e300,-0.0,3.0],\"s\":\"\\u0001\\\"\\n\xc3\xa9\"}",
+	    0, &e);
+	s = json_compact(v, NULL);
+	TAP_IS_STR(s, "{\"b\":1,\"a\":[0.1,2.5,1e+300,-0.0,3.0],\"s\":\"\\u0001\\\"\\n\xc3\xa9\"}",
+	    "compact output keeps key order, shortest reals, escapes, UTF-8");
+	free(s);
+	json_decref(v);
+	v = json_pack("{s:f}", "x", 0.30000000000000004);
+	s = json_compact(v, NULL);
+	TAP_IS_STR(s, "{\"x\":0.30000000000000004}", "reals round-trip exactly");
+	free(s);
+	json_decref(v);
+	TAP_IS_INT(json_text_line(text, strlen(text), path, 4), 6,
+	    "json_text_line finds a nested member's line");
+	TAP_IS_INT(json_text_line(text, strlen(text), path, 3), 5,
+	    "json_text_line finds an array element's line");
+	v = json_loads("{\"a\":{\"b\":{\"c\":7}}}", 0, &e);
+	TAP_IS_INT(json_integer_value(json_path(v, "a.b.c")), 7, "json_path follows dots");
+	TAP_OK(json_path(v, "a.x.c") == NULL, "json_path returns NULL for a missing step");
+	json_decref(v);
+}
+
+static FILE *
+memfile(const char *s)
+{
+	FILE *fp = tmpfile();
+
+	fputs(s, fp);
+	rewind(fp);
+	return fp;
+}
+
+static void
+test_csv(void)
+{
+	struct csv_reader r;
+	FILE *fp;
+	long n;
+	char *out = NULL;
+	size_t outlen = 0;
+	struct csv_writer w;
+	static const char *row[] = { "plain", "with,comma", "with \"quote\"", "two\nlines", "" };
+
+	fp = memfile("\xef\xbb\xbf" "a,b,c\r\n\"x,1\",\"he said \"\"hi\"\"\",\"l1\nl2\"\r\n\r\n,,\n");
+	csv_init(&r, fp, "t.csv");
+	n = csv_read(&r);
+	TAP_OK(n == 3 && strcmp(r.fields[0], "a") == 0, "BOM skipped, header read");
+	n = csv_read(&r);
+	TAP_OK(n == 3 && strcmp(r.fields[0], "x,1") == 0 &&
+	    strcmp(r.fields[1], "he said \"hi\"") == 0 && strcmp(r.fields[2], "l1\nl2") == 0,
+	    "quoted fields with commas, doubled quotes and newlines");
+	TAP_IS_INT(r.rec_line, 2, "record line reported");
+	n = csv_read(&r);
+	TAP_OK(n == 3 && r.fields[0][0] == '\0' && r.fields[2][0] == '\0',
+	    "empty line skipped, empty fields kept");
+	TAP_IS_INT(r.rec_line, 5, "line count includes embedded newlines and blank lines");
+	TAP_IS_INT(csv_read(&r), 0, "end of input");
+	csv_close(&r);
+	fclose(fp);
+
+	fp = memfile("a,b\n1,\"unterminated\n2,3\n");
+	csv_init(&r, fp, "t.csv");
+	csv_read(&r);
+	n = csv_read(&r);
+	TAP_OK(n == -1 && strstr(r.err, "unterminated") && r.rec_line == 2,
+	    "unterminated quote is an error at the record's line");
+	csv_close(&r);
+	fclose(fp);
+
+	fp = memfile("a,b\n1,x\"y\n");
+	csv_init(&r, fp, "t.csv");
+	csv_read(&r);
+	TAP_OK(csv_read(&r) == -1 && strstr(r.err, "unquoted"), "stray quote is an error");
+	csv_close(&r);
+	fclose(fp);
+
+	fp = memfile("a,b\n\"1\"x,2\n");
+	csv_init(&r, fp, "t.csv");
+	csv_read(&r);
+	TAP_OK(csv_read(&r) == -1 && strstr(r.err, "after a closing quote"),
+	    "text after a closing quote is an error");
+	csv_close(&r);
+	fclose(fp);
+
+	fp = open_memstream(&out, &outlen);
+	csv_writer_init(&w, fp, 0, 0);
+	csv_write_row(&w, row, 5);
+	fclose(fp);
+	TAP_IS_STR(out, "plain,\"with,comma\",\"with \"\"quote\"\"\",\"two\nlines\",\n",
+	    "writer quotes only where needed");
+	fp = memfile(out);
+	csv_init(&r, fp, "rt.csv");
+	n = csv_read(&r);
+	TAP_OK(n == 5 && strcmp(r.fields[3], "two\nlines") == 0 &&
+	    strcmp(r.fields[2], "with \"quote\"") == 0, "writer output reads back");
+	csv_close(&r);
+	fclose(fp);
+	free(out);
+}
+
+static void
+test_files(void)
+{
+	char *p, *q, *data;
+	size_t len;
+	struct atomic_file *f;
+	struct stat st;
+
+	p = xasprintf("%s/a/b/c", tmpdir);
+	TAP_OK(mkdir_p(p, 0755) == 0 && stat(p, &st) == 0 && S_ISDIR(st.st_mode),
+	    "mkdir_p creates nested directories");
+	TAP_OK(mkdir_p(p, 0755) == 0, "mkdir_p succeeds when the directory exists");
+	q = xasprintf("%s/out.txt", p);
+	TAP_OK(atomic_write(q, "hello\n", 6, 0644) == 0, "atomic_write succeeds");
+	data = read_file(q, &len, 0);
+	TAP_OK(data && len == 6 && strcmp(data, "hello\n") == 0, "atomic_write content");
+	free(data);
+	f = atomic_open(q, 0644);
+	fputs("partial", atomic_fp(f));
+	fflush(atomic_fp(f));
+	data = read_file(q, &len, 0);
+	TAP_OK(data && strcmp(data, "hello\n") == 0, "target untouched before commit");
+	free(data);
+	atomic_abort(f);
+	data = read_file(q, &len, 0);
+	TAP_OK(data && strcmp(data, "hello\n") == 0, "target untouched after abort");
+	free(data);
+	errno = 0;
+	TAP_OK(read_file(q, &len, 3) == NULL && errno == EFBIG, "read_file honours its cap");
+	free(p);
+	p = path_dirname("a/b/c.txt");
+	TAP_IS_STR(p, "a/b", "path_dirname");
+	free(p);
+	p = path_join("a/", "b");
+	TAP_IS_STR(p, "a/b", "path_join avoids a double slash");
+	free(p);
+	free(q);
+}
+
+static void
+test_progress(void)
+{
+	struct progress p;
+	char line[256];
+
+	progress_start(&p, "fetch", 100);
+	p.done = 25;
+	progress_format(&p, p.t0 + 5.0, "ok=25", line, sizeof(line));
+	TAP_IS_STR(line, "fetch: 25/100  5.0 rec/s  ETA 0:15  ok=25",
+	    "progress line shows count, rate, ETA and note");
+}
+
+int
+main(int argc, char **argv)
+{
+	char cmd[128];
+
+	(void)argc;
+	ctx_init(argv[0]);
+	if (mkdtemp(tmpdir) == NULL)
+		die_errno("mkdtemp");
+	test_sha256();
+	test_utf8();
+	test_buf_opt();
+	test_json();
+	test_csv();
+	test_files();
+	test_progress();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		warn("could not remove %s", tmpdir);
+	return tap_done();
+}

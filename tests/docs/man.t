@@ -1,0 +1,36 @@
+#!/bin/sh
+# Documentation checks: every mdoc page passes mandoc's linter; every
+# program has a page, a README entry and tests; every long option a program's
+# --help lists is documented on its page.
+. "${0%/*}/../lib/tap.sh"
+cd "$TOP" || exit 1
+
+for m in man/*.[1-9]; do
+	o=$(mandoc -Tlint -W warning "$m" 2>&1)
+	is "$o" "" "mandoc -Tlint clean: $m"
+done
+ok test -f man/ctxbench.7
+ok test -f man/ctxbench-records.5
+
+for d in tools/*/; do
+	[ -f "$d/main.c" ] || continue
+	t=$(basename "$d")
+	DESC="$t has a man page" ok test -f "man/$t.1"
+	DESC="$t has tests" ok test -d "tests/$t"
+	DESC="$t is in the README" ok grep -q "\`$t\`" README.md
+	DESC="$t is in ctxbench(7)" ok grep -q "Xr $t 1" man/ctxbench.7
+	p=$(prog "$t")
+	help=$("$p" --help 2>&1); hrc=$?
+	is "$hrc" 0 "$t --help exits 0"
+	v=$("$p" --version 2>&1)
+	like "$v" "^$t \\(ctxbench\\) [0-9]" "$t --version"
+	"$p" --no-such-option >/dev/null 2>&1; urc=$?
+	is "$urc" 2 "$t: an unknown option is a usage error (exit 2)"
+	missing=""
+	for o in $(printf '%s\n' "$help" | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+		n=${o#--}
+		grep -qE "Fl \\\\?-$n\\b|Fl -?-$n\\b|Fl $n\\b" "man/$t.1" || missing="$missing $o"
+	done
+	is "$missing" "" "$t: every option of --help is on its man page"
+done
+done_testing
