@@ -11,7 +11,7 @@ banned=$(grep -rnE '\b(sprintf|strcpy|strcat|strtok|atoi|gets)[[:space:]]*\(' \
 if [ -n "$banned" ]; then
 	echo "lint: banned functions (STYLE.md):"; echo "$banned"; rc=1
 fi
-marks=$(grep -rnE 'TODO|FIXME|XXX|not implemented' --include='*.c' --include='*.h' common tools 2>/dev/null)
+marks=$(grep -rnE 'TODO|FIXME|\bXXX\b|not implemented' --include='*.c' --include='*.h' common tools 2>/dev/null)
 if [ -n "$marks" ]; then
 	echo "lint: unfinished-work markers:"; echo "$marks"; rc=1
 fi

@@ -14,7 +14,8 @@
 # run_cases DIR: every subdirectory of DIR is one case:
 #     args     arguments, one per line (optional); @DIR@ in them is the case dir
 #     cmd      the program name (optional; default: the first word of the
-#              test script's name, e.g. bread for bread-cases.t)
+#              test script's name, e.g. bread for bread-cases.t); a name with
+#              a '/' is a path under $CTXBENCH_BUILD (test drivers)
 #     stdin    standard input (optional)
 #     stdout   expected standard output, compared exactly (optional)
 #     stderr   expected standard error, compared exactly (optional)
@@ -144,11 +145,14 @@ run_cases() {
 		set --
 		if [ -f "$_c/args" ]; then
 			while IFS= read -r _a || [ -n "$_a" ]; do
-				_a=$(printf '%s' "$_a" | sed "s|@DIR@|$_c|g")
+				_a=$(printf "%s" "$_a" | sed "s|@DIR@|$(cd "$_c" && pwd)|g")
 				set -- "$@" "$_a"
 			done <"$_c/args"
 		fi
-		_p=$(prog "$_cmd")
+		case $_cmd in
+		*/*) _p=$CTXBENCH_BUILD/$_cmd ;;
+		*) _p=$(prog "$_cmd") ;;
+		esac
 		rc=0
 		(cd "$_c" && LC_ALL=C "$_p" "$@") <"$_in" >"$T/out" 2>"$T/err" || rc=$?
 		_ok=0

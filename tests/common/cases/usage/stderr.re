@@ -1,0 +1,1 @@
+^unit-driver: usage:
