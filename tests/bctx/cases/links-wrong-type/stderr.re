@@ -1,0 +1,1 @@
+^bctx: l\.ndjson:2: url: 

@@ -1,0 +1,1 @@
+^bctx: m\.csv: missing column 'md_url'

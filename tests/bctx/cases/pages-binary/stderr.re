@@ -1,0 +1,1 @@
+^bctx: p\.ndjson:1: 

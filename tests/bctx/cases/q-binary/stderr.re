@@ -1,0 +1,1 @@
+^bctx: q\.json

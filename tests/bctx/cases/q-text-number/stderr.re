@@ -1,0 +1,1 @@
+^bctx: q\.json:[0-9]+: .*text.*string

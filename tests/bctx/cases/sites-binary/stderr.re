@@ -1,0 +1,1 @@
+^bctx: s\.csv

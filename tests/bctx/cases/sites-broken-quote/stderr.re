@@ -1,0 +1,1 @@
+^bctx: s\.csv:3: .*quote

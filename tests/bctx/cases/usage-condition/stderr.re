@@ -1,0 +1,1 @@
+^bctx: --condition: expected A or B

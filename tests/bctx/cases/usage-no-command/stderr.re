@@ -1,0 +1,1 @@
+^bctx: expected a command

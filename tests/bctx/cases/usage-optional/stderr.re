@@ -1,0 +1,1 @@
+^bctx: --optional needs --all-links

@@ -1,0 +1,1 @@
+^bctx: plan needs -s/--sites

@@ -1,0 +1,1 @@
+^bctx: --style: expected methodology or reference

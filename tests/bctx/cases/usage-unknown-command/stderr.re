@@ -1,0 +1,1 @@
+^bctx: unknown command 'frobnicate'

@@ -1,0 +1,1 @@
+^bctx: --url needs --site

@@ -1,0 +1,790 @@
+/*
+ * assemble.c - bctx assemble: one context record per (site, question,
+ * condition) from the questions, the extracted pages (bread records,
+ * condition A), the prepared Markdown (bmdprep records, condition B) and
+ * the parsed llms.txt (bmdprep --llms records).  Pages are found by
+ * (site_id, url, condition), the URL being the one bctx plan mapped the
+ * source URL to: never by URL alone (spec 001 §2.4, §2.5; DESIGN.md
+ * "Keys").
+ *
+ * Condition A: page texts in source_urls order joined by "\n\n---\n\n".
+ * Condition B: the <project><section><doc> context of §2.3 holding only
+ * the question's documents, sections in llms.txt order, documents in link
+ * order; a document linked from an Optional section appears only because
+ * the question cites it.  --style reference writes it as the reference
+ * create_ctx does (llms_txt/core.py with fastcore's to_xml, do_escape off).
+ */
+#define _XOPEN_SOURCE 700
+#include <string.h>
+#include <time.h>
+
+#include "ctx.h"
+#include "bctx.h"
+
+struct asm_state {
+	const struct bctx_opts *o;
+	struct bctx_env env;
+	json_t *pages;		/* "site\ncond\nurl" -> record */
+	json_t *gold;		/* question_id -> gold object, or NULL */
+	json_t *cfg;
+};
+
+/* ---------------------------------------------------------------- page index */
+
+static int
+usable(const json_t *rec)
+{
+	const char *fs = json_string_value(json_object_get(rec, "fetch_status"));
+	json_t *ex = json_object_get(rec, "exclusion_reason");
+
+	return (fs == NULL || strcmp(fs, "SUCCESS") == 0) &&
+	    (ex == NULL || json_is_null(ex));
+}
+
+/*
+ * The index key of a page: site, condition and the URL's key (host case,
+ * default port, trailing slash do not matter), with the fragment when
+ * with_frag: two questions may cite two anchors of one page.
+ */
+static char *
+page_key(const char *site, const char *cond, const char *url, int with_frag)
+{
+	char *k = bctx_url_key(url), *key;
+	const char *f = bctx_url_fragment(url);
+
+	key = xasprintf("%s\n%s\n%s%s", site, cond, k ? k : url,
+	    k && f && with_frag ? f : "");
+	free(k);
+	return key;
+}
+
+static void
+index_page(struct asm_state *st, json_t *rec)
+{
+	const char *site, *url, *cond, *fs;
+	json_t *old;
+	char *key;
+
+	if (json_object_get(rec, "kind")) {
+		bctx_env_add_llms(&st->env, rec);
+		return;
+	}
+	site = rec_str(rec, "site_id");
+	url = rec_str(rec, "url");
+	cond = rec_str(rec, "condition");
+	fs = rec_str_opt(rec, "fetch_status");
+	rec_str_opt(rec, "exclusion_reason");
+	if (usable(rec)) {
+		if (strcmp(cond, "A") == 0 && fs)
+			rec_str(rec, "text");		/* bread's output */
+		else if (strcmp(cond, "B") == 0 && fs)
+			rec_str(rec, "markdown");	/* bmdprep's output */
+	}
+	key = page_key(site, cond, url, 1);
+	old = json_object_get(st->pages, key);
+	/* A re-run may repeat a page: a usable record wins, else the last. */
+	if (old == NULL || usable(rec) || !usable(old))
+		json_object_set(st->pages, key, rec);
+	free(key);
+}
+
+static json_t *
+find_page(const struct asm_state *st, const char *site, const char *cond,
+    const char *url)
+{
+	char *key = page_key(site, cond, url, 1);
+	json_t *r = json_object_get(st->pages, key);
+
+	free(key);
+	if (r == NULL && bctx_url_fragment(url)) {
+		key = page_key(site, cond, url, 0);
+		r = json_object_get(st->pages, key);
+		free(key);
+	}
+	return r;
+}
+
+/* Why a page cannot be used (a §2.5 reason), or NULL. */
+static const char *
+page_reason(const json_t *rec, const char *field, char *tmp, size_t tmplen)
+{
+	const char *fs, *ex, *body;
+
+	if (rec == NULL)
+		return "NOT_ARCHIVED";
+	fs = json_string_value(json_object_get(rec, "fetch_status"));
+	if (fs && strcmp(fs, "SUCCESS") != 0) {
+		if (strcmp(fs, "HTTP_ERROR") == 0) {
+			json_t *h = json_object_get(rec, "http_status");
+			if (json_is_integer(h)) {
+				snprintf(tmp, tmplen, "HTTP_%lld",
+				    (long long)json_integer_value(h));
+				return tmp;
+			}
+		}
+		return fs;
+	}
+	ex = json_string_value(json_object_get(rec, "exclusion_reason"));
+	if (ex)
+		return ex;
+	body = json_string_value(json_object_get(rec, field));
+	if (body == NULL)
+		return "NOT_ARCHIVED";
+	if (*body == '\0')
+		return strcmp(field, "text") == 0 ? "JS_ONLY" : "EMPTY_CONTENT";
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static time_t
+http_date(const char *s)
+{
+	struct tm tm;
+	const char *e;
+
+	memset(&tm, 0, sizeof tm);
+	e = strptime(s, "%a, %d %b %Y %H:%M:%S GMT", &tm);
+	if (e == NULL || *e != '\0') {
+		memset(&tm, 0, sizeof tm);
+		e = strptime(s, "%Y-%m-%dT%H:%M:%S", &tm);
+		if (e == NULL)
+			return (time_t)-1;
+	}
+	return timegm(&tm);
+}
+
+static void
+add_dropped(json_t *dropped, const char *url, const char *reason)
+{
+	json_array_append_new(dropped, json_pack("{s:s,s:s}", "url", url,
+	    "reason", reason));
+}
+
+static json_t *
+page_entry(const char *url, const char *source, const json_t *rec)
+{
+	json_t *p = json_object(), *v;
+
+	json_set_str(p, "url", url);
+	json_set_str(p, "source_url", source);
+	v = json_object_get(rec, "archive_path");
+	json_set_new(p, "archive_path", v ? json_incref(v) : json_null());
+	v = json_object_get(rec, "fetch_status");
+	json_set_new(p, "fetch_status", v ? json_incref(v) : json_null());
+	v = json_object_get(rec, "last_modified");
+	json_set_new(p, "last_modified", v ? json_incref(v) : json_null());
+	return p;
+}
+
+static void
+trim_newlines(struct buf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n > 0 && (s[n - 1] == '\n' || s[n - 1] == '\r'))
+		n--;
+	buf_add(b, s, n);
+}
+
+/* The first "# " heading of Markdown, else NULL (malloc'd). */
+static char *
+md_title(const char *md)
+{
+	const char *p = md;
+
+	while (p && *p) {
+		if (p[0] == '#' && p[1] == ' ') {
+			size_t n = strcspn(p + 2, "\r\n");
+			return xstrndup(p + 2, n);
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return NULL;
+}
+
+/* ---------------------------------------------------------------- condition B */
+
+struct doc {
+	long pos;		/* link position, -1 unlisted */
+	const char *section;	/* borrowed */
+	const char *title;	/* borrowed, may be NULL */
+	const char *desc;	/* borrowed, may be NULL */
+	char *url;
+	const char *body;	/* borrowed */
+	char *fallback_title;
+};
+
+static int
+doc_cmp(const void *a, const void *b)
+{
+	const struct doc *x = a, *y = b;
+
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static json_t *
+llms_record(const struct asm_state *st, const char *site, const char *url)
+{
+	json_t *arr = json_object_get(st->env.llms, site), *r;
+	size_t i;
+	char *k = url ? bctx_url_key(url) : NULL;
+
+	json_array_foreach(arr, i, r) {
+		char *rk;
+		int eq;
+
+		if (k == NULL) {
+			free(k);
+			return r;
+		}
+		rk = bctx_url_key(json_string_value(json_object_get(r,
+		    "llms_txt_url")));
+		eq = rk && strcmp(rk, k) == 0;
+		free(rk);
+		if (eq) {
+			free(k);
+			return r;
+		}
+	}
+	free(k);
+	return NULL;
+}
+
+static void
+render_doc(struct buf *b, const struct doc *d, int reference)
+{
+	const char *title = d->title ? d->title : d->fallback_title;
+
+	buf_adds(b, "<doc");
+	if (reference) {
+		if (title)
+			bctx_ref_attr(b, "title", title);
+		if (d->desc)
+			bctx_ref_attr(b, "desc", d->desc);
+		buf_addc(b, '>');
+		buf_adds(b, d->body);
+		buf_adds(b, "</doc>");
+	} else {
+		if (title)
+			bctx_xml_attr(b, "title", title);
+		bctx_xml_attr(b, "url", d->url);
+		buf_adds(b, ">\n");
+		trim_newlines(b, d->body);
+		buf_adds(b, "\n</doc>\n");
+	}
+}
+
+/*
+ * Render the project: llms (may be NULL), the llms.txt document (ldoc, may
+ * be NULL), docs sorted by link position, sections in order secs[] (names)
+ * with empty ones kept when keep_empty.
+ */
+static void
+render_project(struct buf *b, const struct asm_state *st, const char *domain,
+    const json_t *llms, const struct doc *ldoc, struct doc *docs, size_t ndocs,
+    const json_t *secs, int keep_empty)
+{
+	int ref = st->o->reference;
+	const char *title = llms ? json_string_value(json_object_get(llms, "title"))
+	    : domain;
+	const char *summary = llms ? json_string_value(json_object_get(llms,
+	    "summary")) : NULL;
+	const char *info = llms ? json_string_value(json_object_get(llms, "info"))
+	    : NULL;
+	struct buf sec = BUF_INIT;
+	size_t i, j;
+
+	buf_adds(b, "<project");
+	if (title)
+		(ref ? bctx_ref_attr : bctx_xml_attr)(b, "title", title);
+	if (summary)
+		(ref ? bctx_ref_attr : bctx_xml_attr)(b, "summary", summary);
+	buf_addc(b, '>');
+	if (ref) {
+		if (info)
+			buf_adds(b, info);
+	} else {
+		buf_addc(b, '\n');
+		if (info && *info) {
+			trim_newlines(b, info);
+			buf_addc(b, '\n');
+		}
+	}
+	if (ldoc)
+		render_doc(b, ldoc, ref);
+	for (i = 0; i < json_array_size(secs); i++) {
+		const char *name = json_string_value(json_array_get(secs, i));
+		int n = 0;
+
+		buf_reset(&sec);
+		for (j = 0; j < ndocs; j++)
+			if (strcmp(docs[j].section, name) == 0) {
+				render_doc(&sec, &docs[j], ref);
+				n++;
+			}
+		if (n == 0 && !keep_empty)
+			continue;
+		/* create_ctx(optional=False) skips the section named "Optional" */
+		if (keep_empty && !st->o->optional && strcmp(name, "Optional") == 0)
+			continue;
+		if (ref)
+			bctx_ref_section(b, name, buf_str(&sec), sec.len, n);
+		else {
+			char *tag = bctx_py_lower(name);
+			buf_addc(b, '<');
+			buf_adds(b, tag);
+			buf_adds(b, ">\n");
+			buf_add(b, buf_str(&sec), sec.len);
+			buf_adds(b, "</");
+			buf_adds(b, tag);
+			buf_adds(b, ">\n");
+			free(tag);
+		}
+	}
+	buf_adds(b, "</project>");
+	buf_release(&sec);
+}
+
+/* Section names in order: the llms record's list, then any other seen. */
+static json_t *
+section_order(const struct asm_state *st, const char *site, const json_t *llms,
+    const struct doc *docs, size_t ndocs)
+{
+	json_t *out = json_array(), *seen = json_object(), *v;
+	json_t *links = json_object_get(st->env.links, site);
+	size_t i;
+
+#define ADD(name) do { if ((name) && !json_object_get(seen, (name))) { \
+	json_object_set_new(seen, (name), json_true()); \
+	json_array_append_new(out, json_string(name)); } } while (0)
+	if (llms)
+		json_array_foreach(json_object_get(llms, "sections"), i, v)
+			if (json_is_string(v))
+				ADD(json_string_value(v));
+	json_array_foreach(links, i, v)
+		ADD(json_string_value(json_object_get(v, "section")));
+	for (i = 0; i < ndocs; i++)
+		ADD(docs[i].section);
+#undef ADD
+	json_decref(seen);
+	return out;
+}
+
+/* ---------------------------------------------------------------- contexts */
+
+struct result {
+	struct buf content;
+	json_t *pages, *dropped;
+	int ndocs;
+};
+
+static void
+assemble_a(struct asm_state *st, const char *site, struct bctx_map *maps,
+    size_t n, struct result *r)
+{
+	json_t *used = json_object();
+	size_t i;
+	char tmp[32];
+
+	for (i = 0; i < n; i++) {
+		struct bctx_map *m = &maps[i];
+		const json_t *rec;
+		const char *why;
+		char *fk;
+
+		if (m->a_url == NULL) {
+			add_dropped(r->dropped, m->source, m->a_reason);
+			continue;
+		}
+		fk = bctx_url_defrag(m->a_url);
+		if (json_object_get(used, fk)) {
+			free(fk);
+			continue;
+		}
+		json_object_set_new(used, fk, json_true());
+		free(fk);
+		rec = find_page(st, site, "A", m->a_url);
+		if ((why = page_reason(rec, "text", tmp, sizeof tmp)) != NULL) {
+			add_dropped(r->dropped, m->a_url, why);
+			continue;
+		}
+		if (r->ndocs++ > 0)
+			buf_adds(&r->content, "\n\n---\n\n");
+		buf_adds(&r->content, json_string_value(json_object_get(rec, "text")));
+		json_array_append_new(r->pages, page_entry(m->a_url, m->source, rec));
+	}
+	json_decref(used);
+}
+
+static void
+assemble_b(struct asm_state *st, const char *site, const char *domain,
+    struct bctx_map *maps, size_t n, struct result *r)
+{
+	struct doc *docs = NULL, ldoc;
+	size_t ndocs = 0, cap = 0, i, j;
+	const json_t *llms = llms_record(st, site, NULL), *lrec = NULL;
+	json_t *used = json_object(), *secs, *links;
+	char tmp[32];
+	int have_ldoc = 0;
+	const char *unlisted = "Docs";
+
+	memset(&ldoc, 0, sizeof ldoc);
+	links = json_object_get(st->env.links, site);
+	if (st->o->all_links) {
+		/* The whole llms.txt, as create_ctx(optional=...) builds it. */
+		json_t *l;
+		if (llms == NULL) {
+			add_dropped(r->dropped, site, "NO_MARKDOWN_MAPPING");
+			json_decref(used);
+			return;
+		}
+		json_array_foreach(links, i, l) {
+			const char *sec = json_string_value(json_object_get(l, "section"));
+			const char *url = json_string_value(json_object_get(l, "url"));
+			const json_t *rec;
+			const char *why;
+
+			if (sec && strcmp(sec, "Optional") == 0 && !st->o->optional)
+				continue;
+			rec = find_page(st, site, "B", url);
+			if ((why = page_reason(rec, "markdown", tmp, sizeof tmp)) != NULL) {
+				add_dropped(r->dropped, url, why);
+				continue;
+			}
+			if (ndocs == cap)
+				docs = xreallocarray(docs, cap = cap ? 2 * cap : 8, sizeof *docs);
+			memset(&docs[ndocs], 0, sizeof *docs);
+			docs[ndocs].pos = (long)i;
+			docs[ndocs].section = sec ? sec : unlisted;
+			docs[ndocs].title = json_string_value(json_object_get(l, "title"));
+			docs[ndocs].desc = json_string_value(json_object_get(l, "description"));
+			docs[ndocs].url = bctx_url_defrag(url);
+			docs[ndocs].body = json_string_value(json_object_get(rec, "markdown"));
+			ndocs++;
+			json_array_append_new(r->pages, page_entry(url, url, rec));
+		}
+		goto render;
+	}
+	for (i = 0; i < n; i++) {
+		struct bctx_map *m = &maps[i];
+		const json_t *rec;
+		const char *why;
+		char *fk;
+
+		if (m->b_url == NULL) {
+			add_dropped(r->dropped, m->source, m->b_reason);
+			continue;
+		}
+		fk = bctx_url_defrag(m->b_url);
+		if (json_object_get(used, fk)) {
+			free(fk);
+			continue;
+		}
+		json_object_set_new(used, fk, json_true());
+		if (strcmp(m->b_cond, "B") != 0) {
+			/* the llms.txt itself: its content from bmdprep --llms */
+			lrec = llms_record(st, site, fk);
+			if (lrec && json_is_string(json_object_get(lrec, "content"))) {
+				if (!have_ldoc) {
+					have_ldoc = 1;
+					ldoc.pos = -1;
+					ldoc.title = json_string_value(json_object_get(lrec, "title"));
+					ldoc.url = xstrdup(fk);
+					ldoc.body = json_string_value(json_object_get(lrec, "content"));
+					if (ldoc.title == NULL)
+						ldoc.fallback_title = xstrdup("llms.txt");
+					json_array_append_new(r->pages, page_entry(m->b_url,
+					    m->source, lrec));
+				}
+			} else {
+				/* no parsed llms.txt: a prepared copy (bmdprep on the
+				 * llms_txt / llms_full_txt manifest record) will do */
+				rec = find_page(st, site, m->b_cond, m->b_url);
+				why = page_reason(rec, "markdown", tmp, sizeof tmp);
+				if (why)
+					add_dropped(r->dropped, m->b_url, why);
+				else if (!have_ldoc) {
+					const char *slash = strrchr(fk, '/');
+					have_ldoc = 1;
+					ldoc.pos = -1;
+					ldoc.url = xstrdup(fk);
+					ldoc.body = json_string_value(json_object_get(rec,
+					    "markdown"));
+					ldoc.fallback_title = xstrdup(slash ? slash + 1 : fk);
+					json_array_append_new(r->pages, page_entry(m->b_url,
+					    m->source, rec));
+				}
+			}
+			free(fk);
+			continue;
+		}
+		rec = find_page(st, site, "B", m->b_url);
+		if ((why = page_reason(rec, "markdown", tmp, sizeof tmp)) != NULL) {
+			add_dropped(r->dropped, m->b_url, why);
+			free(fk);
+			continue;
+		}
+		json_array_append_new(r->pages, page_entry(m->b_url, m->source, rec));
+		if (json_array_size(m->b_links) == 0) {
+			if (ndocs == cap)
+				docs = xreallocarray(docs, cap = cap ? 2 * cap : 8, sizeof *docs);
+			memset(&docs[ndocs], 0, sizeof *docs);
+			docs[ndocs].pos = (long)json_array_size(links) + (long)i;
+			docs[ndocs].section = unlisted;
+			docs[ndocs].url = xstrdup(fk);
+			docs[ndocs].body = json_string_value(json_object_get(rec, "markdown"));
+			docs[ndocs].fallback_title = md_title(docs[ndocs].body);
+			if (docs[ndocs].fallback_title == NULL)
+				docs[ndocs].fallback_title = xstrdup(fk);
+			ndocs++;
+		}
+		for (j = 0; j < json_array_size(m->b_links); j++) {
+			long pos = (long)json_integer_value(json_array_get(m->b_links, j));
+			json_t *l = bctx_env_link(&st->env, site, (size_t)pos);
+			size_t k;
+			int dup = 0;
+
+			for (k = 0; k < ndocs; k++)
+				if (docs[k].pos == pos)
+					dup = 1;
+			if (dup)
+				continue;
+			if (ndocs == cap)
+				docs = xreallocarray(docs, cap = cap ? 2 * cap : 8, sizeof *docs);
+			memset(&docs[ndocs], 0, sizeof *docs);
+			docs[ndocs].pos = pos;
+			docs[ndocs].section = json_string_value(json_object_get(l, "section"));
+			if (docs[ndocs].section == NULL)
+				docs[ndocs].section = unlisted;
+			docs[ndocs].title = json_string_value(json_object_get(l, "title"));
+			docs[ndocs].desc = json_string_value(json_object_get(l, "description"));
+			docs[ndocs].url = xstrdup(fk);
+			docs[ndocs].body = json_string_value(json_object_get(rec, "markdown"));
+			ndocs++;
+		}
+		free(fk);
+	}
+render:
+	if (ndocs > 0 || have_ldoc || st->o->all_links) {
+		if (ndocs > 1)
+			qsort(docs, ndocs, sizeof *docs, doc_cmp);
+		secs = section_order(st, site, llms, docs, ndocs);
+		render_project(&r->content, st, domain, llms, have_ldoc ? &ldoc : NULL,
+		    docs, ndocs, secs, st->o->all_links);
+		json_decref(secs);
+		r->ndocs = (int)ndocs + have_ldoc + st->o->all_links;
+	}
+	for (i = 0; i < ndocs; i++) {
+		free(docs[i].url);
+		free(docs[i].fallback_title);
+	}
+	free(docs);
+	free(ldoc.url);
+	free(ldoc.fallback_title);
+	json_decref(used);
+}
+
+static char *
+fill_template(const char *tpl, const char *content, const char *question)
+{
+	struct buf b = BUF_INIT;
+	const char *p = tpl;
+
+	while (*p) {
+		if (strncmp(p, "{assembled_content}", 19) == 0) {
+			buf_adds(&b, content);
+			p += 19;
+		} else if (strncmp(p, "{question_text}", 15) == 0) {
+			buf_adds(&b, question);
+			p += 15;
+		} else
+			buf_addc(&b, *p++);
+	}
+	buf_adds(&b, "");
+	return buf_detach(&b, NULL);
+}
+
+static void
+emit_context(struct asm_state *st, const json_t *q, const char *cond,
+    struct bctx_map *maps, size_t n)
+{
+	const char *site = json_string_value(json_object_get(q, "site_id"));
+	const char *qid = json_string_value(json_object_get(q, "question_id"));
+	const char *domain = json_string_value(json_object_get(q, "domain"));
+	const char *qtext = json_string_value(json_object_get(q, "text"));
+	json_t *rec = json_object(), *g = NULL, *site_obj, *v, *rules;
+	struct result r;
+	const char *lm = NULL, *reason = NULL;
+	time_t best = (time_t)-1;
+	struct buf mapping = BUF_INIT;
+	size_t i;
+	int excluded;
+
+	memset(&r, 0, sizeof r);
+	r.pages = json_array();
+	r.dropped = json_array();
+	if (strcmp(cond, "A") == 0)
+		assemble_a(st, site, maps, n, &r);
+	else
+		assemble_b(st, site, domain, maps, n, &r);
+	excluded = r.ndocs == 0;
+	if (excluded) {
+		reason = json_array_size(r.dropped) > 0 ? json_string_value(
+		    json_object_get(json_array_get(r.dropped, 0), "reason")) :
+		    "NOT_ARCHIVED";
+		buf_reset(&r.content);
+	}
+	rules = json_object();
+	if (st->o->all_links && strcmp(cond, "B") == 0)
+		buf_adds(&mapping, "all-links");
+	else
+		for (i = 0; i < n; i++)
+			if (!json_object_get(rules, maps[i].rule)) {
+				json_object_set_new(rules, maps[i].rule, json_true());
+				if (mapping.len)
+					buf_addc(&mapping, '+');
+				buf_adds(&mapping, maps[i].rule);
+			}
+	json_decref(rules);
+	json_array_foreach(r.pages, i, v) {
+		const char *s = json_string_value(json_object_get(v, "last_modified"));
+		time_t t;
+		if (s == NULL)
+			continue;
+		t = http_date(s);
+		if (lm == NULL || (t != (time_t)-1 && t > best)) {
+			if (t != (time_t)-1 || lm == NULL)
+				lm = s;
+			if (t != (time_t)-1)
+				best = t;
+		}
+	}
+	json_set_str(rec, "site_id", site);
+	json_set_str(rec, "domain", domain);
+	json_set_str(rec, "question_id", qid);
+	json_set_str(rec, "condition", cond);
+	json_set_new(rec, "complexity", json_incref(json_object_get(q, "complexity")));
+	json_set_str(rec, "question_text", qtext);
+	json_set_new(rec, "source_urls", json_incref(json_object_get(q, "source_urls")));
+	json_set_new(rec, "source_sections", json_incref(json_object_get(q,
+	    "source_sections")));
+	if (st->gold) {
+		g = json_object_get(st->gold, qid);
+		json_set_new(rec, "gold_answer", g ? json_incref(json_object_get(g,
+		    "gold_answer")) : json_null());
+	}
+	if (st->env.site_list) {
+		site_obj = json_object_get(st->env.sites, site);
+		v = site_obj ? json_object_get(site_obj, "sector") : NULL;
+		json_set_new(rec, "sector", v ? json_incref(v) : json_null());
+	}
+	json_set_strn(rec, "content", buf_str(&r.content), r.content.len);
+	json_set_int(rec, "content_chars", (long long)utf8_count(buf_str(&r.content),
+	    r.content.len));
+	json_set_new(rec, "pages", r.pages);
+	json_set_new(rec, "dropped_urls", r.dropped);
+	json_set_str(rec, "mapping", buf_str(&mapping));
+	json_set_new(rec, "last_modified", lm ? json_string(lm) : json_null());
+	json_set_bool(rec, "excluded", excluded);
+	json_set_new(rec, "exclusion_reason", reason ? json_string(reason) :
+	    json_null());
+	if (st->cfg && !excluded) {
+		char *u = fill_template(cfg_str(st->cfg, "prompt_template.user_prompt",
+		    "Content:\n{assembled_content}\n\nQuestion: {question_text}"),
+		    buf_str(&r.content), qtext);
+		json_set_str(rec, "system_prompt", cfg_str(st->cfg,
+		    "prompt_template.system_prompt", ""));
+		json_set_str(rec, "user_prompt", u);
+		free(u);
+	} else {
+		json_set_null(rec, "system_prompt");
+		json_set_null(rec, "user_prompt");
+	}
+	if (st->gold) {
+		double c = -1;
+		if (g && !excluded)
+			c = bctx_gold_coverage(json_string_value(json_object_get(g,
+			    "gold_answer")), buf_str(&r.content));
+		if (c < 0)
+			json_set_null(rec, "gold_coverage");
+		else
+			json_set_real(rec, "gold_coverage", (double)(long long)(c * 10000 +
+			    0.5) / 10000);
+	}
+	buf_release(&r.content);
+	buf_release(&mapping);
+	ndj_emit_free(rec);
+}
+
+static int
+each_page(json_t *rec, void *ctx)
+{
+	index_page(ctx, rec);
+	return 0;
+}
+
+int
+bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
+{
+	struct asm_state st;
+	json_t *qs, *q;
+	size_t i, j, nmatch = 0;
+
+	memset(&st, 0, sizeof st);
+	st.o = o;
+	bctx_env_init(&st.env);
+	st.pages = json_object();
+	if (o->sites)
+		bctx_env_sites(&st.env, o->sites);
+	for (i = 0; i < o->nlinks; i++)
+		bctx_env_links_file(&st.env, o->links[i]);
+	if (o->usermap)
+		bctx_env_usermap(&st.env, o->usermap);
+	if (o->gold)
+		st.gold = study_gold_load(o->gold);
+	if (o->config)
+		st.cfg = study_config_load(o->config);
+	qs = study_questions_load(o->questions);
+	ndj_run(nfiles, files, each_page, NULL, &st);
+
+	json_array_foreach(qs, i, q) {
+		const char *site = json_string_value(json_object_get(q, "site_id"));
+		const char *qid = json_string_value(json_object_get(q, "question_id"));
+		json_t *urls = json_object_get(q, "source_urls");
+		size_t n = json_array_size(urls);
+		struct bctx_map *maps;
+
+		if (o->site && strcmp(site, o->site) != 0)
+			continue;
+		if (o->question && strcmp(qid, o->question) != 0)
+			continue;
+		nmatch++;
+		maps = xcalloc(n, sizeof *maps);
+		for (j = 0; j < n; j++) {
+			const char *url = json_string_value(json_array_get(urls, j));
+			if (!bctx_url_is_http(url))
+				die("%s:%lu: %s: source_urls: '%s' is not an absolute "
+				    "http(s) URL", o->questions, bctx_source_line(o->questions,
+				    qid, url), qid, url);
+			bctx_map_url(&st.env, site, url, &maps[j]);
+		}
+		if (!o->condition || strcmp(o->condition, "A") == 0)
+			emit_context(&st, q, "A", maps, n);
+		if (!o->condition || strcmp(o->condition, "B") == 0)
+			emit_context(&st, q, "B", maps, n);
+		for (j = 0; j < n; j++)
+			bctx_map_release(&maps[j]);
+		free(maps);
+	}
+	if (o->question && nmatch == 0)
+		die("%s: no question '%s'", o->questions, o->question);
+	json_decref(qs);
+	json_decref(st.pages);
+	json_decref(st.gold);
+	json_decref(st.cfg);
+	bctx_env_free(&st.env);
+	return 0;
+}

@@ -1,0 +1,147 @@
+/*
+ * bctx.h - internals of bctx: the URL normaliser and the HTML <-> Markdown
+ * mapping rules (url.c), the llms.txt link index and the per-question
+ * mapping (map.c), fetch planning (plan.c), context assembly (assemble.c)
+ * and the create_ctx-style XML rendering (render.c).
+ *
+ * Everything returned as char * is malloc'd and owned by the caller unless
+ * the comment says "borrowed".  jansson values follow jansson's rules.
+ */
+#ifndef BCTX_BCTX_H
+#define BCTX_BCTX_H
+
+#include <stddef.h>
+#include <jansson.h>
+#include "buf.h"
+
+/* ---------------------------------------------------------------- url.c */
+
+/* What a source URL points at (decided on the path, before any '?'). */
+enum bctx_kind {
+	BCTX_URL_HTML,		/* anything else: an HTML page */
+	BCTX_URL_MD,		/* path ends in ".md" (any case) */
+	BCTX_URL_LLMS,		/* last path segment "llms.txt" */
+	BCTX_URL_LLMS_FULL	/* last path segment "llms-full.txt" */
+};
+
+/*
+ * The matching key of an absolute URL: scheme and host lower-cased, a
+ * default port (:80 for http, :443 for https) and the fragment dropped,
+ * percent escapes upper-cased, trailing slashes of the path removed (the
+ * root path becomes empty), the query kept.  NULL when url is not an
+ * absolute "scheme://authority..." URL.  bctx_url_key(key) == key.
+ */
+char *bctx_url_key(const char *url);
+/* 1 when url is an absolute http or https URL with a host. */
+int bctx_url_is_http(const char *url);
+/* Borrowed pointer to the '#' of url's fragment, or NULL. */
+const char *bctx_url_fragment(const char *url);
+/* url without its fragment (a copy). */
+char *bctx_url_defrag(const char *url);
+enum bctx_kind bctx_url_kind(const char *url);
+
+/*
+ * The HTML page of a Markdown URL (fragment-free): "/x.md" -> "/x",
+ * "/d/index.md" and "/d/index.html.md" -> "/d/" (the directory).  Scheme,
+ * host and query are kept as written.  NULL when url is not a .md URL.
+ */
+char *bctx_md_to_html(const char *url);
+
+/*
+ * The llms.txt link keys an HTML URL may be listed under, in order of
+ * preference, each with the rule's name: the same URL ("same-url"),
+ * URL.md ("url.md"), URL/index.md ("url/index.md"), URL/index.html.md
+ * ("url/index.html.md"), and for x.html or x.htm also x.md ("html-ext.md").
+ * Keys as bctx_url_key makes them.  Returns the count (0 when url is not
+ * absolute); out[i] are malloc'd, rule[i] static.
+ */
+#define BCTX_MAXCAND 5
+size_t bctx_md_candidates(const char *url, char *out[BCTX_MAXCAND],
+    const char *rule[BCTX_MAXCAND]);
+
+/* ---------------------------------------------------------------- render.c */
+
+/* Python's str.lower() of UTF-8 text (full case mapping, final sigma). */
+char *bctx_py_lower(const char *s);
+/* Append k="v" as fastcore's _to_attr writes it (reference style). */
+void bctx_ref_attr(struct buf *b, const char *k, const char *v);
+/* Append k="v" with &, <, >, " escaped (methodology style). */
+void bctx_xml_attr(struct buf *b, const char *k, const char *v);
+/*
+ * The section element of the reference create_ctx (fastcore to_xml at
+ * level 2): start and end tags, with the block-tag indentation.
+ * docs is the concatenation of the <doc> elements (may be empty).
+ */
+void bctx_ref_section(struct buf *b, const char *name, const char *docs,
+    size_t docslen, int ndocs);
+
+/* ---------------------------------------------------------------- map.c */
+
+struct bctx_env {
+	json_t *sites;		/* site_id -> site object (borrowed from list) */
+	json_t *site_list;	/* study_sites_load result, or NULL */
+	json_t *llms;		/* site_id -> [kind:llms records] */
+	json_t *links;		/* site_id -> [kind:link records] in input order */
+	json_t *link_index;	/* site_id "\n" key -> [positions in links] */
+	json_t *usermap;	/* site_id "\n" key -> {html_url, md_url} */
+	int have_links;		/* any link or llms record read */
+};
+
+/* The mapping of one source URL of a question. */
+struct bctx_map {
+	const char *source;	/* the source URL (borrowed) */
+	char *a_url;		/* Condition A page, with the source's fragment */
+	char *b_url;		/* Condition B document, idem */
+	const char *b_cond;	/* "B", "llms_txt" or "llms_full_txt" */
+	const char *rule;	/* user, md-source, html-source, llms-txt-source ... */
+	const char *b_rule;	/* how B was found (same-url, url.md ...) or NULL */
+	const char *a_reason;	/* NULL, or why A has no page */
+	const char *b_reason;	/* NULL, or NO_MARKDOWN_MAPPING */
+	char *b_detail;		/* what could not be mapped, for --report */
+	json_t *b_links;	/* positions of the matching llms.txt links */
+};
+
+void bctx_env_init(struct bctx_env *e);
+void bctx_env_free(struct bctx_env *e);
+void bctx_env_sites(struct bctx_env *e, const char *path);
+/* Add a bmdprep --llms record (kind llms or link; others ignored). */
+void bctx_env_add_llms(struct bctx_env *e, json_t *rec);
+/* Read an NDJSON file of bmdprep --llms records. */
+void bctx_env_links_file(struct bctx_env *e, const char *path);
+/* Load a user mapping CSV (site_id,html_url,md_url). */
+void bctx_env_usermap(struct bctx_env *e, const char *path);
+
+void bctx_map_url(const struct bctx_env *e, const char *site_id,
+    const char *url, struct bctx_map *m);
+void bctx_map_release(struct bctx_map *m);
+/* The link record at position pos of site_id's links (borrowed). */
+json_t *bctx_env_link(const struct bctx_env *e, const char *site_id, size_t pos);
+
+/*
+ * The line of questions.json at which question qid cites value (found in
+ * the file's text), for messages; 0 when it cannot be found.
+ */
+unsigned long bctx_source_line(const char *path, const char *qid,
+    const char *value);
+
+/* ---------------------------------------------------------------- plan, assemble */
+
+struct bctx_opts {
+	const char *questions, *sites, *gold, *config, *usermap;
+	char **links;		/* NULL-terminated list of link files */
+	size_t nlinks;
+	const char *site, *question, *url;	/* filters / one URL */
+	const char *condition;	/* "A", "B" or NULL (both) */
+	int report;
+	int reference;		/* --style reference */
+	int all_links;		/* B: every link of the llms.txt */
+	int optional;		/* with all_links: also the Optional section */
+};
+
+int bctx_plan(const struct bctx_opts *o);
+int bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[]);
+
+/* Share of the gold answer's content words present in text (-1: none). */
+double bctx_gold_coverage(const char *gold, const char *text);
+
+#endif

@@ -1,0 +1,337 @@
+/*
+ * map.c - the mapping of a question's source URLs to a Condition A page and
+ * a Condition B document (issue 5 "bctx plan"; spec 001 §2.1 step 2,
+ * §2.3, §2.5).  The rules, first match wins:
+ *
+ *  1. user: the URL (without fragment, by key) is the html_url or md_url of
+ *     a row of the user mapping CSV for the site: A = html_url, B = md_url
+ *     (an empty md_url says the page has no Markdown).
+ *  2. llms-txt-source / llms-full-txt-source: the URL is an llms.txt (or
+ *     llms-full.txt) file: B is that file's content (fetched as condition
+ *     llms_txt / llms_full_txt), A is the site's html_docs_url.
+ *  3. md-source: the URL's path ends in .md: B is the URL, A its HTML page
+ *     ("/x.md" -> "/x", "/d/index.md" -> "/d/").
+ *  4. html-source: any other URL: A is the URL, B is the llms.txt link
+ *     listed for it: the same URL, URL.md, URL/index.md, URL/index.html.md
+ *     or, for x.html, x.md, compared by key (host case, default port,
+ *     trailing slashes and fragment do not matter).  No such link: B is
+ *     NO_MARKDOWN_MAPPING.
+ *
+ * A fragment is not part of what is fetched (fetch_url) but stays on the
+ * mapped URLs, so records keep it.
+ */
+#include <string.h>
+
+#include "ctx.h"
+#include "bctx.h"
+
+void
+bctx_env_init(struct bctx_env *e)
+{
+	memset(e, 0, sizeof *e);
+	e->sites = json_object();
+	e->llms = json_object();
+	e->links = json_object();
+	e->link_index = json_object();
+	e->usermap = json_object();
+}
+
+void
+bctx_env_free(struct bctx_env *e)
+{
+	json_decref(e->sites);
+	json_decref(e->site_list);
+	json_decref(e->llms);
+	json_decref(e->links);
+	json_decref(e->link_index);
+	json_decref(e->usermap);
+}
+
+void
+bctx_env_sites(struct bctx_env *e, const char *path)
+{
+	size_t i;
+	json_t *s;
+
+	e->site_list = study_sites_load(path);
+	json_array_foreach(e->site_list, i, s)
+		json_object_set(e->sites, json_string_value(json_object_get(s,
+		    "site_id")), s);
+}
+
+static char *
+ikey(const char *site_id, const char *url)
+{
+	char *k = bctx_url_key(url), *r;
+
+	r = xasprintf("%s\n%s", site_id, k ? k : url);
+	free(k);
+	return r;
+}
+
+static json_t *
+array_at(json_t *obj, const char *key)
+{
+	json_t *a = json_object_get(obj, key);
+
+	if (a == NULL) {
+		a = json_array();
+		json_object_set_new(obj, key, a);
+	}
+	return a;
+}
+
+void
+bctx_env_add_llms(struct bctx_env *e, json_t *rec)
+{
+	const char *kind = rec_str_opt(rec, "kind"), *site, *url;
+	json_t *links;
+	char *k;
+
+	if (kind == NULL)
+		return;
+	if (strcmp(kind, "llms") == 0) {
+		site = rec_str(rec, "site_id");
+		rec_str(rec, "llms_txt_url");
+		rec_str_opt(rec, "title");
+		rec_str_opt(rec, "summary");
+		rec_str_opt(rec, "info");
+		rec_str_opt(rec, "content");
+		json_array_append(array_at(e->llms, site), rec);
+		e->have_links = 1;
+	} else if (strcmp(kind, "link") == 0) {
+		site = rec_str(rec, "site_id");
+		url = rec_str(rec, "url");
+		rec_str_opt(rec, "section");
+		rec_str_opt(rec, "title");
+		rec_str_opt(rec, "description");
+		rec_bool_opt(rec, "optional", 0);
+		links = array_at(e->links, site);
+		k = ikey(site, url);
+		json_array_append_new(array_at(e->link_index, k),
+		    json_integer((json_int_t)json_array_size(links)));
+		free(k);
+		json_array_append(links, rec);
+		e->have_links = 1;
+	}
+}
+
+void
+bctx_env_links_file(struct bctx_env *e, const char *path)
+{
+	struct ndj_reader r;
+	json_t *rec;
+
+	ndj_reader_open(&r, path);
+	while ((rec = ndj_next(&r)) != NULL) {
+		bctx_env_add_llms(e, rec);
+		json_decref(rec);
+	}
+	ndj_reader_close(&r);
+}
+
+void
+bctx_env_usermap(struct bctx_env *e, const char *path)
+{
+	json_t *rows = csv_load_objects(path), *row, *v;
+	static const char *const cols[] = { "site_id", "html_url", "md_url", NULL };
+	size_t i, c;
+
+	json_array_foreach(rows, i, row) {
+		unsigned long line = (unsigned long)json_integer_value(
+		    json_object_get(row, "_line"));
+		const char *site, *html, *md;
+		char *k;
+
+		for (c = 0; cols[c]; c++)
+			if (json_object_get(row, cols[c]) == NULL)
+				die("%s: missing column '%s' (expected site_id,html_url,"
+				    "md_url)", path, cols[c]);
+		site = json_string_value(json_object_get(row, "site_id"));
+		html = json_string_value(json_object_get(row, "html_url"));
+		md = json_string_value(json_object_get(row, "md_url"));
+		if (*site == '\0')
+			die("%s:%lu: site_id: must not be empty", path, line);
+		if (json_object_size(e->sites) > 0 && !json_object_get(e->sites, site))
+			die("%s:%lu: site_id '%s' is not in the site list", path, line,
+			    site);
+		if (!bctx_url_is_http(html))
+			die("%s:%lu: html_url: expected an absolute http(s) URL, got '%s'",
+			    path, line, html);
+		if (*md != '\0' && !bctx_url_is_http(md))
+			die("%s:%lu: md_url: expected an absolute http(s) URL or "
+			    "nothing, got '%s'", path, line, md);
+		v = json_pack("{s:s,s:s,s:I}", "html_url", html, "md_url", md,
+		    "line", (json_int_t)line);
+		k = ikey(site, html);
+		if (json_object_get(e->usermap, k))
+			die("%s:%lu: '%s' is mapped twice for site %s", path, line, html,
+			    site);
+		json_object_set(e->usermap, k, v);
+		free(k);
+		if (*md != '\0') {
+			k = ikey(site, md);
+			if (!json_object_get(e->usermap, k))
+				json_object_set(e->usermap, k, v);
+			free(k);
+		}
+		json_decref(v);
+	}
+	json_decref(rows);
+}
+
+json_t *
+bctx_env_link(const struct bctx_env *e, const char *site_id, size_t pos)
+{
+	return json_array_get(json_object_get(e->links, site_id), pos);
+}
+
+static json_t *
+lookup_links(const struct bctx_env *e, const char *site_id, const char *url)
+{
+	char *k = ikey(site_id, url);
+	json_t *hits = json_object_get(e->link_index, k);
+
+	free(k);
+	return hits;
+}
+
+static char *
+with_frag(const char *url, const char *frag)
+{
+	char *d;
+
+	if (frag == NULL)
+		return xstrdup(url);
+	d = bctx_url_defrag(url);
+	{
+		char *r = xasprintf("%s%s", d, frag);
+		free(d);
+		return r;
+	}
+}
+
+void
+bctx_map_url(const struct bctx_env *e, const char *site_id, const char *url,
+    struct bctx_map *m)
+{
+	const char *frag = bctx_url_fragment(url);
+	char *defrag = bctx_url_defrag(url), *k;
+	json_t *site = json_object_get(e->sites, site_id), *um, *hits;
+	enum bctx_kind kind = bctx_url_kind(defrag);
+
+	memset(m, 0, sizeof *m);
+	m->source = url;
+	m->b_cond = "B";
+	k = ikey(site_id, defrag);
+	um = json_object_get(e->usermap, k);
+	free(k);
+	if (um) {
+		const char *html = json_string_value(json_object_get(um, "html_url"));
+		const char *md = json_string_value(json_object_get(um, "md_url"));
+
+		m->rule = "user";
+		m->a_url = with_frag(html, frag);
+		if (*md) {
+			m->b_url = with_frag(md, frag);
+			m->b_rule = "user";
+			if ((hits = lookup_links(e, site_id, md)) != NULL)
+				m->b_links = json_incref(hits);
+		} else {
+			m->b_reason = "NO_MARKDOWN_MAPPING";
+			m->b_detail = xasprintf("the user mapping (line %lld) gives "
+			    "no md_url", (long long)json_integer_value(
+			    json_object_get(um, "line")));
+		}
+	} else if (kind == BCTX_URL_LLMS || kind == BCTX_URL_LLMS_FULL) {
+		m->rule = kind == BCTX_URL_LLMS ? "llms-txt-source" :
+		    "llms-full-txt-source";
+		m->b_cond = kind == BCTX_URL_LLMS ? "llms_txt" : "llms_full_txt";
+		m->b_url = xstrdup(url);
+		m->b_rule = "llms-txt";
+		if (site)
+			m->a_url = xstrdup(json_string_value(json_object_get(site,
+			    "html_docs_url")));
+		else {
+			m->a_reason = "NO_HTML_MAPPING";
+		}
+	} else if (kind == BCTX_URL_MD) {
+		char *html = bctx_md_to_html(defrag);
+
+		m->rule = "md-source";
+		m->b_url = xstrdup(url);
+		m->b_rule = "md-source";
+		m->a_url = with_frag(html, frag);
+		free(html);
+		if ((hits = lookup_links(e, site_id, defrag)) != NULL)
+			m->b_links = json_incref(hits);
+	} else {
+		char *cand[BCTX_MAXCAND];
+		const char *rule[BCTX_MAXCAND];
+		size_t n = bctx_md_candidates(defrag, cand, rule), i;
+
+		m->rule = "html-source";
+		m->a_url = xstrdup(url);
+		for (i = 0; i < n; i++) {
+			if (m->b_url == NULL &&
+			    (hits = lookup_links(e, site_id, cand[i])) != NULL) {
+				json_t *l = bctx_env_link(e, site_id,
+				    (size_t)json_integer_value(json_array_get(hits, 0)));
+				m->b_url = with_frag(json_string_value(json_object_get(l,
+				    "url")), frag);
+				m->b_rule = rule[i];
+				m->b_links = json_incref(hits);
+			}
+			free(cand[i]);
+		}
+		if (m->b_url == NULL) {
+			m->b_reason = "NO_MARKDOWN_MAPPING";
+			if (json_array_size(json_object_get(e->links, site_id)) == 0)
+				m->b_detail = xstrdup("no llms.txt links for the site");
+			else
+				m->b_detail = xstrdup("no llms.txt link for the URL, URL.md, "
+				    "URL/index.md or URL/index.html.md");
+		}
+	}
+	free(defrag);
+}
+
+void
+bctx_map_release(struct bctx_map *m)
+{
+	free(m->a_url);
+	free(m->b_url);
+	free(m->b_detail);
+	json_decref(m->b_links);
+	memset(m, 0, sizeof *m);
+}
+
+unsigned long
+bctx_source_line(const char *path, const char *qid, const char *value)
+{
+	size_t len;
+	char *text = read_file(path, &len, 0), *q, *v, *p, *needle;
+	json_t *s = json_string(value);
+	unsigned long line = 0;
+
+	if (text == NULL || s == NULL)
+		goto out;
+	needle = xasprintf("\"%s\"", qid);
+	q = strstr(text, needle);
+	free(needle);
+	if (q == NULL)
+		goto out;
+	needle = json_dumps(s, JSON_ENCODE_ANY);
+	v = needle ? strstr(q, needle) : NULL;
+	free(needle);
+	if (v == NULL)
+		v = q;
+	line = 1;
+	for (p = text; p < v; p++)
+		if (*p == '\n')
+			line++;
+out:
+	json_decref(s);
+	free(text);
+	return line;
+}

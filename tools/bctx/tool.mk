@@ -1,0 +1,1 @@
+LDLIBS_bctx += -lutf8proc
