@@ -27,7 +27,9 @@ for d in tools/*/; do
 	"$p" --no-such-option >/dev/null 2>&1; urc=$?
 	is "$urc" 2 "$t: an unknown option is a usage error (exit 2)"
 	missing=""
-	for o in $(printf '%s\n' "$help" | grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
+	# Options are the lines of --help that start with one (after "-x, ").
+	for o in $(printf '%s\n' "$help" | grep -oE -- '^[[:space:]]+(-[A-Za-z0-9], )?--[a-z][a-z0-9-]+' |
+	    grep -oE -- '--[a-z][a-z0-9-]+' | sort -u); do
 		n=${o#--}
 		grep -qE "Fl \\\\?-$n\\b|Fl -?-$n\\b|Fl $n\\b" "man/$t.1" || missing="$missing $o"
 	done
