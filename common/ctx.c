@@ -64,6 +64,46 @@ ctx_exit(void)
 	exit(0);
 }
 
+#ifndef CTX_SHAREDIR
+#define CTX_SHAREDIR "/usr/local/share/ctxbench"
+#endif
+
+static int
+exists(const char *p)
+{
+	return access(p, F_OK) == 0;
+}
+
+char *
+ctx_share_path(const char *rel)
+{
+	const char *env = getenv("CTXBENCH_SHARE");
+	char exe[4096], *dir, *p;
+	ssize_t n;
+
+	if (env && *env) {
+		p = path_join(env, rel);
+		if (exists(p))
+			return p;
+		free(p);
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n > 0) {
+		exe[n] = '\0';
+		dir = path_dirname(exe);
+		p = xasprintf("%s/../../share/%s", dir, rel);
+		free(dir);
+		if (exists(p))
+			return p;
+		free(p);
+	}
+	p = path_join(CTX_SHAREDIR, rel);
+	if (exists(p))
+		return p;
+	free(p);
+	return NULL;
+}
+
 char *
 ctx_utc_now(char *out, size_t outlen)
 {

@@ -30,6 +30,14 @@ extern volatile int ctx_interrupted;
 /* Let the program handle SIGINT/SIGTERM (sets ctx_interrupted) instead of dying. */
 void ctx_catch_signals(void);
 
+/*
+ * Where installed data lives: $CTXBENCH_SHARE/REL when that variable is
+ * set, else the source tree's share/REL next to the running binary
+ * (BUILD/bin/../../share), else CTX_SHAREDIR/REL (the installed copy).  The
+ * first that exists is returned (malloc'd); NULL when none does.
+ */
+char *ctx_share_path(const char *rel);
+
 /* Current UTC time as "2026-02-26T10:00:00Z" into out (>= 21 bytes). */
 char *ctx_utc_now(char *out, size_t outlen);
 

@@ -111,6 +111,13 @@ die_usage(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
+void
+die_usage_hint(void)
+{
+	fprintf(stderr, "try '%s --help' for more information\n", progname);
+	exit(EXIT_USAGE);
+}
+
 static void *
 oom(size_t n)
 {

@@ -36,6 +36,11 @@ void die_errno(const char *fmt, ...) CTX_PRINTF(1, 2) CTX_NORETURN;
 void diex(int status, const char *fmt, ...) CTX_PRINTF(2, 3) CTX_NORETURN;
 /* Usage error: message, then "try 'PROGRAM --help'", exit EXIT_USAGE. */
 void die_usage(const char *fmt, ...) CTX_PRINTF(1, 2) CTX_NORETURN;
+/*
+ * Usage error already described (getopt printed it): print only "try
+ * 'PROGRAM --help'" and exit EXIT_USAGE.
+ */
+void die_usage_hint(void) CTX_NORETURN;
 /* Print "PROGRAM: message" and return. */
 void warn(const char *fmt, ...) CTX_PRINTF(1, 2);
 void warn_errno(const char *fmt, ...) CTX_PRINTF(1, 2);

@@ -333,6 +333,15 @@ put_real(struct buf *b, double d)
 		if (strtod(tmp, NULL) == d)
 			break;
 	}
+	/* Plain notation for ordinary magnitudes: 1500.0, not 1.5e+03. */
+	if (strchr(tmp, 'e') && fabs(d) >= 1e-4 && fabs(d) < 1e16) {
+		char plain[40];
+		int e10 = (int)floor(log10(fabs(d))), dec = p - 1 - e10;
+
+		snprintf(plain, sizeof(plain), "%.*f", dec < 0 ? 0 : dec, d);
+		if (strtod(plain, NULL) == d)
+			memcpy(tmp, plain, strlen(plain) + 1);
+	}
 	buf_adds(b, tmp);
 	if (strpbrk(tmp, ".eEn") == NULL)
 		buf_add(b, ".0", 2);

@@ -115,6 +115,12 @@ test_json(void)
 	    "compact output keeps key order, shortest reals, escapes, UTF-8");
 	free(s);
 	json_decref(v);
+	v = json_pack("[f,f,f,f]", 1500.0, 0.00012, 1e16, 123456.789);
+	s = json_compact(v, NULL);
+	TAP_IS_STR(s, "[1500.0,0.00012,1e+16,123456.789]",
+	    "ordinary magnitudes in plain notation, huge ones with an exponent");
+	free(s);
+	json_decref(v);
 	v = json_pack("{s:f}", "x", 0.30000000000000004);
 	s = json_compact(v, NULL);
 	TAP_IS_STR(s, "{\"x\":0.30000000000000004}", "reals round-trip exactly");
