@@ -1,0 +1,1 @@
+^binfer: <stdin>:1: prompt_tokens.llama3: expected a non-negative integer

@@ -1,0 +1,1 @@
+^binfer: <stdin>:1: tokens: expected an object

@@ -1,0 +1,1 @@
+^binfer: <stdin>:1: user_prompt: expected a string

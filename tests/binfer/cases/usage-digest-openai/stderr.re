@@ -1,0 +1,1 @@
+--digest applies to the ollama engine

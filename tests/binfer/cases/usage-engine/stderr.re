@@ -1,0 +1,1 @@
+binfer: --engine: expected ollama, openai or extractive, got 'gpt'

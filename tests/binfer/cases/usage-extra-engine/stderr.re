@@ -1,0 +1,1 @@
+--extra applies to the openai engine

@@ -1,0 +1,1 @@
+--extra: expected a JSON object

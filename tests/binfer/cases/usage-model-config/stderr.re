@@ -1,0 +1,1 @@
+--model: gpt-4o is not a model_id of

@@ -1,0 +1,170 @@
+/*
+ * cache.c - completed requests, stored under their hash.
+ *
+ * DIR/hh/HASH.json (hh: the first two hex digits) holds one JSON object:
+ * {request_hash, engine, model, endpoint, result{content, thinking,
+ * prompt_eval_count, eval_count, finish_reason, timings{...}, model_digest}}.
+ * Entries are written atomically (atomic.h), so a run killed at any instant
+ * leaves whole entries or none, and shards running at once never collide:
+ * the same hash is the same request.  An entry that does not read back
+ * (wrong hash, damaged) is treated as absent and is rewritten.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "binfer.h"
+
+static json_t *
+num_or_null(double v)
+{
+	return v < 0 ? json_null() : json_real(v);
+}
+
+static json_t *
+int_or_null(long long v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+static json_t *
+str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+char *
+binfer_cache_serialize(const char *hash, const char *engine, const char *model,
+    const char *endpoint, const struct binfer_result *r, size_t *len)
+{
+	json_t *o = json_object(), *res = json_object(), *t = json_object();
+	char *s;
+
+	json_set_str(o, "request_hash", hash);
+	json_set_str(o, "engine", engine);
+	json_set_str(o, "model", model);
+	json_set_new(o, "endpoint", str_or_null(endpoint));
+	json_set_new(res, "content", str_or_null(r->content ? r->content : ""));
+	json_set_new(res, "thinking", str_or_null(r->thinking));
+	json_set_new(res, "prompt_eval_count", int_or_null(r->prompt_eval_count));
+	json_set_new(res, "eval_count", int_or_null(r->eval_count));
+	json_set_new(res, "finish_reason", str_or_null(r->finish_reason));
+	json_set_new(t, "total_ms", num_or_null(r->total_ms));
+	json_set_new(t, "load_ms", num_or_null(r->load_ms));
+	json_set_new(t, "prompt_ms", num_or_null(r->prompt_ms));
+	json_set_new(t, "eval_ms", num_or_null(r->eval_ms));
+	json_set_new(res, "timings", t);
+	json_set_new(res, "model_digest", str_or_null(r->model_digest));
+	json_set_new(o, "result", res);
+	s = json_compact(o, len);
+	json_decref(o);
+	return s;
+}
+
+static char *
+opt_str(const json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
+}
+
+static long long
+opt_count(const json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_integer(v) ? json_integer_value(v) : -1;
+}
+
+static double
+opt_ms(const json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_number_value(v) : -1;
+}
+
+int
+binfer_cache_parse(const char *text, size_t len, const char *hash,
+    struct binfer_result *r, char **endpoint)
+{
+	json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL), *res, *t;
+	json_t *h;
+
+	if (!json_is_object(o))
+		goto bad;
+	h = json_object_get(o, "request_hash");
+	res = json_object_get(o, "result");
+	if (!json_is_string(h) || strcmp(json_string_value(h), hash) != 0 ||
+	    !json_is_object(res) || !json_is_string(json_object_get(res, "content")))
+		goto bad;
+	t = json_object_get(res, "timings");
+	binfer_result_init(r);
+	r->content = opt_str(res, "content");
+	r->thinking = opt_str(res, "thinking");
+	r->prompt_eval_count = opt_count(res, "prompt_eval_count");
+	r->eval_count = opt_count(res, "eval_count");
+	r->finish_reason = opt_str(res, "finish_reason");
+	r->model_digest = opt_str(res, "model_digest");
+	if (json_is_object(t)) {
+		r->total_ms = opt_ms(t, "total_ms");
+		r->load_ms = opt_ms(t, "load_ms");
+		r->prompt_ms = opt_ms(t, "prompt_ms");
+		r->eval_ms = opt_ms(t, "eval_ms");
+	}
+	if (endpoint)
+		*endpoint = opt_str(o, "endpoint");
+	json_decref(o);
+	return 1;
+bad:
+	json_decref(o);
+	return 0;
+}
+
+static char *
+entry_path(const char *dir, const char *hash)
+{
+	return xasprintf("%s/%.2s/%s.json", dir, hash, hash);
+}
+
+int
+binfer_cache_load(const char *dir, const char *hash, struct binfer_result *r,
+    char **endpoint)
+{
+	char *path = entry_path(dir, hash), *text;
+	size_t len;
+	int hit = 0;
+
+	text = read_file(path, &len, 64u << 20);
+	if (text) {
+		hit = binfer_cache_parse(text, len, hash, r, endpoint);
+		if (!hit)
+			warn("%s: damaged cache entry, asking again", path);
+		free(text);
+	}
+	free(path);
+	return hit;
+}
+
+int
+binfer_cache_store(const char *dir, const char *hash, const char *engine,
+    const char *model, const char *endpoint, const struct binfer_result *r)
+{
+	char *path = entry_path(dir, hash), *s;
+	size_t len;
+	int rc;
+
+	if (mkdir_parents(path, 0755) < 0) {
+		warn_errno("%s", path);
+		free(path);
+		return -1;
+	}
+	s = binfer_cache_serialize(hash, engine, model, endpoint, r, &len);
+	rc = atomic_write(path, s, len, 0644);
+	if (rc < 0)
+		warn_errno("%s", path);
+	free(s);
+	free(path);
+	return rc;
+}
