@@ -1,0 +1,89 @@
+/*
+ * unit-expr.c - the rubric expression language (tools/bscore-merge/expr.c):
+ * precedence, null handling, tolerance, functions, and parse errors.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "ctx.h"
+#include "../../tools/bscore-merge/expr.h"
+
+static json_t *row, *enums;
+
+static char *
+eval(const char *text)
+{
+	char *err, *s;
+	struct bsm_expr *e = bsm_expr_parse(text, &err);
+	json_t *v;
+
+	if (!e) {
+		s = xasprintf("error: %s", err);
+		free(err);
+		return s;
+	}
+	v = bsm_expr_eval(e, row, enums);
+	s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(10));
+	json_decref(v);
+	bsm_expr_free(e);
+	return s;
+}
+
+static void
+is(const char *text, const char *want)
+{
+	char *got = eval(text);
+
+	TAP_IS_STR(got, want, "%s", text);
+	free(got);
+}
+
+int
+main(void)
+{
+	json_error_t je;
+
+	err_init("unit-expr");
+	row = json_loads("{\"a\":2,\"b\":3,\"q\":0.95,\"r\":0.7,\"s\":\"x\",\"n\":null,"
+	    "\"v\":[{\"code\":\"H\",\"p\":5},{\"code\":\"F\",\"p\":30}],\"l\":[\"x\",\"y\"],\"t\":true}", 0, &je);
+	enums = json_loads("{\"code\":[{\"value\":\"H\",\"penalty\":5},{\"value\":\"F\",\"penalty\":30}]}", 0, &je);
+	is("a + b * 2", "8.0");
+	is("(a + b) * 2", "10.0");
+	is("-a + 1", "-1.0");
+	is("0.3 * r + 0.7 * q", "0.875");
+	is("a / 0", "null");
+	is("n + 1", "null");
+	is("n == null", "true");
+	is("n < 1", "false");
+	is("n != 0", "true");
+	is("a == 2 and b > 2", "true");
+	is("a == 3 or not t", "false");
+	is("not a == 3", "true");
+	is("s == \"x\"", "true");
+	is("0.1 + 0.2 == 0.3", "true");
+	is("count(v)", "2.0");
+	is("sum(v.p)", "35.0");
+	is("max(0, 100 - sum(v.p) * 3)", "0.0");
+	is("min(a, b)", "2.0");
+	is("in(s, l)", "true");
+	is("in(\"z\", l)", "false");
+	is("count(missing)", "0.0");
+	is("missing", "null");
+	is("a >= 2 and a <= 2", "true");
+	is("a +", "error: expected a value at offset 3");
+	is("(a", "error: expected ')' at offset 2");
+	is("a b", "error: unexpected text after the expression at offset 2");
+	is("frob(a)", "error: unknown function frob()");
+	is("count(a, b)", "error: count() takes one argument");
+	is("attr(1, \"p\")", "error: attr() takes a field name and an attribute");
+	is("\"open", "error: unterminated string at offset 0");
+	is("a # b", "error: unexpected character at offset 2");
+	json_decref(row);
+	row = json_loads("{\"code\":\"F\"}", 0, &je);
+	is("attr(code, \"penalty\")", "30.0");
+	is("attr(code, \"penalty_min\")", "null");
+	json_decref(row);
+	json_decref(enums);
+	return tap_done();
+}

@@ -1,0 +1,43 @@
+/*
+ * bsm.h - the subcommands of bscore-merge and the options they share.
+ * main.c parses the command line into struct bsm_opts and calls one of
+ * bsm_blind (blind.c), bsm_autoscore (autoscore.c), bsm_merge and bsm_check
+ * (merge.c).  Each returns the exit status.
+ */
+#ifndef BSM_BSM_H
+#define BSM_BSM_H
+
+#include "rubric.h"
+
+struct bsm_opts {
+	const char *rubric;		/* -R: name or path; NULL: default */
+	const char *key;		/* -k */
+	const char *dir;		/* -d (blind) */
+	const char *output;		/* -o */
+	const char *raw_data;		/* --raw-data */
+	const char *details;		/* --details */
+	const char *primary;		/* --primary */
+	const char *rater;		/* --rater */
+	const char *date;		/* --date */
+	char **responses;		/* -r (merge), NULL-terminated */
+	size_t nresponses;
+	double second_rater, self_check;	/* fractions */
+	unsigned long seed;
+	int have_seed;
+	int passes, bom, crlf, keep_texts, sources;
+	int nfiles;
+	char **files;
+};
+
+int bsm_blind(const struct bsm_opts *o);
+int bsm_autoscore(const struct bsm_opts *o);
+int bsm_merge(const struct bsm_opts *o);
+int bsm_check(const struct bsm_opts *o);
+
+/* Fields of a response record dropped from scored records (bulky texts). */
+extern const char *const bsm_bulky_fields[];
+
+/* Today's UTC date as YYYY-MM-DD into out (>= 11 bytes). */
+char *bsm_today(char *out, size_t n);
+
+#endif

@@ -1,0 +1,988 @@
+/*
+ * merge.c - `bscore-merge merge` and `bscore-merge check`: filled sheets
+ * (CSV or NDJSON, any number, any rater) are typed against the rubric,
+ * assembled per (response, rater), completed (derived scores, rules) and, for
+ * merge, unblinded through the key into scored records, raw-data.csv (spec 000
+ * §11) and hallucination-details.json.  Every problem is collected with its
+ * sheet and row and reported at once; when any remains nothing is written.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "bsm.h"
+#include "sheet.h"
+
+const char *const bsm_bulky_fields[] = {
+	"content", "system_prompt", "user_prompt", "response_raw", NULL
+};
+
+static const char *const rater_kinds[] = { "human", "llm_judge", "autoscore", NULL };
+
+/* One (response, rater, self-check) assembled from every sheet. */
+struct entry {
+	char *response_id, *rater_id, *kind, *date, *where;
+	int self_check, bad;
+	json_t *row;		/* typed field values */
+	json_t *prov;		/* field -> "FILE:LINE" where it was given */
+};
+
+struct merge {
+	const struct bsm_opts *o;
+	struct bsm_rubric *r;
+	struct bsm_problems p;
+	json_t *key;		/* NULL for check */
+	json_t *known;		/* response_id -> key entry */
+	json_t *tuples;		/* "site question model condition" -> response_id */
+	json_t *entries;	/* "rid\x1frater\x1fself" -> index+1 */
+	struct entry *e;
+	size_t n, cap;
+	json_t *raters;		/* rater_id -> {kind, where} */
+};
+
+static struct entry *
+get_entry(struct merge *m, const char *rid, const char *rater, int self, const char *where)
+{
+	char *k = xasprintf("%s\x1f%s\x1f%d", rid, rater, self);
+	json_t *v = json_object_get(m->entries, k);
+	struct entry *e;
+
+	if (v) {
+		free(k);
+		return &m->e[json_integer_value(v) - 1];
+	}
+	if (m->n == m->cap) {
+		m->cap = m->cap ? m->cap * 2 : 64;
+		m->e = xreallocarray(m->e, m->cap, sizeof *m->e);
+	}
+	e = &m->e[m->n++];
+	memset(e, 0, sizeof *e);
+	e->response_id = xstrdup(rid);
+	e->rater_id = xstrdup(rater);
+	e->self_check = self;
+	e->where = xstrdup(where);
+	e->row = json_object();
+	e->prov = json_object();
+	json_object_set_new(m->entries, k, json_integer((json_int_t)m->n));
+	free(k);
+	return e;
+}
+
+static char *
+cell_text(const json_t *row, const char *col)
+{
+	json_t *v = json_object_get(row, col);
+	const char *s, *e;
+
+	if (!v || json_is_null(v))
+		return NULL;
+	if (json_is_integer(v))
+		return xasprintf("%lld", (long long)json_integer_value(v));
+	if (!json_is_string(v))
+		return NULL;
+	s = json_string_value(v);
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+		e--;
+	return xstrndup(s, (size_t)(e - s));
+}
+
+static int
+has_col(const json_t *cols, const char *name)
+{
+	size_t i;
+	json_t *c;
+
+	json_array_foreach(cols, i, c)
+		if (!strcmp(json_string_value(c), name))
+			return 1;
+	return 0;
+}
+
+/* The records field a sheet holds one record per row for, or NULL. */
+static const struct bsm_field *
+records_sheet_field(const struct bsm_rubric *r, const json_t *cols)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nfields; i++) {
+		const struct bsm_field *f = &r->fields[i];
+		int all = 1, any_top = 0;
+		if (f->type != BT_RECORDS)
+			continue;
+		for (k = 0; k < f->nitems; k++)
+			if (f->items[k].required && !has_col(cols, f->items[k].name))
+				all = 0;
+		for (k = 0; k < r->nfields; k++)
+			if (has_col(cols, r->fields[k].name))
+				any_top = 1;
+		if (all && !any_top)
+			return f;
+	}
+	return NULL;
+}
+
+static void
+note_rater(struct merge *m, const char *rater, const char *kind, const char *where)
+{
+	json_t *v = json_object_get(m->raters, rater);
+
+	if (!v) {
+		v = json_object();
+		json_set_str(v, "kind", kind);
+		json_set_str(v, "where", where);
+		json_set_int(v, "count", 0);
+		json_object_set_new(m->raters, rater, v);
+		return;
+	}
+	if (strcmp(json_string_value(json_object_get(v, "kind")), kind))
+		bsm_problem(&m->p, "%s: rater_id \"%s\" is %s here but %s at %s: two raters share one id",
+		    where, rater, kind, json_string_value(json_object_get(v, "kind")),
+		    json_string_value(json_object_get(v, "where")));
+}
+
+/* Common row header: response id, rater, kind, self-check; NULL entry on a problem. */
+static char *tuple_of(const json_t *o);
+
+static struct entry *
+row_entry(struct merge *m, const json_t *row, const char *where)
+{
+	char *rid = cell_text(row, "response_id"), *rater = cell_text(row, "rater_id");
+	char *kind = cell_text(row, "rater_kind"), *self = cell_text(row, "self_check");
+	char *date = cell_text(row, "scoring_date");
+	struct entry *e = NULL;
+	int sc = 0, ok = 1;
+	size_t i;
+
+	if ((!rid || !*rid) && m->tuples && json_is_string(json_object_get(row, "site_id"))) {
+		/* Response records scored in place (binfer --judge): found by their tuple. */
+		char *t = tuple_of(row);
+		json_t *v = json_object_get(m->tuples, t);
+		if (v) {
+			free(rid);
+			rid = xstrdup(json_string_value(v));
+		} else {
+			bsm_problem(&m->p, "%s: response %s is not in the key", where, t);
+			ok = 0;
+		}
+		free(t);
+	}
+	if (!ok) {
+		;
+	} else if (!rid || !*rid) {
+		bsm_problem(&m->p, "%s: response_id: missing", where);
+		ok = 0;
+	} else if (m->known && !json_object_get(m->known, rid)) {
+		bsm_problem(&m->p, "%s: response_id \"%s\" is not in the key", where, rid);
+		ok = 0;
+	}
+	if (!rater || !*rater) {
+		bsm_problem(&m->p, "%s: rater_id: missing", where);
+		ok = 0;
+	}
+	if (kind && *kind) {
+		for (i = 0; rater_kinds[i]; i++)
+			if (!strcmp(rater_kinds[i], kind))
+				break;
+		if (!rater_kinds[i]) {
+			bsm_problem(&m->p, "%s: rater_kind: \"%s\" is not human, llm_judge or autoscore",
+			    where, kind);
+			ok = 0;
+		}
+	} else {
+		free(kind);
+		kind = xstrdup("human");
+	}
+	if (self && *self && parse_bool(self, &sc) < 0 && strcasecmp(self, "y") && strcasecmp(self, "n")) {
+		bsm_problem(&m->p, "%s: self_check: \"%s\" is not yes or no", where, self);
+		ok = 0;
+	} else if (self && (!strcasecmp(self, "y")))
+		sc = 1;
+	if (date && *date && !bsm_valid_date(date)) {
+		bsm_problem(&m->p, "%s: scoring_date: \"%s\" is not an ISO 8601 date (YYYY-MM-DD)",
+		    where, date);
+		ok = 0;
+	}
+	if (ok && sc && m->key) {
+		json_t *sub = json_object_get(m->key, "self_check"), *v;
+		int in = 0;
+		json_array_foreach(sub, i, v)
+			if (!strcmp(json_string_value(v), rid))
+				in = 1;
+		if (!in) {
+			bsm_problem(&m->p, "%s: self-check score for %s, which the key's self-check subset does not hold",
+			    where, rid);
+			ok = 0;
+		}
+	}
+	if (ok) {
+		note_rater(m, rater, kind, where);
+		e = get_entry(m, rid, rater, sc, where);
+		if (!e->kind)
+			e->kind = xstrdup(kind);
+		if (date && *date && (!e->date || strcmp(date, e->date) > 0)) {
+			free(e->date);
+			e->date = xstrndup(date, 10);
+		}
+	}
+	free(rid);
+	free(rater);
+	free(kind);
+	free(self);
+	free(date);
+	return e;
+}
+
+static void
+provide(struct merge *m, struct entry *e, const struct bsm_field *f, json_t *v,
+    const char *where)
+{
+	json_t *prev = json_object_get(e->prov, f->name);
+
+	if (prev) {
+		json_t *old = json_object_get(e->row, f->name);
+		if (f->concat && json_is_string(old) && json_is_string(v)) {
+			if (json_string_length(v)) {
+				char *t = json_string_length(old) ?
+				    xasprintf("%s | %s", json_string_value(old), json_string_value(v)) :
+				    xstrdup(json_string_value(v));
+				json_object_set_new(e->row, f->name, json_string(t));
+				free(t);
+			}
+			json_decref(v);
+			return;
+		}
+		bsm_problem(&m->p, "%s: %s of %s by rater \"%s\" was already given at %s "
+		    "(two sheets of one rater, or two raters sharing an id)",
+		    where, f->name, e->response_id, e->rater_id, json_string_value(prev));
+		json_decref(v);
+		e->bad = 1;
+		return;
+	}
+	json_object_set_new(e->prov, f->name, json_string(where));
+	json_object_set_new(e->row, f->name, v);
+}
+
+static void
+take_sheet(struct merge *m, const char *path)
+{
+	json_t *cols = NULL, *rows = bsm_sheet_load(path, m->r, &cols, &m->p), *row;
+	const struct bsm_field *rf = records_sheet_field(m->r, cols);
+	json_t *seen = json_object();
+	size_t i, k;
+
+	if (!json_array_size(rows))
+		goto out;
+	if (!has_col(cols, "response_id") && !(m->tuples && has_col(cols, "site_id"))) {
+		bsm_problem(&m->p, "%s: no response_id column", path);
+		goto out;
+	}
+	if (!has_col(cols, "rater_id")) {
+		bsm_problem(&m->p, "%s: no rater_id column (the sheet must say who scored it)", path);
+		goto out;
+	}
+	json_array_foreach(rows, i, row) {
+		char *where = xasprintf("%s:%lld", path, (long long)json_integer_value(json_object_get(row, "_line")));
+		struct entry *e;
+		json_t *rb = json_object_get(row, "rubric"), *ex = json_object_get(row, "exclusion_reason");
+		if (json_is_string(ex) && json_string_length(ex) && !json_object_get(row, "rater_id")) {
+			free(where);	/* an excluded response passed through unscored */
+			continue;
+		}
+		if (json_is_string(rb) && json_string_length(rb) && strcmp(json_string_value(rb), m->r->name)) {
+			bsm_problem(&m->p, "%s: scored with rubric %s, not %s", where, json_string_value(rb),
+			    m->r->name);
+			free(where);
+			continue;
+		}
+		e = row_entry(m, row, where);
+		if (!e) {
+			free(where);
+			continue;
+		}
+		if (rf) {
+			json_t *item = json_object(), *typed;
+			char *err;
+			for (k = 0; k < rf->nitems; k++) {
+				json_t *c = json_object_get(row, rf->items[k].name);
+				if (c)
+					json_object_set(item, rf->items[k].name, c);
+			}
+			if (bsm_type_item(rf, item, &typed, &err) < 0) {
+				bsm_problem(&m->p, "%s: %s record: %s", where, rf->name, err);
+				free(err);
+				e->bad = 1;
+			} else {
+				json_t *prov = json_object_get(e->prov, rf->name);
+				char *tag = xasprintf("records:%s", path);
+				if (prov && strcmp(json_string_value(prov), tag)) {
+					bsm_problem(&m->p, "%s: %s of %s by rater \"%s\" was already given at %s",
+					    where, rf->name, e->response_id, e->rater_id, json_string_value(prov));
+					e->bad = 1;
+					json_decref(typed);
+				} else {
+					if (!prov) {
+						json_object_set_new(e->prov, rf->name, json_string(tag));
+						json_object_set_new(e->row, rf->name, json_array());
+					}
+					json_array_append_new(json_object_get(e->row, rf->name), typed);
+				}
+				free(tag);
+			}
+			json_decref(item);
+			free(where);
+			continue;
+		}
+		{
+			char *sk = xasprintf("%s\x1f%s\x1f%d", e->response_id, e->rater_id, e->self_check);
+			json_t *prev = json_object_get(seen, sk);
+			if (prev) {
+				bsm_problem(&m->p, "%s: duplicate response_id %s for rater \"%s\" (first at line %lld)",
+				    where, e->response_id, e->rater_id, (long long)json_integer_value(prev));
+				free(sk);
+				free(where);
+				e->bad = 1;
+				continue;
+			}
+			json_object_set_new(seen, sk, json_incref(json_object_get(row, "_line")));
+			free(sk);
+		}
+		for (k = 0; k < m->r->nfields; k++) {
+			const struct bsm_field *f = &m->r->fields[k];
+			json_t *cell = json_object_get(row, f->name), *v;
+			char *err;
+			int rc;
+			if (!cell)
+				continue;
+			rc = bsm_type_cell(f, cell, &v, &err);
+			if (rc < 0) {
+				bsm_problem(&m->p, "%s: %s: %s", where, f->name, err);
+				free(err);
+				e->bad = 1;
+				continue;
+			}
+			if (rc == 1) {
+				if (f->required) {
+					bsm_problem(&m->p, "%s: %s: missing value for %s", where, f->name,
+					    e->response_id);
+					e->bad = 1;
+					continue;
+				}
+				v = f->type == BT_TEXT ? json_string("") : json_null();
+				if (f->dflt)
+					json_decref(v), v = json_incref(f->dflt);
+				if (f->type == BT_RECORDS)
+					continue;
+			}
+			provide(m, e, f, v, where);
+		}
+		for (k = 0; k < m->r->nderived; k++) {
+			const char *dn = m->r->derived[k].name;
+			json_t *cell;
+			if ((cell = json_object_get(row, dn)) && !json_is_null(cell) &&
+			    !(json_is_string(cell) && !json_string_length(cell)))
+				json_object_set(e->row, dn, cell);
+		}
+		free(where);
+	}
+out:
+	json_decref(rows);
+	json_decref(cols);
+	json_decref(seen);
+}
+
+static int
+kind_rank(const char *k)
+{
+	size_t i;
+
+	for (i = 0; rater_kinds[i]; i++)
+		if (!strcmp(rater_kinds[i], k))
+			return (int)i;
+	return 9;
+}
+
+/* Order raters: human before llm_judge before autoscore, then most scored, then id. */
+static struct merge *sort_m;
+static int
+cmp_rater(const void *a, const void *b)
+{
+	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+	json_t *rx = json_object_get(sort_m->raters, x), *ry = json_object_get(sort_m->raters, y);
+	int kx = kind_rank(json_string_value(json_object_get(rx, "kind")));
+	int ky = kind_rank(json_string_value(json_object_get(ry, "kind")));
+	long long cx = json_integer_value(json_object_get(rx, "count"));
+	long long cy = json_integer_value(json_object_get(ry, "count"));
+
+	if (kx != ky)
+		return kx - ky;
+	if (cx != cy)
+		return cx > cy ? -1 : 1;
+	return strcmp(x, y);
+}
+
+static void
+finish_entries(struct merge *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		struct entry *e = &m->e[i];
+		char *where;
+		if (e->bad)
+			continue;
+		if (!e->date) {
+			bsm_problem(&m->p, "%s: scoring_date: missing for %s by rater \"%s\"",
+			    e->where, e->response_id, e->rater_id);
+			continue;
+		}
+		where = xasprintf("%s: %s by rater \"%s\"", e->where, e->response_id, e->rater_id);
+		json_set_str(e->row, "rater_kind", e->kind);
+		bsm_rubric_finish(m->r, e->row, &m->p, where);
+		json_object_del(e->row, "rater_kind");
+		free(where);
+		if (!e->self_check) {
+			json_t *rv = json_object_get(m->raters, e->rater_id);
+			json_set_int(rv, "count", json_integer_value(json_object_get(rv, "count")) + 1);
+		}
+	}
+}
+
+static void
+init_merge(struct merge *m, const struct bsm_opts *o, const char *rubric)
+{
+	memset(m, 0, sizeof *m);
+	m->o = o;
+	m->r = bsm_rubric_load(rubric);
+	m->entries = json_object();
+	m->raters = json_object();
+}
+
+static void
+release_merge(struct merge *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++) {
+		free(m->e[i].response_id);
+		free(m->e[i].rater_id);
+		free(m->e[i].kind);
+		free(m->e[i].date);
+		free(m->e[i].where);
+		json_decref(m->e[i].row);
+		json_decref(m->e[i].prov);
+	}
+	free(m->e);
+	json_decref(m->entries);
+	json_decref(m->raters);
+	json_decref(m->key);
+	json_decref(m->known);
+	json_decref(m->tuples);
+	bsm_problems_release(&m->p);
+	bsm_rubric_free(m->r);
+}
+
+static int
+fail_problems(struct merge *m)
+{
+	size_t n = bsm_problems_report(&m->p);
+
+	warn("%zu problem%s; nothing written", n, n == 1 ? "" : "s");
+	return EXIT_DATA;
+}
+
+/* The scored fields of an entry, in rubric order, onto out. */
+static void
+put_scores(struct merge *m, json_t *out, const struct entry *e)
+{
+	size_t i;
+
+	json_set_str(out, "rubric", m->r->name);
+	for (i = 0; i < m->r->nfields; i++) {
+		json_t *v = e ? json_object_get(e->row, m->r->fields[i].name) : NULL;
+		json_set_new(out, m->r->fields[i].name, v ? json_incref(v) : json_null());
+	}
+	for (i = 0; i < m->r->nderived; i++) {
+		json_t *v = e ? json_object_get(e->row, m->r->derived[i].name) : NULL;
+		json_set_new(out, m->r->derived[i].name, v ? json_incref(v) : json_null());
+	}
+	if (e)
+		json_set_str(out, "scoring_date", e->date);
+	else
+		json_set_null(out, "scoring_date");
+}
+
+int
+bsm_check(const struct bsm_opts *o)
+{
+	struct merge m;
+	int i;
+	size_t k;
+
+	init_merge(&m, o, o->rubric ? o->rubric : "context-collapse");
+	for (i = 0; i < o->nfiles; i++)
+		take_sheet(&m, o->files[i]);
+	finish_entries(&m);
+	if (m.p.n) {
+		int rc = fail_problems(&m);
+		release_merge(&m);
+		return rc;
+	}
+	ndj_output_open(o->output);
+	for (k = 0; k < m.n; k++) {
+		json_t *out = json_object();
+		json_set_str(out, "response_id", m.e[k].response_id);
+		json_set_str(out, "rater_id", m.e[k].rater_id);
+		json_set_str(out, "rater_kind", m.e[k].kind);
+		if (m.e[k].self_check)
+			json_set_bool(out, "self_check", 1);
+		put_scores(&m, out, &m.e[k]);
+		ndj_emit_free(out);
+	}
+	release_merge(&m);
+	return 0;
+}
+
+/* ------------------------------------------------------------ merge */
+
+struct resp {
+	json_t *rec;
+	char *where;
+	const char *rid;	/* NULL for excluded */
+};
+
+static char *
+tuple_of(const json_t *o)
+{
+	const char *f[] = { "site_id", "question_id", "model_id", "condition" };
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		json_t *v = json_object_get(o, f[i]);
+		if (i)
+			buf_addc(&b, ' ');
+		buf_adds(&b, json_is_string(v) ? json_string_value(v) : "?");
+	}
+	return buf_detach(&b, NULL);
+}
+
+static int
+is_excluded(const json_t *rec)
+{
+	json_t *e = json_object_get(rec, "exclusion_reason");
+
+	if (json_is_string(e) && json_string_length(e))
+		return 1;
+	return json_is_true(json_object_get(rec, "excluded"));
+}
+
+static char *
+value_text(const json_t *v)
+{
+	if (!v || json_is_null(v))
+		return xstrdup("");
+	if (json_is_string(v))
+		return xstrdup(json_string_value(v));
+	if (json_is_true(v))
+		return xstrdup("true");
+	if (json_is_false(v))
+		return xstrdup("false");
+	return json_compact(v, NULL);
+}
+
+static void
+raw_row(struct merge *m, struct csv_writer *w, const json_t *rec)
+{
+	json_t *cols = json_object_get(m->r->def, "raw_data"), *c;
+	size_t i, j;
+
+	json_array_foreach(cols, i, c) {
+		const char *col = json_string_value(json_object_get(c, "column"));
+		const char *field = json_string_value(json_object_get(c, "field"));
+		const char *join = json_string_value(json_object_get(c, "join"));
+		char *t;
+		if (join) {
+			const char *dot = strchr(join, '.');
+			char *arrname = dot ? xstrndup(join, (size_t)(dot - join)) : xstrdup(join);
+			json_t *arr = json_object_get(rec, arrname), *it;
+			struct buf b = BUF_INIT;
+			buf_adds(&b, "");
+			json_array_foreach(arr, j, it) {
+				json_t *v = dot ? json_object_get(it, dot + 1) : it;
+				if (json_is_string(v)) {
+					if (b.len)
+						buf_addc(&b, ',');
+					buf_adds(&b, json_string_value(v));
+				}
+			}
+			csv_write_field(w, b.s);
+			buf_release(&b);
+			free(arrname);
+			continue;
+		}
+		t = value_text(json_object_get(rec, field ? field : col));
+		csv_write_field(w, t);
+		free(t);
+	}
+	csv_end_record(w);
+}
+
+struct outputs {
+	struct atomic_file *f[3];
+	size_t n;
+};
+
+static FILE *
+out_open(struct outputs *os, const char *path)
+{
+	struct atomic_file *f = atomic_open(path, 0644);
+
+	if (!f)
+		die_errno("%s", path);
+	os->f[os->n++] = f;
+	return atomic_fp(f);
+}
+
+int
+bsm_merge(const struct bsm_opts *o)
+{
+	struct merge m;
+	json_error_t je;
+	json_t *key, *ke, *byid, *bytuple, *matched, *sub2, *byid_scored = NULL, *in2set;
+	struct resp *rs = NULL;
+	size_t nrs = 0, caprs = 0, i, j;
+	const char *rubric;
+	char **order = NULL;
+	size_t norder;
+	struct outputs os;
+	FILE *sfp = NULL, *rfp = NULL, *dfp = NULL;
+	struct csv_writer rw;
+	json_t *details;
+	const char *kname;
+	const char *key_keys[] = { "site_id", "question_id", "model_id", "condition" };
+
+	key = json_load_file(o->key, JSON_REJECT_DUPLICATES, &je);
+	if (!key)
+		die("%s:%d: %s", o->key, je.line, je.text);
+	if (!json_is_object(key) || !json_is_integer(json_object_get(key, "ctxbench_key")) ||
+	    !json_is_array(json_object_get(key, "responses")) ||
+	    !json_is_string(json_object_get(key, "rubric")))
+		die("%s: not a bscore-merge key (written by bscore-merge blind)", o->key);
+	rubric = json_string_value(json_object_get(key, "rubric"));
+	if (o->rubric && strcmp(o->rubric, rubric)) {
+		struct bsm_rubric *tmp = bsm_rubric_load(o->rubric);
+		if (strcmp(tmp->name, rubric))
+			die("%s: the key was written for rubric %s, not %s", o->key, rubric, tmp->name);
+		bsm_rubric_free(tmp);
+	}
+	init_merge(&m, o, o->rubric ? o->rubric : rubric);
+	m.key = key;
+	m.known = json_object();
+	m.tuples = json_object();
+	bytuple = json_object();
+	json_array_foreach(json_object_get(key, "responses"), i, ke) {
+		const char *rid = json_string_value(json_object_get(ke, "response_id"));
+		char *t = tuple_of(ke);
+		if (!rid)
+			die("%s: responses[%zu]: response_id: expected a string", o->key, i);
+		for (j = 0; j < 4; j++)
+			if (!json_is_string(json_object_get(ke, key_keys[j])))
+				die("%s: responses[%zu]: %s: expected a string", o->key, i, key_keys[j]);
+		json_object_set(m.known, rid, ke);
+		json_object_set(bytuple, t, ke);
+		json_object_set_new(m.tuples, t, json_string(rid));
+		free(t);
+	}
+	json_array_foreach(json_object_get(key, "excluded"), i, ke) {
+		char *t = tuple_of(ke);
+		json_object_set(bytuple, t, ke);
+		free(t);
+	}
+
+	/* Responses, matched against the key. */
+	matched = json_object();
+	byid = json_object();
+	for (i = 0; i < (o->nresponses ? o->nresponses : 1); i++) {
+		struct ndj_reader nr;
+		json_t *rec;
+		char *err;
+		ndj_reader_open(&nr, o->nresponses ? o->responses[i] : NULL);
+		for (;;) {
+			char *t, *where;
+			struct resp *r;
+			rec = ndj_next_err(&nr, &err);
+			if (!rec) {
+				if (err) {
+					bsm_problem(&m.p, "%s:%lu: %s", nr.name, nr.line, err);
+					free(err);
+				}
+				break;
+			}
+			where = xasprintf("%s:%lu", nr.name, nr.line);
+			for (j = 0; j < 4; j++)
+				if (!json_is_string(json_object_get(rec, key_keys[j])))
+					break;
+			if (j < 4) {
+				bsm_problem(&m.p, "%s: %s: expected a string", where, key_keys[j]);
+				json_decref(rec);
+				free(where);
+				continue;
+			}
+			t = tuple_of(rec);
+			ke = json_object_get(bytuple, t);
+			if (json_object_get(matched, t)) {
+				bsm_problem(&m.p, "%s: duplicate response for %s (first at %s)", where, t,
+				    json_string_value(json_object_get(matched, t)));
+			} else if (!ke) {
+				bsm_problem(&m.p, "%s: response %s is not in the key %s", where, t, o->key);
+			} else if (is_excluded(rec) != !json_object_get(ke, "response_id")) {
+				bsm_problem(&m.p, "%s: response %s is %s here but %s in the key", where, t,
+				    is_excluded(rec) ? "excluded" : "not excluded",
+				    is_excluded(rec) ? "blinded" : "excluded");
+			} else if (!is_excluded(rec)) {
+				json_t *txt = json_object_get(rec, "response_text");
+				char hex[65];
+				if (!json_is_string(txt)) {
+					bsm_problem(&m.p, "%s: response_text: expected a string", where);
+				} else {
+					sha256_hex(json_string_value(txt), json_string_length(txt), hex);
+					if (strcmp(hex, json_string_value(json_object_get(ke, "response_sha256"))
+					    ? json_string_value(json_object_get(ke, "response_sha256")) : ""))
+						bsm_problem(&m.p, "%s: response %s: response_text differs from the one blinded into the key",
+						    where, t);
+				}
+			}
+			json_object_set_new(matched, t, json_string(where));
+			if (nrs == caprs) {
+				caprs = caprs ? caprs * 2 : 64;
+				rs = xreallocarray(rs, caprs, sizeof *rs);
+			}
+			r = &rs[nrs++];
+			r->rec = rec;
+			r->where = where;
+			r->rid = ke ? json_string_value(json_object_get(ke, "response_id")) : NULL;
+			if (r->rid)
+				json_object_set_new(byid, r->rid, json_integer((json_int_t)nrs));
+			free(t);
+		}
+		ndj_reader_close(&nr);
+	}
+	kname = o->key;
+	{
+		const char *t;
+		json_object_foreach(bytuple, t, ke)
+			if (!json_object_get(matched, t))
+				bsm_problem(&m.p, "%s: %s %s has no response record in the input", kname,
+				    json_object_get(ke, "response_id") ? "response" : "excluded tuple", t);
+	}
+
+	/* Sheets. */
+	for (i = 0; i < (size_t)o->nfiles; i++)
+		take_sheet(&m, o->files[i]);
+	finish_entries(&m);
+
+	/* Every blinded response is scored; the primary rater when named. */
+	norder = json_object_size(m.raters);
+	order = xcalloc(norder + 1, sizeof *order);
+	{
+		const char *rid;
+		json_t *v;
+		j = 0;
+		json_object_foreach(m.raters, rid, v)
+			order[j++] = (char *)rid;
+		sort_m = &m;
+		qsort(order, norder, sizeof *order, cmp_rater);
+	}
+	if (o->primary && !json_object_get(m.raters, o->primary))
+		bsm_problem(&m.p, "--primary: no sheet was scored by rater \"%s\"", o->primary);
+	{
+		/* Who scored what: response_id -> 1 (someone), 2 (the --primary rater). */
+		json_t *scored = json_object();
+		for (j = 0; j < m.n; j++) {
+			json_t *v;
+			if (m.e[j].self_check)
+				continue;
+			v = json_object_get(scored, m.e[j].response_id);
+			if (o->primary && !strcmp(m.e[j].rater_id, o->primary))
+				json_object_set_new(scored, m.e[j].response_id, json_integer(2));
+			else if (!v)
+				json_object_set_new(scored, m.e[j].response_id, json_integer(1));
+		}
+		byid_scored = scored;
+	}
+	for (i = 0; i < nrs; i++) {
+		json_t *v;
+		int any, prim;
+		if (!rs[i].rid)
+			continue;
+		v = json_object_get(byid_scored, rs[i].rid);
+		any = v != NULL;
+		prim = v && json_integer_value(v) == 2;
+		if (!any)
+			bsm_problem(&m.p, "%s: response %s has not been scored by any rater",
+			    kname, rs[i].rid);
+		else if (o->primary && !prim && json_object_get(m.raters, o->primary))
+			bsm_problem(&m.p, "%s: response %s has not been scored by the primary rater \"%s\"",
+			    kname, rs[i].rid, o->primary);
+	}
+	if (m.p.n) {
+		int rc = fail_problems(&m);
+		json_decref(byid_scored);
+		for (i = 0; i < nrs; i++) {
+			json_decref(rs[i].rec);
+			free(rs[i].where);
+		}
+		free(rs);
+		free(order);
+		json_decref(matched);
+		json_decref(byid);
+		json_decref(bytuple);
+		release_merge(&m);
+		return rc;
+	}
+	if (norder && kind_rank(json_string_value(json_object_get(json_object_get(m.raters,
+	    o->primary ? o->primary : order[0]), "kind"))) > 0)
+		warn("warning: the primary rater is not human; spec 000 §10 requires human verification");
+
+	/* Outputs: all to temporaries, committed together at the end. */
+	details = json_object();
+	memset(&os, 0, sizeof os);
+	if (o->output && strcmp(o->output, "-"))
+		sfp = out_open(&os, o->output);
+	else
+		sfp = stdout;
+	if (o->raw_data) {
+		json_t *c;
+		rfp = out_open(&os, o->raw_data);
+		csv_writer_init(&rw, rfp, o->crlf, 0);
+		if (o->bom)
+			csv_write_bom(&rw);
+		json_array_foreach(json_object_get(m.r->def, "raw_data"), i, c)
+			csv_write_field(&rw, json_string_value(json_object_get(c, "column")));
+		csv_end_record(&rw);
+	}
+	if (o->details)
+		dfp = out_open(&os, o->details);
+	sub2 = json_object_get(key, "second_rater");
+	in2set = json_object();
+	json_array_foreach(sub2, i, ke)
+		if (json_is_string(ke))
+			json_object_set_new(in2set, json_string_value(ke), json_true());
+	for (i = 0; i < nrs; i++) {
+		struct resp *r = &rs[i];
+		json_t *base = json_deep_copy(r->rec);
+		const char *const *bf;
+		size_t ri;
+		int primary_done = 0;
+		if (!o->keep_texts)
+			for (bf = bsm_bulky_fields; *bf; bf++)
+				json_object_del(base, *bf);
+		if (!r->rid) {
+			json_t *out = json_deep_copy(base);
+			json_set_null(out, "response_id");
+			json_set_null(out, "rater_id");
+			json_set_null(out, "rater_kind");
+			json_set_bool(out, "primary", 1);
+			put_scores(&m, out, NULL);
+			json_compact_fp(sfp, out);
+			fputc('\n', sfp);
+			if (rfp) {
+				char *note = xasprintf("excluded: %s",
+				    json_string_value(json_object_get(r->rec, "exclusion_reason")) ?
+				    json_string_value(json_object_get(r->rec, "exclusion_reason")) : "excluded");
+				json_set_str(out, "scoring_notes", note);
+				json_set_str(out, "notes", note);
+				json_set_str(out, "justification", note);
+				free(note);
+				raw_row(&m, &rw, out);
+			}
+			json_decref(out);
+			json_decref(base);
+			continue;
+		}
+		/* Non-self-check entries in rater order (primary first), then self-checks. */
+		for (ri = 0; ri < 2 * norder; ri++) {
+			const char *rater = order[ri % norder];
+			int self = ri >= norder;
+			char *k = xasprintf("%s\x1f%s\x1f%d", r->rid, rater, self);
+			json_t *idx = json_object_get(m.entries, k);
+			struct entry *e;
+			json_t *out;
+			int prim = 0;
+			free(k);
+			if (!idx)
+				continue;
+			e = &m.e[json_integer_value(idx) - 1];
+			if (!self && !primary_done &&
+			    (!o->primary || !strcmp(o->primary, rater))) {
+				prim = 1;
+				primary_done = 1;
+			}
+			out = json_deep_copy(base);
+			json_set_str(out, "response_id", r->rid);
+			json_set_str(out, "rater_id", e->rater_id);
+			json_set_str(out, "rater_kind", e->kind);
+			json_set_bool(out, "primary", prim);
+			json_set_bool(out, "self_check", self);
+			json_set_bool(out, "second_rater_subset", json_object_get(in2set, r->rid) != NULL);
+			put_scores(&m, out, e);
+			json_compact_fp(sfp, out);
+			fputc('\n', sfp);
+			if (prim && rfp)
+				raw_row(&m, &rw, out);
+			if (prim && dfp) {
+				json_t *d = json_object();
+				size_t fi;
+				int any = 0;
+				json_set_str(d, "response_id", r->rid);
+				json_set_str(d, "rater_id", e->rater_id);
+				for (fi = 0; fi < m.r->nfields; fi++) {
+					const struct bsm_field *f = &m.r->fields[fi];
+					if (f->type != BT_RECORDS)
+						continue;
+					any = 1;
+					if (f->count_field)
+						json_set_new(d, f->count_field,
+						    json_incref(json_object_get(e->row, f->count_field)));
+					json_set_new(d, f->name, json_incref(json_object_get(e->row, f->name)));
+				}
+				if (any)
+					json_object_set(details, r->rid, d);
+				json_decref(d);
+			}
+			json_decref(out);
+		}
+		json_decref(base);
+	}
+	if (dfp) {
+		char *s = json_dumps(details, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputs(s, dfp);
+		fputc('\n', dfp);
+		free(s);
+	}
+	if (sfp == stdout && fflush(stdout) == EOF)
+		die_errno("write error");
+	for (i = 0; i < os.n; i++)
+		if (atomic_commit(os.f[i]) < 0)
+			die_errno("cannot write output");
+
+	json_decref(details);
+	json_decref(in2set);
+	json_decref(byid_scored);
+	for (i = 0; i < nrs; i++) {
+		json_decref(rs[i].rec);
+		free(rs[i].where);
+	}
+	free(rs);
+	free(order);
+	json_decref(matched);
+	json_decref(byid);
+	json_decref(bytuple);
+	m.key = key;
+	release_merge(&m);
+	return 0;
+}
