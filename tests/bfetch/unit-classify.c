@@ -1,0 +1,86 @@
+/*
+ * unit-classify.c - fetch_status classification of complete responses:
+ * SUCCESS, JS_ONLY (visible text, application shells), Markdown URLs that
+ * answer HTML, WAF signatures of several vendors, plain HTTP errors.
+ */
+#include <string.h>
+
+#include "ctx.h"
+#include "../../tools/bfetch/bfetch.h"
+#include "tap.h"
+
+static enum bfetch_status
+cls(enum bfetch_kind k, long st, const char *ct, const char *h, const char *b)
+{
+	struct bfetch_verdict v = bfetch_classify_response(k, st, ct, h,
+	    strlen(h), b, strlen(b), 50);
+
+	free(v.reason);
+	return v.status;
+}
+
+static size_t
+vis(const char *html, int *shell)
+{
+	return bfetch_visible_chars(html, strlen(html), shell);
+}
+
+int
+main(void)
+{
+	static const char page[] = "<html><head><title>T</title><style>p{}</style></head><body>"
+	    "<p>This documentation page has well over fifty characters of visible text.</p></body></html>";
+	static const char scripty[] = "<html><body><script>var a = 'a lot of text that is not visible at all, really';</script>"
+	    "<noscript>Please enable JavaScript to view this site properly ok</noscript>"
+	    "<template><p>template content is not rendered either, not at all</p></template>"
+	    "<p>Hi</p></body></html>";
+	static const char shell[] = "<html><head><script src=a.js></script></head><body>"
+	    "<header>Example Docs - the documentation of the Example project</header>"
+	    "<div id=\"__next\"> </div></body></html>";
+	int sh;
+	char *s;
+	struct bfetch_verdict v;
+
+	ctx_init("unit-classify");
+	TAP_IS_INT(vis("<p>a  b\n\tc</p>", &sh), 5, "white space collapsed");
+	TAP_IS_INT(vis("<p>\xC3\xA9t\xC3\xA9</p>", &sh), 3, "code points counted");
+	TAP_IS_INT(vis(scripty, &sh), 2, "script, noscript, template removed");
+	TAP_OK(!sh, "no mount point: not a shell");
+	TAP_OK(vis(shell, &sh) > 50 && sh, "empty __next with scripts is an application shell");
+	TAP_IS_INT(cls(BK_HTML, 200, "text/html", "", page), BF_SUCCESS, "HTML page: SUCCESS");
+	TAP_IS_INT(cls(BK_HTML, 200, "text/html", "", scripty), BF_JS_ONLY, "little visible text: JS_ONLY");
+	TAP_IS_INT(cls(BK_HTML, 200, "text/html", "", shell), BF_JS_ONLY, "application shell: JS_ONLY");
+	TAP_IS_INT(cls(BK_HTML, 200, "text/plain", "", "short"), BF_SUCCESS, "non-HTML body is not judged for JS_ONLY");
+	TAP_IS_INT(cls(BK_MARKDOWN, 200, "text/markdown", "", "# Title\n\nText\n"), BF_SUCCESS, "Markdown: SUCCESS");
+	TAP_IS_INT(cls(BK_MARKDOWN, 200, "text/html; charset=utf-8", "", page), BF_HTTP_ERROR, "Markdown URL with HTML Content-Type flagged");
+	TAP_IS_INT(cls(BK_MARKDOWN, 200, "text/plain", "", "\n <!DOCTYPE html><html><body>x</body></html>"), BF_HTTP_ERROR, "Markdown URL with sniffed HTML flagged");
+	TAP_IS_INT(cls(BK_LLMS, 200, NULL, "", "<html lang=en><body>x</body></html>"), BF_HTTP_ERROR, "llms.txt answering HTML flagged");
+	TAP_IS_INT(cls(BK_MARKDOWN, 200, "text/markdown", "", ""), BF_HTTP_ERROR, "empty 200: HTTP_ERROR");
+	TAP_IS_INT(cls(BK_HTML, 404, "text/html", "", page), BF_HTTP_ERROR, "404: HTTP_ERROR");
+	TAP_IS_INT(cls(BK_HTML, 403, "text/html", "server: nginx\n", "Forbidden"), BF_HTTP_ERROR, "plain 403: HTTP_ERROR");
+	TAP_IS_INT(cls(BK_HTML, 403, "text/html", "server: cloudflare\ncf-ray: 1-AMS\ncf-mitigated: challenge\n", ""), BF_WAF_BLOCKED, "cf-mitigated");
+	TAP_IS_INT(cls(BK_HTML, 503, "text/html", "cf-ray: 1-AMS\n", "<script src=/cdn-cgi/challenge-platform/x>"), BF_WAF_BLOCKED, "Cloudflare challenge body");
+	TAP_IS_INT(cls(BK_HTML, 403, "text/html", "cf-ray: 1-AMS\n", "<p>forbidden by origin</p>"), BF_HTTP_ERROR, "cf-ray alone is not a block");
+	TAP_IS_INT(cls(BK_HTML, 403, "text/html", "server: bfetch-test\nserver: AkamaiGHost\n", "Access Denied"), BF_WAF_BLOCKED, "Akamai (repeated Server header)");
+	TAP_IS_INT(cls(BK_HTML, 403, "text/html", "x-amzn-waf-action: block\n", ""), BF_WAF_BLOCKED, "AWS WAF header");
+	TAP_IS_INT(cls(BK_HTML, 403, "text/html", "x-cache: Error from cloudfront\nx-amz-cf-id: x\n", "<H1>403 ERROR</H1>Request blocked."), BF_WAF_BLOCKED, "CloudFront block");
+	TAP_IS_INT(cls(BK_HTML, 429, "text/html", "retry-after: 30\n", "<div class=\"g-recaptcha\"></div>"), BF_WAF_BLOCKED, "429 CAPTCHA");
+	TAP_IS_INT(cls(BK_HTML, 429, "text/plain", "retry-after: 30\n", "slow down"), BF_HTTP_ERROR, "plain 429: HTTP_ERROR");
+	TAP_IS_INT(cls(BK_HTML, 404, "text/html", "x-amzn-waf-action: block\n", ""), BF_HTTP_ERROR, "signatures only on 403/429/503");
+
+	v = bfetch_classify_response(BK_HTML, 429, "text/plain", "retry-after: 30\n", 16, "x", 1, 50);
+	TAP_IS_STR(v.reason, "HTTP 429 Too Many Requests; Retry-After: 30", "429 reason keeps Retry-After");
+	free(v.reason);
+	s = bfetch_waf_signature(403, "cf-mitigated: challenge\n", 24, "", 0);
+	TAP_IS_STR(s, "Cloudflare challenge (cf-mitigated: challenge)", "signature description");
+	free(s);
+	s = bfetch_header("etag: \"a\"\nlast-modified: Mon, 01 Jan 2024 00:00:00 GMT\r\n", 58, "last-modified");
+	TAP_IS_STR(s, "Mon, 01 Jan 2024 00:00:00 GMT", "header value trimmed");
+	free(s);
+	TAP_IS_INT(bfetch_condition_kind("A"), BK_HTML, "condition A");
+	TAP_IS_INT(bfetch_condition_kind("llms_full_txt"), BK_LLMS, "condition llms_full_txt");
+	TAP_IS_INT(bfetch_condition_kind("C"), -1, "unknown condition");
+	TAP_OK(bfetch_site_id_ok("S001") && !bfetch_site_id_ok("..") && !bfetch_site_id_ok("a/b") &&
+	    !bfetch_site_id_ok(""), "site_id as a directory name");
+	return tap_done();
+}

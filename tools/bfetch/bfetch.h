@@ -1,0 +1,168 @@
+/*
+ * bfetch.h - the parts of bfetch that are not main.c: robots.txt (RFC 9309),
+ * the classification of a finished fetch into the fetch_status values of
+ * spec 001 §2.1/§2.5, the archive (paths, atomic files, the manifest and its
+ * resume index) and the libcurl multi engine.  Everything here is built into
+ * libbfetch.a so the unit tests and fuzz targets can call it directly.
+ */
+#ifndef BFETCH_H
+#define BFETCH_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+/* ------------------------------------------------------------ robots.txt */
+
+/*
+ * A parsed robots.txt reduced to the rules of the group(s) that apply to one
+ * product token (RFC 9309 §2.2.1: the groups whose user-agent matches the
+ * token case-insensitively, merged; else the "*" groups; else no rules).
+ * Owned by the caller; release with bfetch_robots_free.
+ */
+struct bfetch_robots;
+
+/* Parse len bytes of robots.txt text for product token (e.g. "LlmsTxtBenchmark"). */
+struct bfetch_robots *bfetch_robots_parse(const char *text, size_t len,
+    const char *product);
+/* A rule set that allows everything (allow != 0) or disallows everything. */
+struct bfetch_robots *bfetch_robots_all(int allow);
+/*
+ * 1 when path (the URL's path, plus "?query" when there is one; "" is "/")
+ * may be crawled.  When rule is not NULL it receives the deciding rule as
+ * "Disallow: /x" (borrowed, valid while r lives) or NULL when no rule matched.
+ */
+int bfetch_robots_allowed(const struct bfetch_robots *r, const char *path,
+    const char **rule);
+size_t bfetch_robots_nrules(const struct bfetch_robots *r);
+void bfetch_robots_free(struct bfetch_robots *r);
+/* The product token of a user agent: its leading [A-Za-z_-] characters (malloc'd). */
+char *bfetch_product_token(const char *user_agent);
+
+/* ------------------------------------------------------------ classification */
+
+enum bfetch_status {
+	BF_SUCCESS, BF_HTTP_ERROR, BF_TIMEOUT, BF_DNS_FAILURE, BF_WAF_BLOCKED,
+	BF_JS_ONLY, BF_NSTATUS
+};
+extern const char *const bfetch_status_names[BF_NSTATUS];
+
+/* Archive kinds: condition A, condition B, llms.txt files. */
+enum bfetch_kind { BK_HTML, BK_MARKDOWN, BK_LLMS };
+
+/*
+ * Response headers of the final response, collected as "name: value\n" lines
+ * with names lowercased.  bfetch_header returns a malloc'd copy of the first
+ * value of name (lowercase), or NULL.
+ */
+char *bfetch_header(const char *headers, size_t len, const char *name);
+
+/* 1 when the body is an HTML document: by Content-Type, else by sniffing. */
+int bfetch_is_html(const char *content_type, const char *body, size_t len);
+
+/*
+ * Visible text of an HTML document (libxml2's HTML parser): the characters of
+ * the body's text after removing script, style, noscript and template
+ * elements and collapsing white space, counted in code points.  *shell is set
+ * when the document is an application shell: an empty mount element (id
+ * root, app, __next, __nuxt, ___gatsby, svelte, q-app) and at least one script.
+ */
+size_t bfetch_visible_chars(const char *html, size_t len, int *shell);
+
+/*
+ * A bot-protection signature in a 403/429/503 response: a malloc'd
+ * description ("Cloudflare challenge (cf-mitigated: challenge)") or NULL.
+ */
+char *bfetch_waf_signature(long status, const char *headers, size_t hlen,
+    const char *body, size_t blen);
+
+/* What an HTTP response with a complete body is (curl's transfer succeeded). */
+struct bfetch_verdict {
+	enum bfetch_status status;
+	char *reason;		/* malloc'd, or NULL for SUCCESS */
+	int store;		/* keep the body in the archive */
+};
+struct bfetch_verdict bfetch_classify_response(enum bfetch_kind kind,
+    long http_status, const char *content_type, const char *headers,
+    size_t hlen, const char *body, size_t blen, size_t min_text);
+
+/* ------------------------------------------------------------ archive */
+
+/* The directory and extension of a kind: "html", ".html" ... */
+const char *bfetch_kind_dir(enum bfetch_kind k);
+const char *bfetch_kind_ext(enum bfetch_kind k);
+/* Kind of a condition string; -1 when unknown. */
+int bfetch_condition_kind(const char *condition);
+/* 1 when a site_id is safe as a directory name ([A-Za-z0-9._-], not . or ..). */
+int bfetch_site_id_ok(const char *site_id);
+
+/*
+ * Store body at ARCHIVE/rel atomically (a temporary ".bfetch-PID-NAME.tmp"
+ * beside it, then rename).  A file already there with the same SHA-256 is
+ * left alone.  fsync_data: fsync the file before the rename.  Returns 0, or
+ * -1 with errno.
+ */
+int bfetch_store(const char *archive, const char *rel, const void *body,
+    size_t len, const char *sha_hex, int fsync_data);
+/* Remove temporaries left in dir by bfetch processes that no longer run. */
+void bfetch_clean_stale(const char *dir);
+
+/* ------------------------------------------------------------ engine */
+
+struct curl_slist;
+
+struct bfetch_opts {
+	const char *archive;
+	const char *user_agent;
+	char *product;		/* robots.txt product token of user_agent */
+	long timeout_ms;	/* connect + transfer */
+	long rate_ms;		/* per-host delay between request starts */
+	long per_host;		/* per-host requests in flight */
+	long jobs;		/* total requests in flight */
+	long max_redirs;
+	unsigned long long max_size;
+	size_t min_text;	/* JS_ONLY threshold (visible characters) */
+	int robots;		/* respect robots.txt */
+	long retry;		/* extra attempts for transient failures */
+	int fsync_data;
+	struct curl_slist *resolve;
+};
+
+/* One fetch job (an input record) and, once done, its manifest record. */
+struct bfetch_job {
+	json_t *rec;		/* the input record (owned) */
+	const char *site_id, *url, *condition;	/* borrowed from rec */
+	char *fetch_url;	/* what is requested: fetch_url, or url without #fragment */
+	enum bfetch_kind kind;
+	char hash[65];		/* sha256 hex of url */
+	char *rel;		/* archive-relative path */
+	json_t *result;		/* the manifest record once done (owned) */
+	int attempts;
+	int host;		/* engine's host index */
+	char *path;		/* path?query for robots matching */
+};
+
+/*
+ * Fetch jobs[idx[0..n-1]] and set each one's result; done(i, ctx) is called
+ * as each finishes (any order), with jobs[i].result set.  Archive files are
+ * written before done is called.
+ */
+void bfetch_engine_run(const struct bfetch_opts *o, struct bfetch_job *jobs,
+    const size_t *idx, size_t n, void (*done)(size_t, void *), void *ctx);
+
+/* Build a result record for job j from the fields the engine gathered. */
+struct bfetch_result {
+	char ts[32];
+	long http_status;	/* 0: null */
+	char *content_type, *last_modified, *etag, *final_url, *retry_after;
+	unsigned long long clen;
+	enum bfetch_status status;
+	char *reason;
+	long redirects;
+	char *sha;		/* NULL: null */
+	int stored;
+	long long elapsed_ms;
+};
+json_t *bfetch_make_record(const struct bfetch_job *j, const struct bfetch_result *r);
+void bfetch_result_release(struct bfetch_result *r);
+
+#endif
