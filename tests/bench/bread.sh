@@ -1,0 +1,83 @@
+#!/bin/sh
+# bread.sh - `make bench` for bread (issue 4): bread against Mozilla
+# Readability.js 0.6.0 on linkedom, on the same pages in the same run.
+#
+# Prints pages per second of each side (each in one process, over several
+# rounds of all of Readability's 130 test pages), the speed ratio, and the
+# agreement of the two texts per page: 4-gram shingle F1 over \w+ tokens
+# (the metric of tests/bread/conform.py), and exact title agreement.
+# The reference is installed from npm into $CTXBENCH_BUILD/bench-node.
+set -eu
+TOP=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
+BUILD=${CTXBENCH_BUILD:-$TOP/build}
+BREAD=${CTXBENCH_BREAD:-$BUILD/bin/bread}
+PAGES=${CTXBENCH_READABILITY_PAGES:-$TOP/../shared/conformance/readability/test-pages}
+[ -d "$PAGES" ] || PAGES=/work/shared/conformance/readability/test-pages
+ROUNDS=${BREAD_BENCH_ROUNDS:-3}
+NODE_DIR=$BUILD/bench-node
+PY=/usr/bin/python3
+
+if [ ! -f "$NODE_DIR/node_modules/@mozilla/readability/package.json" ] ||
+   [ ! -f "$NODE_DIR/node_modules/linkedom/package.json" ]; then
+	echo "bench: installing @mozilla/readability@0.6.0 and linkedom@0.18 into $NODE_DIR"
+	mkdir -p "$NODE_DIR"
+	(cd "$NODE_DIR" && [ -f package.json ] || printf '{"private":true}\n' >package.json)
+	(cd "$NODE_DIR" && npm install --no-audit --no-fund --silent \
+		@mozilla/readability@0.6.0 linkedom@0.18)
+fi
+
+W=$(mktemp -d "${TMPDIR:-/tmp}/bread-bench.XXXXXX")
+trap 'rm -rf "$W"' EXIT INT TERM
+ls -d "$PAGES"/*/source.html >"$W/list"
+n=$(wc -l <"$W/list" | tr -d ' ')
+
+# bread: all pages, ROUNDS times, in one process
+set --
+r=0
+while [ "$r" -lt "$ROUNDS" ]; do
+	while IFS= read -r f; do set -- "$@" "$f"; done <"$W/list"
+	r=$((r + 1))
+done
+t0=$(date +%s%N)
+"$BREAD" --json "$@" >"$W/bread.all"
+t1=$(date +%s%N)
+head -n "$n" "$W/bread.all" >"$W/bread.ndjson"
+bread_ms=$(( (t1 - t0) / 1000000 ))
+
+# Readability.js on linkedom: the same, in one node process
+set --
+while IFS= read -r f; do set -- "$@" "$f"; done <"$W/list"
+BREAD_BENCH_NODE=$NODE_DIR BREAD_BENCH_ROUNDS=$ROUNDS \
+	node "$TOP/tests/bread/bench-ref.mjs" "$@" >"$W/ref.ndjson" 2>"$W/ref.err"
+ref_ms=$(sed -n 's/^ms=\([0-9]*\).*/\1/p' "$W/ref.err")
+
+PYTHONDONTWRITEBYTECODE=1 $PY - "$TOP/tests/bread" "$W/bread.ndjson" "$W/ref.ndjson" \
+	"$n" "$ROUNDS" "$bread_ms" "$ref_ms" <<'PY'
+import json, sys
+sys.path.insert(0, sys.argv[1])
+import conform
+b = [json.loads(l) for l in open(sys.argv[2], encoding="utf-8")]
+r = [json.loads(l) for l in open(sys.argv[3], encoding="utf-8")]
+n, rounds, bms, rms = int(sys.argv[4]), int(sys.argv[5]), float(sys.argv[6]), float(sys.argv[7])
+rows = []
+for x, y in zip(b, r):
+    p, q = conform.pr(x["text"], y["text"] or "")
+    f = 2 * p * q / (p + q) if p + q else 0.0
+    rows.append((f, x["file"].split("/")[-2], p, q, x["title"] == y["title"]))
+rows.sort()
+print("per-page agreement (bread vs Readability.js on linkedom), lowest first:")
+for f, name, p, q, t in rows:
+    if f < 0.999 or not t:
+        print("  %-42s F1=%.3f P=%.3f R=%.3f%s" % (name, f, p, q, "" if t else "  title differs"))
+same = sum(1 for x in rows if x[0] >= 0.999)
+print("  (%d of %d pages agree with F1 >= 0.999; not listed)" % (same, len(rows)))
+bps = n * rounds / (bms / 1000.0) if bms else float("inf")
+rps = n * rounds / (rms / 1000.0) if rms else float("inf")
+print("pages: %d x %d rounds" % (n, rounds))
+print("bread:                       %8.1f pages/s" % bps)
+print("Readability.js + linkedom:   %8.1f pages/s" % rps)
+print("speed ratio (bread / Readability.js): %.1fx" % (bps / rps))
+print("agreement: mean F1 %.4f, titles %d/%d, pages F1 >= 0.99: %d/%d"
+      % (sum(x[0] for x in rows) / len(rows), sum(x[4] for x in rows), len(rows),
+         sum(1 for x in rows if x[0] >= 0.99), len(rows)))
+PY

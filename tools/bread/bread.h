@@ -1,0 +1,66 @@
+/*
+ * bread.h - Condition A content extraction (spec 001 §2.2, §2.5): a
+ * readability implementation on libxml2's HTML parser, modelled on Mozilla
+ * Readability.js 0.6.0, and the text renderer that turns the extracted
+ * article into plain text (or Markdown-ish text).
+ *
+ * The pieces: charset.c decodes the page to UTF-8 (HTTP Content-Type, BOM,
+ * <meta>, with valid UTF-8 winning over a wrong declaration); readability.c
+ * parses and extracts; render.c writes the text.
+ */
+#ifndef BREAD_H
+#define BREAD_H
+#include <stddef.h>
+
+/* Output styles of the renderer. */
+enum bread_style {
+	BREAD_TEXT = 0,		/* plain text, one line per block (001 §2.2) */
+	BREAD_MARKDOWN = 1	/* headings with #, lists with -, code fences */
+};
+
+struct bread_opts {
+	enum bread_style style;
+	int whole;		/* 1: render the whole <body>, no extraction */
+	size_t char_threshold;	/* Readability.js charThreshold; 0: 500 */
+};
+
+/* What one page gives.  Every string is malloc'd UTF-8 or NULL. */
+struct bread_result {
+	char *text;		/* the article text, never NULL after extract */
+	size_t text_len;	/* bytes */
+	char *title;		/* never NULL after extract ("" when none) */
+	char *byline;		/* NULL when none */
+	char *excerpt;		/* NULL when none */
+	const char *charset;	/* the charset the page was decoded from */
+	int parsed;		/* 0 when libxml2 gave no document at all */
+};
+
+/*
+ * Extract the article from the page data[0..len) (any bytes).  content_type
+ * is the HTTP Content-Type header value or NULL.  Fills *res, which the
+ * caller releases with bread_result_release.  Never fails on hostile input:
+ * a page that yields nothing gives an empty text.
+ */
+void bread_extract(const char *data, size_t len, const char *content_type,
+    const struct bread_opts *opts, struct bread_result *res);
+void bread_result_release(struct bread_result *res);
+
+/*
+ * Decode data to UTF-8 (see charset.c for the order of the evidence).
+ * Returns a malloc'd, NUL-terminated, valid UTF-8 string without NUL bytes
+ * (each invalid sequence and NUL becomes U+FFFD); *outlen gets its length
+ * and *charset (when not NULL) a static name of the charset used.
+ */
+char *bread_decode(const char *data, size_t len, const char *content_type,
+    size_t *outlen, const char **charset);
+
+/*
+ * The charset label found in a Content-Type value ("text/html;
+ * charset=ISO-8859-1" -> "ISO-8859-1") copied into out (size outsz);
+ * returns 0 when there is none.
+ */
+int bread_ct_charset(const char *content_type, char *out, size_t outsz);
+
+/* The program's version string for the extractor field. */
+#define BREAD_EXTRACTOR_NAME "bread"
+#endif

@@ -1,0 +1,452 @@
+/*
+ * dom.c - DOM helpers over libxml2 trees with the semantics Readability.js
+ * relies on (see dom.h).  Everything here is iterative: page depth is
+ * bounded by libxml2's own limit (256 without XML_PARSE_HUGE), but nothing
+ * in bread recurses on the tree anyway.
+ */
+#include <string.h>
+#include "ctx.h"
+#include "dom.h"
+
+void
+bread_nvec_push(struct nvec *a, xmlNodePtr n)
+{
+	if (a->n == a->cap) {
+		a->cap = a->cap ? a->cap * 2 : 32;
+		a->v = xreallocarray(a->v, a->cap, sizeof *a->v);
+	}
+	a->v[a->n++] = n;
+}
+
+void
+bread_nvec_free(struct nvec *a)
+{
+	free(a->v);
+	a->v = NULL;
+	a->n = a->cap = 0;
+}
+
+
+const char *
+bread_attr(const xmlNode *n, const char *name)
+{
+	const xmlAttr *a;
+
+	if (!bread_is_el(n))
+		return NULL;
+	for (a = n->properties; a != NULL; a = a->next) {
+		if (a->name == NULL || strcasecmp((const char *)a->name, name) != 0)
+			continue;
+		if (a->children == NULL || a->children->content == NULL)
+			return "";
+		return (const char *)a->children->content;
+	}
+	return NULL;
+}
+
+xmlNodePtr
+bread_first_el(const xmlNode *n)
+{
+	xmlNodePtr c;
+
+	if (n == NULL)
+		return NULL;
+	for (c = n->children; c != NULL; c = c->next)
+		if (c->type == XML_ELEMENT_NODE)
+			return c;
+	return NULL;
+}
+
+xmlNodePtr
+bread_next_el(const xmlNode *n)
+{
+	xmlNodePtr c;
+
+	for (c = n->next; c != NULL; c = c->next)
+		if (c->type == XML_ELEMENT_NODE)
+			return c;
+	return NULL;
+}
+
+xmlNodePtr
+bread_prev_el(const xmlNode *n)
+{
+	xmlNodePtr c;
+
+	for (c = n->prev; c != NULL; c = c->prev)
+		if (c->type == XML_ELEMENT_NODE)
+			return c;
+	return NULL;
+}
+
+size_t
+bread_el_count(const xmlNode *n)
+{
+	size_t k = 0;
+	xmlNodePtr c;
+
+	for (c = n->children; c != NULL; c = c->next)
+		if (c->type == XML_ELEMENT_NODE)
+			k++;
+	return k;
+}
+
+xmlNodePtr
+bread_walk(xmlNodePtr n, const xmlNode *root, int skipkids)
+{
+	if (!skipkids && n->type == XML_ELEMENT_NODE && n->children != NULL)
+		return n->children;
+	for (; n != NULL && n != root; n = n->parent)
+		if (n->next != NULL)
+			return n->next;
+	return NULL;
+}
+
+void
+bread_by_tag(xmlNodePtr root, const char *tag, struct nvec *out)
+{
+	xmlNodePtr n;
+
+	if (root == NULL || root->type != XML_ELEMENT_NODE)
+		return;
+	for (n = root->children; n != NULL; n = bread_walk(n, root, 0))
+		if (bread_tag_is(n, tag))
+			bread_nvec_push(out, n);
+}
+
+size_t
+bread_count_tag(xmlNodePtr root, const char *tag)
+{
+	xmlNodePtr n;
+	size_t k = 0;
+
+	if (root == NULL || root->type != XML_ELEMENT_NODE)
+		return 0;
+	for (n = root->children; n != NULL; n = bread_walk(n, root, 0))
+		if (bread_tag_is(n, tag))
+			k++;
+	return k;
+}
+
+static void
+set_doc(xmlNodePtr parent, xmlNodePtr child)
+{
+	if (child->doc != parent->doc)
+		xmlSetTreeDoc(child, parent->doc);
+}
+
+void
+bread_append(xmlNodePtr parent, xmlNodePtr child)
+{
+	xmlUnlinkNode(child);
+	set_doc(parent, child);
+	child->parent = parent;
+	child->prev = parent->last;
+	child->next = NULL;
+	if (parent->last != NULL)
+		parent->last->next = child;
+	else
+		parent->children = child;
+	parent->last = child;
+}
+
+void
+bread_insert_before(xmlNodePtr ref, xmlNodePtr node)
+{
+	xmlNodePtr parent = ref->parent;
+
+	xmlUnlinkNode(node);
+	set_doc(ref, node);
+	node->parent = parent;
+	node->next = ref;
+	node->prev = ref->prev;
+	if (ref->prev != NULL)
+		ref->prev->next = node;
+	else if (parent != NULL)
+		parent->children = node;
+	ref->prev = node;
+}
+
+void
+bread_replace(xmlNodePtr old, xmlNodePtr node)
+{
+	if (node == old)
+		return;
+	bread_insert_before(old, node);
+	xmlUnlinkNode(old);
+}
+
+int
+bread_js_space(uint32_t c)
+{
+	if (c < 0x80)
+		return c == ' ' || (c >= 0x09 && c <= 0x0D);
+	return c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+	    c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+	    c == 0x3000 || c == 0xFEFF;
+}
+
+int
+bread_u8(const unsigned char *s, uint32_t *cp)
+{
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if ((s[0] & 0xE0) == 0xC0 && s[1]) {
+		*cp = ((uint32_t)(s[0] & 0x1F) << 6) | (s[1] & 0x3F);
+		return 2;
+	}
+	if ((s[0] & 0xF0) == 0xE0 && s[1] && s[2]) {
+		*cp = ((uint32_t)(s[0] & 0x0F) << 12) |
+		    ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+		return 3;
+	}
+	if ((s[0] & 0xF8) == 0xF0 && s[1] && s[2] && s[3]) {
+		*cp = ((uint32_t)(s[0] & 0x07) << 18) |
+		    ((uint32_t)(s[1] & 0x3F) << 12) |
+		    ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+		return 4;
+	}
+	*cp = 0xFFFD;
+	return 1;
+}
+
+size_t
+bread_js_len(const char *s, size_t n)
+{
+	size_t i = 0, k = 0;
+
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x80)
+			i++;
+		else if ((c & 0xE0) == 0xC0)
+			i += 2;
+		else if ((c & 0xF0) == 0xE0)
+			i += 3;
+		else if ((c & 0xF8) == 0xF0) {
+			i += 4;
+			k++;
+		} else
+			i++;
+		k++;
+	}
+	return k;
+}
+
+static int
+is_text(const xmlNode *n)
+{
+	return n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE;
+}
+
+/* The text nodes of n's textContent, in order, through a callback state. */
+struct tstate {
+	int normalize;
+	int started;
+	size_t run;		/* pending whitespace characters */
+	uint32_t runcp;		/* the single pending whitespace, when run == 1 */
+	size_t len;		/* UTF-16 units so far */
+	struct buf *out;
+};
+
+static void
+feed(struct tstate *t, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+	int k;
+
+	while (*p) {
+		if (*p > 0x20 && *p < 0x80 && t->run == 0 && t->out == NULL) {
+			/* fast path: printable ASCII, nothing pending */
+			const unsigned char *q = p;
+			while (*q > 0x20 && *q < 0x80)
+				q++;
+			t->len += (size_t)(q - p);
+			t->started = 1;
+			p = q;
+			continue;
+		}
+		k = bread_u8(p, &cp);
+		if (bread_js_space(cp)) {
+			if (t->run == 0)
+				t->runcp = cp;
+			t->run++;
+			p += k;
+			continue;
+		}
+		if (t->run && t->started) {
+			if (!t->normalize) {
+				t->len += t->run;
+				if (t->out) {
+					/* re-emit the run as it was */
+					const unsigned char *q = p;
+					size_t r = t->run;
+					/* walk back over r whitespace chars */
+					while (r > 0) {
+						do
+							q--;
+						while ((*q & 0xC0) == 0x80);
+						r--;
+					}
+					buf_add(t->out, q, (size_t)(p - q));
+				}
+			} else {
+				t->len += 1;
+				if (t->out) {
+					if (t->run == 1) {
+						char e[4];
+						int m = utf8_encode(t->runcp, e);
+						buf_add(t->out, e, (size_t)m);
+					} else
+						buf_addc(t->out, ' ');
+				}
+			}
+		}
+		t->run = 0;
+		t->started = 1;
+		t->len += cp >= 0x10000 ? 2 : 1;
+		if (t->out)
+			buf_add(t->out, p, (size_t)k);
+		p += k;
+	}
+}
+
+/*
+ * A run of whitespace split across text nodes cannot be re-read backwards
+ * from the current node; keep whitespace runs inside one feed by feeding
+ * the concatenated text when building strings.
+ */
+static void
+collect(const xmlNode *n, struct buf *all)
+{
+	const xmlNode *c;
+
+	if (is_text(n)) {
+		if (n->content)
+			buf_adds(all, (const char *)n->content);
+		return;
+	}
+	if (n->type != XML_ELEMENT_NODE && n->type != XML_DOCUMENT_NODE &&
+	    n->type != XML_HTML_DOCUMENT_NODE)
+		return;
+	for (c = n->children; c != NULL; c = bread_walk((xmlNodePtr)c, n, 0))
+		if (is_text(c) && c->content)
+			buf_adds(all, (const char *)c->content);
+}
+
+void
+bread_text_content(const xmlNode *n, struct buf *out)
+{
+	collect(n, out);
+}
+
+size_t
+bread_text_content_len(const xmlNode *n)
+{
+	const xmlNode *c;
+	size_t k = 0;
+
+	if (is_text(n))
+		return n->content ? bread_js_len((const char *)n->content,
+		    strlen((const char *)n->content)) : 0;
+	if (n->type != XML_ELEMENT_NODE)
+		return 0;
+	for (c = n->children; c != NULL; c = bread_walk((xmlNodePtr)c, n, 0))
+		if (is_text(c) && c->content)
+			k += bread_js_len((const char *)c->content,
+			    strlen((const char *)c->content));
+	return k;
+}
+
+void
+bread_inner_text(const xmlNode *n, int normalize, struct buf *out)
+{
+	struct buf all = BUF_INIT;
+	struct tstate t;
+
+	memset(&t, 0, sizeof t);
+	t.normalize = normalize;
+	t.out = out;
+	collect(n, &all);
+	feed(&t, buf_str(&all));
+	buf_release(&all);
+	buf_adds(out, "");
+}
+
+size_t
+bread_inner_len(const xmlNode *n, int normalize)
+{
+	const xmlNode *c;
+	struct tstate t;
+
+	memset(&t, 0, sizeof t);
+	t.normalize = normalize;
+	if (is_text(n)) {
+		if (n->content)
+			feed(&t, (const char *)n->content);
+		return t.len;
+	}
+	if (n->type != XML_ELEMENT_NODE)
+		return 0;
+	for (c = n->children; c != NULL; c = bread_walk((xmlNodePtr)c, n, 0))
+		if (is_text(c) && c->content)
+			feed(&t, (const char *)c->content);
+	return t.len;
+}
+
+static int
+text_nonspace(const unsigned char *p)
+{
+	uint32_t cp;
+
+	while (*p) {
+		if (*p > 0x20 && *p < 0x80)
+			return 1;
+		p += bread_u8(p, &cp);
+		if (!bread_js_space(cp))
+			return 1;
+	}
+	return 0;
+}
+
+int
+bread_has_text(const xmlNode *n)
+{
+	const xmlNode *c;
+
+	if (is_text(n))
+		return n->content && text_nonspace(n->content);
+	if (n->type != XML_ELEMENT_NODE)
+		return 0;
+	for (c = n->children; c != NULL; c = bread_walk((xmlNodePtr)c, n, 0))
+		if (is_text(c) && c->content && text_nonspace(c->content))
+			return 1;
+	return 0;
+}
+
+char *
+bread_js_trim(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t a = 0, b = n, i;
+	uint32_t cp;
+	int k;
+
+	while (a < n) {
+		k = bread_u8(p + a, &cp);
+		if (!bread_js_space(cp))
+			break;
+		a += (size_t)k;
+	}
+	/* find the end of the last non-space character */
+	b = a;
+	for (i = a; i < n; i += (size_t)k) {
+		k = bread_u8(p + i, &cp);
+		if (!bread_js_space(cp))
+			b = i + (size_t)k;
+	}
+	return xstrndup(s + a, b - a);
+}

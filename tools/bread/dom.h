@@ -1,0 +1,77 @@
+/*
+ * dom.h - the small DOM layer bread's readability code stands on: libxml2
+ * tree helpers with the semantics of the DOM calls Readability.js makes
+ * (appendChild never merges text nodes, textContent, getElementsByTagName
+ * over descendants), JavaScript string measures (lengths in UTF-16 code
+ * units, \s as ECMAScript defines it) and the "graveyard" that keeps
+ * removed nodes alive until the page is done, as a garbage-collected DOM
+ * would.
+ */
+#ifndef BREAD_DOM_H
+#define BREAD_DOM_H
+#include <stddef.h>
+#include <stdint.h>
+#include <libxml/tree.h>
+#include "buf.h"
+
+struct nvec {
+	xmlNodePtr *v;
+	size_t n, cap;
+};
+
+void bread_nvec_push(struct nvec *a, xmlNodePtr n);
+void bread_nvec_free(struct nvec *a);
+
+#include <string.h>
+static inline int
+bread_is_el(const xmlNode *n)
+{
+	return n != NULL && n->type == XML_ELEMENT_NODE;
+}
+
+/* 1 when n is an element named tag (lower case). */
+static inline int
+bread_tag_is(const xmlNode *n, const char *tag)
+{
+	return bread_is_el(n) && n->name != NULL && n->name[0] == (xmlChar)tag[0] &&
+	    strcmp((const char *)n->name, tag) == 0;
+}
+/* Attribute value (borrowed), "" for an attribute without value, NULL when absent. */
+const char *bread_attr(const xmlNode *n, const char *name);
+xmlNodePtr bread_first_el(const xmlNode *n);
+xmlNodePtr bread_next_el(const xmlNode *n);
+xmlNodePtr bread_prev_el(const xmlNode *n);
+size_t bread_el_count(const xmlNode *n);
+/* Pre-order successor of n inside root (any node type); skipkids skips n's subtree. */
+xmlNodePtr bread_walk(xmlNodePtr n, const xmlNode *root, int skipkids);
+/* Descendant elements of root named tag (tree order) appended to out. */
+void bread_by_tag(xmlNodePtr root, const char *tag, struct nvec *out);
+size_t bread_count_tag(xmlNodePtr root, const char *tag);
+
+/* Tree edits without text-node merging. */
+void bread_append(xmlNodePtr parent, xmlNodePtr child);
+void bread_insert_before(xmlNodePtr ref, xmlNodePtr node);
+void bread_replace(xmlNodePtr old, xmlNodePtr node);
+
+/* ECMAScript WhiteSpace or LineTerminator. */
+int bread_js_space(uint32_t cp);
+/* Decode one code point of valid UTF-8 at s; returns its byte length. */
+int bread_u8(const unsigned char *s, uint32_t *cp);
+/* Length in UTF-16 code units of UTF-8 s[0..n). */
+size_t bread_js_len(const char *s, size_t n);
+
+/*
+ * Readability.js _getInnerText: textContent trimmed, and with normalize
+ * every run of two or more whitespace characters made one space.
+ * bread_inner_len gives its length in UTF-16 units without building it.
+ */
+void bread_inner_text(const xmlNode *n, int normalize, struct buf *out);
+size_t bread_inner_len(const xmlNode *n, int normalize);
+/* 1 when n's textContent has a character that is not white space. */
+int bread_has_text(const xmlNode *n);
+/* Raw textContent (appended) and its UTF-16 length. */
+void bread_text_content(const xmlNode *n, struct buf *out);
+size_t bread_text_content_len(const xmlNode *n);
+/* JS String.prototype.trim into a new malloc'd string. */
+char *bread_js_trim(const char *s, size_t n);
+#endif

@@ -1,0 +1,33 @@
+/*
+ * extract.c - one page in, one result out: decode (charset.c), parse and
+ * extract (readability.c), render (render.c).
+ */
+#include <string.h>
+#include "ctx.h"
+#include "bread.h"
+#include "rd.h"
+
+void
+bread_extract(const char *data, size_t len, const char *content_type,
+    const struct bread_opts *opts, struct bread_result *res)
+{
+	const char *charset = "UTF-8";
+	size_t ulen;
+	char *utf8;
+
+	memset(res, 0, sizeof *res);
+	utf8 = bread_decode(data, len, content_type, &ulen, &charset);
+	bread_rd_run(utf8, ulen, opts, res);
+	res->charset = charset;
+	free(utf8);
+}
+
+void
+bread_result_release(struct bread_result *res)
+{
+	free(res->text);
+	free(res->title);
+	free(res->byline);
+	free(res->excerpt);
+	memset(res, 0, sizeof *res);
+}

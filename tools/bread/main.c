@@ -1,0 +1,271 @@
+/*
+ * bread - Condition A content extraction (spec 001 §2.2, §2.5).
+ *
+ * Record mode reads manifest records (NDJSON), and for each successful
+ * condition A fetch reads the archived page and adds text, title, byline,
+ * excerpt, content_chars, extractor, and exclusion_reason "JS_ONLY" when
+ * the text is shorter than min_content_length_chars.  Other records pass
+ * through untouched.  Raw mode (operands that are not .ndjson/.jsonl/.json
+ * files, or --raw) prints the text of each page.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+#include "ctx.h"
+#include "bread.h"
+
+#define MAX_PAGE ((size_t)1 << 30)
+
+static const char usage[] =
+    "usage: bread [-jmrw] [-a ARCHIVE] [-c CONFIG] [-o OUTPUT] [-t TYPE]\n"
+    "             [--min-chars N] [FILE ...]\n"
+    "Extract the main content of HTML pages the way Readability.js does.\n"
+    "Record mode: FILEs (or stdin) are manifest records (NDJSON); each\n"
+    "successful condition A record gets text, title, byline, excerpt,\n"
+    "content_chars, extractor and, under the length threshold,\n"
+    "exclusion_reason \"JS_ONLY\".  Raw mode: FILEs are HTML pages and their\n"
+    "text is printed.\n"
+    "  -a, --archive DIR       archive directory (default $CTXBENCH_ARCHIVE or archive)\n"
+    "  -c, --config FILE       benchmark-config.json (extraction.min_content_length_chars)\n"
+    "  -h, --help              show this help\n"
+    "  -j, --json              raw mode: print one JSON object per page\n"
+    "  -m, --markdown          Markdown-ish text (# headings, - lists, ``` fences)\n"
+    "      --min-chars N       JS_ONLY threshold in characters (default 50)\n"
+    "  -o, --output FILE       write the output to FILE (atomically)\n"
+    "  -r, --raw               treat every FILE (or stdin) as an HTML page\n"
+    "  -t, --content-type TYPE raw mode: the HTTP Content-Type of the pages\n"
+    "  -V, --version           print the version\n"
+    "  -w, --whole             no extraction: the text of the whole <body>\n";
+
+struct cfg {
+	struct bread_opts opts;
+	const char *archive;
+	long long min_chars;
+	int json;
+	const char *content_type;
+};
+
+static int
+is_record_file(const char *path)
+{
+	size_t n = strlen(path);
+	static const char *const ext[] = { ".ndjson", ".jsonl", ".json", NULL };
+	const char *const *e;
+
+	if (strcmp(path, "-") == 0)
+		return 1;
+	for (e = ext; *e; e++) {
+		size_t k = strlen(*e);
+		if (n > k && strcmp(path + n - k, *e) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static void
+set_or_null(json_t *rec, const char *key, const char *val)
+{
+	if (val)
+		json_set_str(rec, key, val);
+	else
+		json_set_null(rec, key);
+}
+
+/* Reject archive paths that leave the archive. */
+static int
+safe_relpath(const char *p)
+{
+	const char *s = p;
+
+	if (*p == '\0' || *p == '/')
+		return 0;
+	while (*s) {
+		const char *e = strchr(s, '/');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		if (n == 2 && s[0] == '.' && s[1] == '.')
+			return 0;
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	return 1;
+}
+
+static int
+each_record(json_t *rec, void *vctx)
+{
+	struct cfg *c = vctx;
+	const char *cond = rec_str_opt(rec, "condition");
+	const char *status = rec_str_opt(rec, "fetch_status");
+	const char *ap, *ct;
+	char *path, *data;
+	size_t len, chars;
+	struct bread_result res;
+	json_t *ex;
+
+	if (cond == NULL || strcmp(cond, "A") != 0 ||
+	    status == NULL || strcmp(status, "SUCCESS") != 0) {
+		ndj_emit(rec);
+		return 0;
+	}
+	ap = rec_str_opt(rec, "archive_path");
+	if (ap == NULL)
+		ndj_die("archive_path: expected a string for a successful fetch");
+	if (!safe_relpath(ap))
+		ndj_die("archive_path: expected a path inside the archive, got \"%s\"", ap);
+	ct = rec_str_opt(rec, "content_type");
+	path = path_join(c->archive, ap);
+	data = read_file(path, &len, MAX_PAGE);
+	if (data == NULL)
+		ndj_die("%s: %s", path, errno == EFBIG ?
+		    "page larger than 1 GiB" : strerror(errno));
+	bread_extract(data, len, ct, &c->opts, &res);
+	free(data);
+	free(path);
+	chars = utf8_count(res.text, res.text_len);
+	json_set_strn(rec, "text", res.text, res.text_len);
+	json_set_str(rec, "title", res.title);
+	set_or_null(rec, "byline", res.byline);
+	set_or_null(rec, "excerpt", res.excerpt);
+	json_set_int(rec, "content_chars", (long long)chars);
+	ex = json_object();
+	json_set_str(ex, "name", BREAD_EXTRACTOR_NAME);
+	json_set_str(ex, "version", CTX_VERSION);
+	json_set_new(rec, "extractor", ex);
+	if ((long long)chars < c->min_chars)
+		json_set_str(rec, "exclusion_reason", "JS_ONLY");
+	else if (json_is_string(json_object_get(rec, "exclusion_reason")) &&
+	    strcmp(json_string_value(json_object_get(rec, "exclusion_reason")),
+	    "JS_ONLY") == 0)
+		json_object_del(rec, "exclusion_reason");
+	bread_result_release(&res);
+	ndj_emit(rec);
+	return 0;
+}
+
+static void
+raw_page(struct cfg *c, const char *path)
+{
+	struct bread_result res;
+	size_t len;
+	char *data = read_file(path, &len, MAX_PAGE);
+	FILE *out = ndj_output();
+
+	if (data == NULL)
+		die("%s: %s", strcmp(path, "-") ? path : "<stdin>",
+		    errno == EFBIG ? "page larger than 1 GiB" : strerror(errno));
+	bread_extract(data, len, c->content_type, &c->opts, &res);
+	free(data);
+	if (c->json) {
+		json_t *o = json_object();
+		json_set_str(o, "file", path);
+		json_set_str(o, "title", res.title);
+		set_or_null(o, "byline", res.byline);
+		set_or_null(o, "excerpt", res.excerpt);
+		json_set_str(o, "charset", res.charset);
+		json_set_int(o, "content_chars",
+		    (long long)utf8_count(res.text, res.text_len));
+		json_set_strn(o, "text", res.text, res.text_len);
+		ndj_emit_free(o);
+	} else if (res.text_len > 0) {
+		fwrite(res.text, 1, res.text_len, out);
+		fputc('\n', out);
+	}
+	bread_result_release(&res);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "archive", required_argument, NULL, 'a' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "content-type", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "markdown", no_argument, NULL, 'm' },
+		{ "min-chars", required_argument, NULL, 'M' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "raw", no_argument, NULL, 'r' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "whole", no_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cfg c;
+	const char *config = NULL, *output = NULL;
+	long long min_opt = -1;
+	int ch, raw = 0, i, nrec = 0;
+
+	ctx_init(argv[0]);
+	memset(&c, 0, sizeof c);
+	c.archive = getenv("CTXBENCH_ARCHIVE");
+	if (c.archive == NULL || *c.archive == '\0')
+		c.archive = "archive";
+	c.min_chars = 50;
+	while ((ch = getopt_long(argc, argv, "a:c:hjmo:rt:Vw", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'a':
+			c.archive = optarg;
+			break;
+		case 'c':
+			config = optarg;
+			break;
+		case 'h':
+			opt_help(usage);
+			break;
+		case 'j':
+			c.json = 1;
+			break;
+		case 'm':
+			c.opts.style = BREAD_MARKDOWN;
+			break;
+		case 'M':
+			min_opt = opt_int("--min-chars", optarg, 0, 1000000000);
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'r':
+			raw = 1;
+			break;
+		case 't':
+			c.content_type = optarg;
+			break;
+		case 'V':
+			opt_version();
+			break;
+		case 'w':
+			c.opts.whole = 1;
+			break;
+		default:
+			die_usage("unknown option");
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	for (i = 0; i < argc; i++)
+		nrec += is_record_file(argv[i]);
+	if (!raw && nrec > 0 && nrec < argc)
+		die_usage("record files and HTML pages cannot be mixed (use --raw)");
+	if (!raw && argc > 0 && nrec == 0)
+		raw = 1;
+	if (!raw && (c.json || c.content_type))
+		die_usage("--json and --content-type apply to raw mode");
+	if (config) {
+		json_t *cfg = study_config_load(config);
+		c.min_chars = cfg_int(cfg, "extraction.min_content_length_chars", 50);
+		json_decref(cfg);
+	}
+	if (min_opt >= 0)
+		c.min_chars = min_opt;
+	ndj_output_open(output);
+	if (raw) {
+		if (argc == 0)
+			raw_page(&c, "-");
+		for (i = 0; i < argc; i++)
+			raw_page(&c, argv[i]);
+	} else {
+		ndj_run(argc, argv, each_record, NULL, &c);
+	}
+	ctx_exit();
+}

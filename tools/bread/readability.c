@@ -1,0 +1,2530 @@
+/*
+ * readability.c - main-content extraction modelled on Mozilla
+ * Readability.js 0.6.0 (github.com/mozilla/readability), written for
+ * libxml2 trees.  Condition A of the study used SmartReader, a .NET port of
+ * Readability.js, so the aim is to behave like Readability.js, neither
+ * better nor worse (issue 4, 001 §7.1).  Each function names the
+ * Readability.js function whose behaviour it reproduces.
+ *
+ * Flow (Readability.js parse()): unwrap <noscript> images, read JSON-LD,
+ * remove scripts, prepare the document (styles, <br> chains, <font>), read
+ * the metadata (title, byline, excerpt), then _grabArticle: strip unlikely
+ * candidates, score paragraphs, propagate scores to ancestors, pick the top
+ * candidate and its siblings, clean the result (_prepArticle), and retry
+ * with fewer flags while the text is under charThreshold (500) characters.
+ *
+ * Removed nodes are not freed at once: they go to a graveyard freed when
+ * the page is done, since lists gathered earlier may still point at them
+ * (as in a garbage-collected DOM).
+ */
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+#include "ctx.h"
+#include "bread.h"
+#include "dom.h"
+#include "rd.h"
+
+#define FLAG_STRIP_UNLIKELYS 1
+#define FLAG_WEIGHT_CLASSES 2
+#define FLAG_CLEAN_CONDITIONALLY 4
+#define N_TOP_CANDIDATES 5
+#define DEFAULT_CHAR_THRESHOLD 500
+
+/* ---------------------------------------------------------------- state */
+
+struct rinfo {
+	double score;
+	int datatable;		/* _readabilityDataTable: -1 unset, 0, 1 */
+};
+
+#define ARENA_BLOCK 1024
+struct arena {
+	struct rinfo *blocks[4096];
+	size_t nblocks, used;
+};
+
+struct rd {
+	htmlDocPtr doc;
+	int flags;
+	char *title;		/* _articleTitle (metadata.title) */
+	char *byline;		/* _articleByline */
+	char *meta_byline;	/* metadata.byline */
+	char *meta_excerpt;	/* metadata.excerpt */
+	struct nvec grave;	/* removed nodes, freed at the end */
+	struct arena arena;
+	struct nvec infos;	/* nodes whose _private we set */
+	struct buf tmp;
+};
+
+static void
+bury(struct rd *rd, xmlNodePtr n)
+{
+	xmlUnlinkNode(n);
+	bread_nvec_push(&rd->grave, n);
+}
+
+static struct rinfo *
+info_get(const xmlNode *n)
+{
+	return (struct rinfo *)n->_private;
+}
+
+static struct rinfo *
+info_new(struct rd *rd, xmlNodePtr n)
+{
+	struct arena *a = &rd->arena;
+	struct rinfo *r;
+
+	if (n->_private)
+		return n->_private;
+	if (a->nblocks == 0 || a->used == ARENA_BLOCK) {
+		if (a->nblocks == sizeof a->blocks / sizeof a->blocks[0]) {
+			/* out of arena: reuse a static sink (scores go wrong, memory stays bounded) */
+			static struct rinfo sink;
+			sink.score = 0;
+			sink.datatable = -1;
+			return &sink;
+		}
+		a->blocks[a->nblocks++] = xcalloc(ARENA_BLOCK, sizeof(struct rinfo));
+		a->used = 0;
+	}
+	r = &a->blocks[a->nblocks - 1][a->used++];
+	r->score = 0;
+	r->datatable = -1;
+	n->_private = r;
+	bread_nvec_push(&rd->infos, n);
+	return r;
+}
+
+/* ---------------------------------------------------------------- regexes */
+
+/* ASCII lower-case copy of s into b. */
+static const char *
+lower(struct buf *b, const char *s)
+{
+	size_t i;
+
+	buf_reset(b);
+	buf_adds(b, s ? s : "");
+	for (i = 0; i < b->len; i++)
+		if (b->s[i] >= 'A' && b->s[i] <= 'Z')
+			b->s[i] = (char)(b->s[i] - 'A' + 'a');
+	return buf_str(b);
+}
+
+static int
+any_of(const char *lc, const char *const *alts)
+{
+	for (; *alts; alts++)
+		if (strstr(lc, *alts))
+			return 1;
+	return 0;
+}
+
+/* Readability.js REGEXPS.unlikelyCandidates */
+static const char *const re_unlikely[] = {
+	"-ad-", "ai2html", "banner", "breadcrumbs", "combx", "comment",
+	"community", "cover-wrap", "disqus", "extra", "footer", "gdpr",
+	"header", "legends", "menu", "related", "remark", "replies", "rss",
+	"shoutbox", "sidebar", "skyscraper", "social", "sponsor",
+	"supplemental", "ad-break", "agegate", "pagination", "pager", "popup",
+	"yom-remote", NULL
+};
+/* REGEXPS.okMaybeItsACandidate */
+static const char *const re_maybe[] = {
+	"and", "article", "body", "column", "content", "main", "mathjax",
+	"shadow", NULL
+};
+/* REGEXPS.positive */
+static const char *const re_positive[] = {
+	"article", "body", "content", "entry", "hentry", "h-entry", "main",
+	"page", "pagination", "post", "text", "blog", "story", NULL
+};
+/* REGEXPS.negative, less the "hid" alternatives handled by hid_token() */
+static const char *const re_negative[] = {
+	"-ad-", "hidden", "banner", "combx", "comment", "com-", "contact",
+	"footer", "gdpr", "masthead", "media", "meta", "outbrain", "promo",
+	"related", "scroll", "share", "shoutbox", "sidebar", "skyscraper",
+	"sponsor", "shopping", "tags", "widget", NULL
+};
+/* REGEXPS.byline */
+static const char *const re_byline[] = {
+	"byline", "author", "dateline", "writtenby", "p-author", NULL
+};
+
+/* /^hid$| hid$| hid |^hid / on a lower-cased string */
+static int
+hid_token(const char *lc)
+{
+	const char *p = lc;
+
+	while ((p = strstr(p, "hid")) != NULL) {
+		if ((p == lc || p[-1] == ' ') && (p[3] == '\0' || p[3] == ' '))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+static int
+re_neg(const char *lc)
+{
+	return any_of(lc, re_negative) || hid_token(lc);
+}
+
+static int
+is_word(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9') || c == '_';
+}
+
+/* REGEXPS.shareElements: /(\b|_)(share|sharedaddy)(\b|_)/i */
+static int
+re_share(const char *lc)
+{
+	static const char *const w[] = { "share", "sharedaddy", NULL };
+	const char *const *x;
+	const char *p;
+
+	for (x = w; *x; x++) {
+		size_t n = strlen(*x);
+		for (p = lc; (p = strstr(p, *x)) != NULL; p++) {
+			int before = p == lc || !is_word((unsigned char)p[-1]) ||
+			    p[-1] == '_';
+			int after = p[n] == '\0' || !is_word((unsigned char)p[n]) ||
+			    p[n] == '_';
+			if (before && after)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * REGEXPS.videos: //(www.)?((dailymotion|youtube|youtube-nocookie|
+ * player.vimeo|v.qq).com|(archive|upload.wikimedia).org|player.twitch.tv)
+ */
+static int
+re_video(const char *s)
+{
+	static const char *const hosts[] = {
+		"dailymotion.com", "youtube.com", "youtube-nocookie.com",
+		"player.vimeo.com", "v.qq.com", "archive.org",
+		"upload.wikimedia.org", "player.twitch.tv", NULL
+	};
+	const char *p;
+	const char *const *h;
+
+	for (p = s; (p = strstr(p, "//")) != NULL; p++) {
+		const char *q = p + 2;
+		for (h = hosts; *h; h++) {
+			size_t n = strlen(*h);
+			if (strncasecmp(q, *h, n) == 0)
+				return 1;
+			if (strncasecmp(q, "www.", 4) == 0 &&
+			    strncasecmp(q + 4, *h, n) == 0)
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* REGEXPS.commas: the comma code points */
+static int
+is_comma(uint32_t c)
+{
+	return c == 0x2C || c == 0x60C || c == 0xFE50 || c == 0xFE10 ||
+	    c == 0xFE11 || c == 0x2E41 || c == 0x2E34 || c == 0x2E32 ||
+	    c == 0xFF0C;
+}
+
+static size_t
+count_commas(const xmlNode *n, int ascii_only)
+{
+	const xmlNode *c;
+	size_t k = 0;
+
+	for (c = n->children; c != NULL; c = bread_walk((xmlNodePtr)c, n, 0)) {
+		const unsigned char *p;
+		uint32_t cp;
+		if ((c->type != XML_TEXT_NODE &&
+		    c->type != XML_CDATA_SECTION_NODE) || c->content == NULL)
+			continue;
+		for (p = c->content; *p; ) {
+			if (*p == ',') {
+				k++;
+				p++;
+				continue;
+			}
+			if (*p < 0x80) {
+				p++;
+				continue;
+			}
+			p += bread_u8(p, &cp);
+			if (!ascii_only && is_comma(cp))
+				k++;
+		}
+	}
+	return k;
+}
+
+/* ---------------------------------------------------------------- helpers */
+
+static const char *
+attr0(const xmlNode *n, const char *name)
+{
+	const char *v = bread_attr(n, name);
+	return v ? v : "";
+}
+
+static int
+tag_in(const xmlNode *n, const char *const *tags)
+{
+	if (!bread_is_el(n))
+		return 0;
+	for (; *tags; tags++)
+		if (strcmp((const char *)n->name, *tags) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *const div_to_p_elems[] = {
+	"blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul", NULL
+};
+static const char *const phrasing_elems[] = {
+	"abbr", "audio", "b", "bdo", "br", "button", "cite", "code", "data",
+	"datalist", "dfn", "em", "embed", "i", "img", "input", "kbd", "label",
+	"mark", "math", "meter", "noscript", "object", "output", "progress",
+	"q", "ruby", "samp", "script", "select", "small", "span", "strong",
+	"sub", "sup", "textarea", "time", "var", "wbr", NULL
+};
+
+static int
+all_space(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+
+	if (s == NULL)
+		return 1;
+	while (*p) {
+		p += bread_u8(p, &cp);
+		if (!bread_js_space(cp))
+			return 0;
+	}
+	return 1;
+}
+
+/* Readability.js _isPhrasingContent */
+static int
+is_phrasing(const xmlNode *n)
+{
+	const xmlNode *c;
+
+	if (n->type == XML_TEXT_NODE)
+		return 1;
+	if (!bread_is_el(n))
+		return 0;
+	if (tag_in(n, phrasing_elems))
+		return 1;
+	if (bread_tag_is(n, "a") || bread_tag_is(n, "del") ||
+	    bread_tag_is(n, "ins")) {
+		/* every child phrasing; checked with an explicit walk */
+		for (c = n->children; c != NULL; c = c->next)
+			if (!is_phrasing(c))
+				return 0;
+		return 1;
+	}
+	return 0;
+}
+
+/* Readability.js _isWhitespace */
+static int
+is_whitespace(const xmlNode *n)
+{
+	if (n->type == XML_TEXT_NODE)
+		return all_space((const char *)n->content);
+	return bread_tag_is(n, "br");
+}
+
+/* Readability.js _nextNode: skip whitespace-only non-element nodes */
+static xmlNodePtr
+next_node(xmlNodePtr n)
+{
+	while (n != NULL && n->type != XML_ELEMENT_NODE &&
+	    all_space((const char *)n->content))
+		n = n->next;
+	return n;
+}
+
+/* Readability.js _getNextNode: depth-first over elements */
+static xmlNodePtr
+get_next_node(xmlNodePtr n, int ignore_self_and_kids)
+{
+	xmlNodePtr x;
+
+	if (!ignore_self_and_kids && (x = bread_first_el(n)) != NULL)
+		return x;
+	if ((x = bread_next_el(n)) != NULL)
+		return x;
+	do {
+		n = n->parent;
+	} while (n != NULL && (n->type != XML_ELEMENT_NODE ||
+	    bread_next_el(n) == NULL) && n->type != XML_HTML_DOCUMENT_NODE &&
+	    n->type != XML_DOCUMENT_NODE);
+	if (n == NULL || n->type != XML_ELEMENT_NODE)
+		return NULL;
+	return bread_next_el(n);
+}
+
+static xmlNodePtr
+remove_and_get_next(struct rd *rd, xmlNodePtr n)
+{
+	xmlNodePtr next = get_next_node(n, 1);
+	bury(rd, n);
+	return next;
+}
+
+/* Readability.js _hasAncestorTag; max_depth <= 0: unlimited */
+static int
+has_ancestor_tag(const xmlNode *n, const char *tag, int max_depth,
+    int datatable_only)
+{
+	int depth = 0;
+
+	while (n->parent != NULL) {
+		if (max_depth > 0 && depth > max_depth)
+			return 0;
+		if (bread_tag_is(n->parent, tag) && (!datatable_only ||
+		    (info_get(n->parent) && info_get(n->parent)->datatable == 1)))
+			return 1;
+		n = n->parent;
+		depth++;
+	}
+	return 0;
+}
+
+/* Readability.js _getLinkDensity, given the element's inner text length */
+static double
+link_density_len(const xmlNode *e, size_t tl)
+{
+	double ll = 0;
+	const xmlNode *c;
+
+	if (tl == 0)
+		return 0;
+	for (c = e->children; c != NULL; c = bread_walk((xmlNodePtr)c, e, 0)) {
+		if (!bread_tag_is(c, "a"))
+			continue;
+		const char *href = bread_attr(c, "href");
+		double coef = href && href[0] == '#' && href[1] ? 0.3 : 1;
+		ll += (double)bread_inner_len(c, 1) * coef;
+	}
+	return ll / (double)tl;
+}
+
+static double
+link_density(const xmlNode *e)
+{
+	return link_density_len(e, bread_inner_len(e, 1));
+}
+
+/* Readability.js _getClassWeight */
+static int
+class_weight(struct rd *rd, const xmlNode *e)
+{
+	int w = 0;
+	const char *cls, *id;
+
+	if (!(rd->flags & FLAG_WEIGHT_CLASSES))
+		return 0;
+	cls = attr0(e, "class");
+	id = attr0(e, "id");
+	if (*cls) {
+		const char *lc = lower(&rd->tmp, cls);
+		if (re_neg(lc))
+			w -= 25;
+		if (any_of(lc, re_positive))
+			w += 25;
+	}
+	if (*id) {
+		const char *lc = lower(&rd->tmp, id);
+		if (re_neg(lc))
+			w -= 25;
+		if (any_of(lc, re_positive))
+			w += 25;
+	}
+	return w;
+}
+
+/* Readability.js _initializeNode */
+static struct rinfo *
+initialize_node(struct rd *rd, xmlNodePtr n)
+{
+	struct rinfo *r = info_new(rd, n);
+	const char *t = (const char *)n->name;
+
+	r->score = 0;
+	if (strcmp(t, "div") == 0)
+		r->score += 5;
+	else if (!strcmp(t, "pre") || !strcmp(t, "td") || !strcmp(t, "blockquote"))
+		r->score += 3;
+	else if (!strcmp(t, "address") || !strcmp(t, "ol") || !strcmp(t, "ul") ||
+	    !strcmp(t, "dl") || !strcmp(t, "dd") || !strcmp(t, "dt") ||
+	    !strcmp(t, "li") || !strcmp(t, "form"))
+		r->score -= 3;
+	else if ((t[0] == 'h' && t[1] >= '1' && t[1] <= '6' && t[2] == '\0') ||
+	    !strcmp(t, "th"))
+		r->score -= 5;
+	r->score += class_weight(rd, n);
+	return r;
+}
+
+/* Readability.js _setNodeTag: renaming keeps attributes and score */
+static void
+set_tag(xmlNodePtr n, const char *tag)
+{
+	xmlNodeSetName(n, BAD_CAST tag);
+}
+
+/* Readability.js _hasSingleTagInsideElement */
+static int
+single_tag_inside(const xmlNode *e, const char *tag)
+{
+	const xmlNode *c;
+	xmlNodePtr f = bread_first_el(e);
+
+	if (bread_el_count(e) != 1 || !bread_tag_is(f, tag))
+		return 0;
+	for (c = e->children; c != NULL; c = c->next) {
+		if (c->type == XML_TEXT_NODE && c->content && c->content[0]) {
+			/* /\S$/: the last character is not white space */
+			const unsigned char *p = c->content, *last = p;
+			uint32_t cp;
+			while (*p) {
+				last = p;
+				p += bread_u8(p, &cp);
+			}
+			bread_u8(last, &cp);
+			if (!bread_js_space(cp))
+				return 0;
+		}
+	}
+	return 1;
+}
+
+/* Readability.js _isElementWithoutContent */
+static int
+without_content(const xmlNode *n)
+{
+	size_t kids;
+
+	if (!bread_is_el(n))
+		return 0;
+	if (bread_has_text(n))
+		return 0;
+	kids = bread_el_count(n);
+	return kids == 0 || kids == bread_count_tag((xmlNodePtr)n, "br") +
+	    bread_count_tag((xmlNodePtr)n, "hr");
+}
+
+/* Readability.js _hasChildBlockElement: any descendant in DIV_TO_P_ELEMS */
+static int
+has_child_block(const xmlNode *e)
+{
+	const xmlNode *c;
+
+	for (c = e->children; c != NULL; c = bread_walk((xmlNodePtr)c, e, 0))
+		if (tag_in(c, div_to_p_elems))
+			return 1;
+	return 0;
+}
+
+/* Readability.js _textSimilarity: tokens split on /\W+/ */
+static size_t
+tokenize(const char *s, char ***out)
+{
+	struct nvec v = { NULL, 0, 0 };
+	const char *p = s, *q;
+
+	while (*p) {
+		while (*p && !is_word((unsigned char)*p))
+			p++;
+		if (!*p)
+			break;
+		for (q = p; *q && is_word((unsigned char)*q); q++)
+			;
+		char *t = xstrndup(p, (size_t)(q - p));
+		for (char *x = t; *x; x++)
+			if (*x >= 'A' && *x <= 'Z')
+				*x = (char)(*x - 'A' + 'a');
+		bread_nvec_push(&v, (xmlNodePtr)(void *)t);
+		p = q;
+	}
+	*out = (char **)(void *)v.v;
+	return v.n;
+}
+
+static double
+text_similarity(const char *a, const char *b)
+{
+	char **ta, **tb;
+	size_t na = tokenize(a ? a : "", &ta), nb = tokenize(b ? b : "", &tb);
+	size_t i, j, ulen = 0, blen = 0, nu = 0;
+	double r = 0;
+
+	if (na && nb) {
+		for (i = 0; i < nb; i++) {
+			int found = 0;
+			for (j = 0; j < na && !found; j++)
+				found = strcmp(tb[i], ta[j]) == 0;
+			blen += strlen(tb[i]) + (i ? 1 : 0);
+			if (!found) {
+				ulen += strlen(tb[i]) + (nu ? 1 : 0);
+				nu++;
+			}
+		}
+		r = 1 - (double)ulen / (double)blen;
+	}
+	for (i = 0; i < na; i++)
+		free(ta[i]);
+	for (i = 0; i < nb; i++)
+		free(tb[i]);
+	free(ta);
+	free(tb);
+	return r;
+}
+
+/* Value of a CSS property in a style attribute ("" when absent), lower-cased. */
+static int
+style_is(const char *style, const char *prop, const char *val)
+{
+	const char *p = style;
+	int hit = 0;
+	size_t pl = strlen(prop), vl = strlen(val);
+
+	while (p && *p) {
+		const char *semi = strchr(p, ';'), *end = semi ? semi : p + strlen(p);
+		const char *colon = memchr(p, ':', (size_t)(end - p));
+		if (colon) {
+			const char *a = p, *b = colon;
+			while (a < b && (*a == ' ' || *a == '\t' || *a == '\n' || *a == '\r'))
+				a++;
+			while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\n' || b[-1] == '\r'))
+				b--;
+			if ((size_t)(b - a) == pl && strncasecmp(a, prop, pl) == 0) {
+				const char *c = colon + 1, *d = end;
+				while (c < d && (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r'))
+					c++;
+				while (d > c && (d[-1] == ' ' || d[-1] == '\t' || d[-1] == '\n' || d[-1] == '\r'))
+					d--;
+				if (d - c >= 10 && strncasecmp(d - 10, "!important", 10) == 0) {
+					d -= 10;
+					while (d > c && (d[-1] == ' ' || d[-1] == '\t'))
+						d--;
+				}
+				hit = (size_t)(d - c) == vl && strncasecmp(c, val, vl) == 0;
+			}
+		}
+		p = semi ? semi + 1 : NULL;
+	}
+	return hit;
+}
+
+/* Readability.js _isProbablyVisible */
+static int
+probably_visible(const xmlNode *n)
+{
+	const char *style = bread_attr(n, "style");
+	const char *ah;
+
+	if (style && (style_is(style, "display", "none") ||
+	    style_is(style, "visibility", "hidden")))
+		return 0;
+	if (bread_attr(n, "hidden"))
+		return 0;
+	ah = bread_attr(n, "aria-hidden");
+	if (ah && strcmp(ah, "true") == 0 &&
+	    strstr(attr0(n, "class"), "fallback-image") == NULL)
+		return 0;
+	return 1;
+}
+
+static xmlNodePtr
+doc_body(htmlDocPtr doc)
+{
+	xmlNodePtr root = xmlDocGetRootElement(doc), c;
+
+	if (root == NULL)
+		return NULL;
+	if (bread_tag_is(root, "body") || bread_tag_is(root, "frameset"))
+		return root;
+	for (c = root->children; c != NULL; c = c->next)
+		if (bread_tag_is(c, "body") || bread_tag_is(c, "frameset"))
+			return c;
+	return NULL;
+}
+
+static void
+remove_tags(struct rd *rd, xmlNodePtr root, const char *tag)
+{
+	struct nvec v = { NULL, 0, 0 };
+	size_t i;
+
+	bread_by_tag(root, tag, &v);
+	for (i = v.n; i-- > 0; )
+		if (v.v[i]->parent)
+			bury(rd, v.v[i]);
+	bread_nvec_free(&v);
+}
+
+/* ---------------------------------------------------------------- preparation */
+
+static int
+img_like(const char *v)
+{
+	/* /\.(jpg|jpeg|png|webp)/i */
+	static const char *const ext[] = { ".jpg", ".jpeg", ".png", ".webp", NULL };
+	const char *const *e;
+	const char *p;
+
+	for (p = v; (p = strchr(p, '.')) != NULL; p++)
+		for (e = ext; *e; e++)
+			if (strncasecmp(p, *e, strlen(*e)) == 0)
+				return 1;
+	return 0;
+}
+
+/* Readability.js _isSingleImage */
+static int
+single_image(const xmlNode *n)
+{
+	while (n) {
+		if (bread_tag_is(n, "img"))
+			return 1;
+		if (bread_el_count(n) != 1 || bread_has_text(n))
+			return 0;
+		n = bread_first_el(n);
+	}
+	return 0;
+}
+
+/* Readability.js _unwrapNoscriptImages */
+static void
+unwrap_noscript_images(struct rd *rd, xmlNodePtr root)
+{
+	struct nvec v = { NULL, 0, 0 };
+	size_t i;
+
+	bread_by_tag(root, "img", &v);
+	for (i = 0; i < v.n; i++) {
+		const xmlAttr *a;
+		int keep = 0;
+		for (a = v.v[i]->properties; a && !keep; a = a->next) {
+			const char *nm = (const char *)a->name;
+			const char *val = a->children && a->children->content ?
+			    (const char *)a->children->content : "";
+			if (!strcmp(nm, "src") || !strcmp(nm, "srcset") ||
+			    !strcmp(nm, "data-src") || !strcmp(nm, "data-srcset") ||
+			    img_like(val))
+				keep = 1;
+		}
+		if (!keep)
+			bury(rd, v.v[i]);
+	}
+	v.n = 0;
+	bread_by_tag(root, "noscript", &v);
+	for (i = 0; i < v.n; i++) {
+		xmlNodePtr ns = v.v[i], prev, img;
+		if (!single_image(ns) || ns->parent == NULL)
+			continue;
+		prev = bread_prev_el(ns);
+		if (prev == NULL || !single_image(prev))
+			continue;
+		img = bread_first_el(ns);
+		bread_replace(prev, img);
+		bread_nvec_push(&rd->grave, prev);
+	}
+	bread_nvec_free(&v);
+}
+
+/* Readability.js _replaceBrs */
+static void
+replace_brs(struct rd *rd, xmlNodePtr body)
+{
+	struct nvec v = { NULL, 0, 0 };
+	size_t i;
+
+	bread_by_tag(body, "br", &v);
+	for (i = 0; i < v.n; i++) {
+		xmlNodePtr br = v.v[i], next = br->next, p;
+		int replaced = 0;
+
+		while ((next = next_node(next)) != NULL && bread_tag_is(next, "br")) {
+			xmlNodePtr sib = next->next;
+			replaced = 1;
+			bury(rd, next);
+			next = sib;
+		}
+		if (!replaced || br->parent == NULL)
+			continue;
+		p = xmlNewDocNode(rd->doc, NULL, BAD_CAST "p", NULL);
+		bread_replace(br, p);
+		bread_nvec_push(&rd->grave, br);
+		next = p->next;
+		while (next) {
+			if (bread_tag_is(next, "br")) {
+				xmlNodePtr ne = next_node(next->next);
+				if (ne && bread_tag_is(ne, "br"))
+					break;
+			}
+			if (!is_phrasing(next))
+				break;
+			xmlNodePtr sib = next->next;
+			bread_append(p, next);
+			next = sib;
+		}
+		while (p->last && is_whitespace(p->last))
+			bury(rd, p->last);
+		if (bread_tag_is(p->parent, "p"))
+			set_tag(p->parent, "div");
+	}
+	bread_nvec_free(&v);
+}
+
+/* Readability.js _prepDocument */
+static void
+prep_document(struct rd *rd)
+{
+	xmlNodePtr root = xmlDocGetRootElement(rd->doc), body;
+	struct nvec v = { NULL, 0, 0 };
+	size_t i;
+
+	if (root == NULL)
+		return;
+	remove_tags(rd, root, "style");
+	if ((body = doc_body(rd->doc)) != NULL)
+		replace_brs(rd, body);
+	bread_by_tag(root, "font", &v);
+	for (i = 0; i < v.n; i++)
+		set_tag(v.v[i], "span");
+	bread_nvec_free(&v);
+}
+
+/* ---------------------------------------------------------------- metadata */
+
+/* Readability.js _unescapeHtmlEntities, in place on a malloc'd string */
+static char *
+unescape_entities(char *s)
+{
+	struct buf b = BUF_INIT;
+	const char *p = s;
+
+	if (s == NULL)
+		return NULL;
+	while (*p) {
+		if (*p == '&') {
+			static const struct { const char *e; char c; } m[] = {
+				{ "&quot;", '"' }, { "&amp;", '&' }, { "&apos;", '\'' },
+				{ "&lt;", '<' }, { "&gt;", '>' },
+			};
+			size_t k;
+			int done = 0;
+			for (k = 0; k < 5 && !done; k++)
+				if (strncmp(p, m[k].e, strlen(m[k].e)) == 0) {
+					buf_addc(&b, m[k].c);
+					p += strlen(m[k].e);
+					done = 1;
+				}
+			if (done)
+				continue;
+			if (p[1] == '#') {
+				const char *q = p + 2;
+				int hex = 0;
+				unsigned long v = 0;
+				int digits = 0;
+				if (*q == 'x' || *q == 'X') {
+					hex = 1;
+					q++;
+				}
+				for (;; q++) {
+					int d;
+					if (*q >= '0' && *q <= '9')
+						d = *q - '0';
+					else if (hex && *q >= 'a' && *q <= 'f')
+						d = *q - 'a' + 10;
+					else if (hex && *q >= 'A' && *q <= 'F')
+						d = *q - 'A' + 10;
+					else
+						break;
+					if (v < 0x1000000)
+						v = v * (hex ? 16 : 10) + (unsigned long)d;
+					digits++;
+				}
+				if (digits && *q == ';') {
+					char e[4];
+					int n;
+					if (v == 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+						v = 0xFFFD;
+					n = utf8_encode((uint32_t)v, e);
+					buf_add(&b, e, (size_t)n);
+					p = q + 1;
+					continue;
+				}
+			}
+		}
+		buf_addc(&b, *p);
+		p++;
+	}
+	buf_adds(&b, "");
+	free(s);
+	return buf_detach(&b, NULL);
+}
+
+/* The HTML document.title: first <title>, ASCII white space stripped and collapsed. */
+static char *
+doc_title(htmlDocPtr doc)
+{
+	xmlNodePtr root = xmlDocGetRootElement(doc), n;
+	struct buf raw = BUF_INIT, out = BUF_INIT;
+	size_t i;
+	int sp = 0;
+
+	if (root == NULL)
+		return xstrdup("");
+	for (n = root; n != NULL; n = bread_walk(n, root, 0))
+		if (bread_tag_is(n, "title") && !has_ancestor_tag(n, "svg", 0, 0))
+			break;
+	if (n == NULL)
+		return xstrdup("");
+	bread_text_content(n, &raw);
+	for (i = 0; i < raw.len; i++) {
+		char c = raw.s[i];
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+			sp = out.len > 0;
+			continue;
+		}
+		if (sp)
+			buf_addc(&out, ' ');
+		sp = 0;
+		buf_addc(&out, c);
+	}
+	buf_release(&raw);
+	buf_adds(&out, "");
+	return buf_detach(&out, NULL);
+}
+
+/* "str.split(/\s+/).length" */
+static size_t
+word_count(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t k = 1;
+	int in = 0;
+	uint32_t cp;
+
+	while (*p) {
+		p += bread_u8(p, &cp);
+		if (bread_js_space(cp)) {
+			if (!in)
+				k++;
+			in = 1;
+		} else
+			in = 0;
+	}
+	return k;
+}
+
+/* Title separators of Readability.js 0.6: | - – — \ / > » (the dashes not hierarchical) */
+static int
+sep_at(const char *p, int hier_only)
+{
+	if (!hier_only && (*p == '|' || *p == '-'))
+		return 1;
+	if (!hier_only && (unsigned char)p[0] == 0xE2 && (unsigned char)p[1] == 0x80 &&
+	    ((unsigned char)p[2] == 0x93 || (unsigned char)p[2] == 0x94))
+		return 3;
+	if (*p == '\\' || *p == '/' || *p == '>')
+		return 1;
+	if ((unsigned char)p[0] == 0xC2 && (unsigned char)p[1] == 0xBB)
+		return 2;
+	return 0;
+}
+
+/* / [sep] / */
+static int
+has_spaced_sep(const char *s, int hier_only)
+{
+	const char *p;
+	int k;
+
+	for (p = s; *p; p++)
+		if (*p == ' ' && (k = sep_at(p + 1, hier_only)) && p[1 + k] == ' ')
+			return 1;
+	return 0;
+}
+
+/* "\s{2,}" -> " " after trim */
+static char *
+trim_normalize(const char *s)
+{
+	const unsigned char *p;
+	struct buf b = BUF_INIT;
+	char *t = bread_js_trim(s, strlen(s));
+	uint32_t cp, first = 0;
+	size_t run = 0;
+	int k;
+
+	for (p = (const unsigned char *)t; *p; p += k) {
+		k = bread_u8(p, &cp);
+		if (bread_js_space(cp)) {
+			if (run == 0)
+				first = cp;
+			run++;
+			continue;
+		}
+		if (run == 1) {
+			char e[4];
+			buf_add(&b, e, (size_t)utf8_encode(first, e));
+		} else if (run > 1)
+			buf_addc(&b, ' ');
+		run = 0;
+		buf_add(&b, p, (size_t)k);
+	}
+	free(t);
+	buf_adds(&b, "");
+	return buf_detach(&b, NULL);
+}
+
+/* Readability.js _getArticleTitle */
+static char *
+article_title(struct rd *rd)
+{
+	char *orig = doc_title(rd->doc), *cur, *t;
+	int hier = 0;
+	size_t wc;
+	const char *p;
+
+	{
+		char *tr = bread_js_trim(orig, strlen(orig));
+		free(orig);
+		orig = tr;
+	}
+	cur = xstrdup(orig);
+	if (has_spaced_sep(cur, 0)) {
+		const char *last = NULL;
+		int k;
+		hier = has_spaced_sep(cur, 1);
+		/* (.*)[sep] .*  : cut at the last separator followed by a space */
+		for (p = orig; *p; p++)
+			if ((k = sep_at(p, 0)) && p[k] == ' ')
+				last = p;
+		free(cur);
+		cur = last ? xstrndup(orig, (size_t)(last - orig)) : xstrdup(orig);
+		if (word_count(cur) < 3) {
+			/* [^sep]*[sep](.*) : everything after the first separator */
+			free(cur);
+			cur = NULL;
+			for (p = orig; *p; p++)
+				if ((k = sep_at(p, 0))) {
+					cur = xstrdup(p + k);
+					break;
+				}
+			if (cur == NULL)
+				cur = xstrdup(orig);
+		}
+	} else if (strstr(cur, ": ")) {
+		xmlNodePtr root = xmlDocGetRootElement(rd->doc), n;
+		int match = 0;
+		char *trimmed = bread_js_trim(cur, strlen(cur));
+		if (root)
+			for (n = root; n && !match; n = bread_walk(n, root, 0))
+				if (bread_tag_is(n, "h1") || bread_tag_is(n, "h2")) {
+					struct buf b = BUF_INIT;
+					char *ht;
+					bread_text_content(n, &b);
+					ht = bread_js_trim(buf_str(&b), b.len);
+					match = strcmp(ht, trimmed) == 0;
+					free(ht);
+					buf_release(&b);
+				}
+		free(trimmed);
+		if (!match) {
+			const char *lc = strrchr(orig, ':'), *fc = strchr(orig, ':');
+			free(cur);
+			cur = xstrdup(lc + 1);
+			if (word_count(cur) < 3) {
+				free(cur);
+				cur = xstrdup(fc + 1);
+			} else {
+				char *before = xstrndup(orig, (size_t)(fc - orig));
+				if (word_count(before) > 5) {
+					free(cur);
+					cur = xstrdup(orig);
+				}
+				free(before);
+			}
+		}
+	} else {
+		size_t l = bread_js_len(cur, strlen(cur));
+		if (l > 150 || l < 15) {
+			struct nvec v = { NULL, 0, 0 };
+			xmlNodePtr root = xmlDocGetRootElement(rd->doc);
+			if (root) {
+				if (bread_tag_is(root, "h1"))
+					bread_nvec_push(&v, root);
+				bread_by_tag(root, "h1", &v);
+			}
+			if (v.n == 1) {
+				struct buf b = BUF_INIT;
+				bread_inner_text(v.v[0], 1, &b);
+				free(cur);
+				cur = buf_detach(&b, NULL);
+			}
+			bread_nvec_free(&v);
+		}
+	}
+	t = trim_normalize(cur);
+	free(cur);
+	cur = t;
+	wc = word_count(cur);
+	if (wc <= 4) {
+		/* origTitle.replace(/[sep]+/g, "") */
+		struct buf b = BUF_INIT;
+		int k;
+		for (p = orig; *p; ) {
+			if ((k = sep_at(p, 0))) {
+				p += k;
+				continue;
+			}
+			buf_addc(&b, *p++);
+		}
+		buf_adds(&b, "");
+		if (!hier || wc != word_count(b.s) - 1) {
+			free(cur);
+			cur = xstrdup(orig);
+		}
+		buf_release(&b);
+	}
+	free(orig);
+	return cur;
+}
+
+/* JSON-LD @type test: REGEXPS.jsonLdArticleTypes (anchors bind only the ends) */
+static int
+jsonld_article_type(const char *t)
+{
+	static const char *const mid[] = {
+		"AdvertiserContentArticle", "NewsArticle", "AnalysisNewsArticle",
+		"AskPublicNewsArticle", "BackgroundNewsArticle",
+		"OpinionNewsArticle", "ReportageNewsArticle", "ReviewNewsArticle",
+		"Report", "SatiricalArticle", "ScholarlyArticle",
+		"MedicalScholarlyArticle", "SocialMediaPosting", "BlogPosting",
+		"LiveBlogPosting", "DiscussionForumPosting", "TechArticle", NULL
+	};
+	const char *const *m;
+	size_t n = strlen(t);
+
+	if (strncmp(t, "Article", 7) == 0)
+		return 1;
+	if (n >= 12 && strcmp(t + n - 12, "APIReference") == 0)
+		return 1;
+	for (m = mid; *m; m++)
+		if (strstr(t, *m))
+			return 1;
+	return 0;
+}
+
+static int
+schema_org(const char *s)
+{
+	/* /^https?\:\/\/schema\.org\/?$/ */
+	if (strncmp(s, "http://", 7) == 0)
+		s += 7;
+	else if (strncmp(s, "https://", 8) == 0)
+		s += 8;
+	else
+		return 0;
+	return strcmp(s, "schema.org") == 0 || strcmp(s, "schema.org/") == 0;
+}
+
+struct jsonld {
+	char *title, *byline, *excerpt;
+	int found;
+};
+
+/* Readability.js _getJSONLD: the first usable Article-like object */
+static void
+get_jsonld(struct rd *rd, struct jsonld *out)
+{
+	xmlNodePtr root = xmlDocGetRootElement(rd->doc);
+	struct nvec v = { NULL, 0, 0 };
+	size_t i;
+
+	memset(out, 0, sizeof *out);
+	if (root == NULL)
+		return;
+	bread_by_tag(root, "script", &v);
+	for (i = 0; i < v.n && !out->found; i++) {
+		const char *type = bread_attr(v.v[i], "type");
+		struct buf b = BUF_INIT;
+		json_t *doc, *p, *ctx, *t;
+		const char *s, *e;
+
+		if (type == NULL || strcmp(type, "application/ld+json") != 0)
+			continue;
+		bread_text_content(v.v[i], &b);
+		/* strip a CDATA wrapper: /^\s*<!\[CDATA\[|\]\]>\s*$/g */
+		s = buf_str(&b);
+		e = s + b.len;
+		{
+			const char *q = s;
+			while (q < e && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+				q++;
+			if (strncmp(q, "<![CDATA[", 9) == 0)
+				s = q + 9;
+			const char *r = e;
+			while (r > s && (r[-1] == ' ' || r[-1] == '\t' || r[-1] == '\n' || r[-1] == '\r'))
+				r--;
+			if (r - s >= 3 && strncmp(r - 3, "]]>", 3) == 0)
+				e = r - 3;
+		}
+		doc = json_loadb(s, (size_t)(e - s), JSON_DECODE_ANY, NULL);
+		buf_release(&b);
+		p = doc;
+		if (json_is_array(doc)) {
+			/* an array: the first Article-like item (a non-string @type throws) */
+			json_t *it;
+			size_t k;
+			p = NULL;
+			json_array_foreach(doc, k, it) {
+				json_t *ty = json_is_object(it) ? json_object_get(it, "@type") : NULL;
+				if (ty == NULL || json_is_null(ty) || json_is_false(ty) ||
+				    (json_is_string(ty) && json_string_length(ty) == 0))
+					continue;
+				if (!json_is_string(ty))
+					break;
+				if (jsonld_article_type(json_string_value(ty))) {
+					p = it;
+					break;
+				}
+			}
+		}
+		if (p == NULL || !json_is_object(p)) {
+			json_decref(doc);
+			continue;
+		}
+		ctx = json_object_get(p, "@context");
+		/* @context: the schema.org URL, or an object whose @vocab is */
+		if (json_is_object(ctx))
+			ctx = json_object_get(ctx, "@vocab");
+		if (!json_is_string(ctx) || !schema_org(json_string_value(ctx))) {
+			json_decref(doc);
+			continue;
+		}
+		t = json_object_get(p, "@type");
+		if ((t == NULL || json_is_null(t) || json_is_false(t)) &&
+		    json_is_array(json_object_get(p, "@graph"))) {
+			json_t *g = json_object_get(p, "@graph"), *it;
+			size_t k;
+			int bad = 0;
+			p = NULL;
+			json_array_foreach(g, k, it) {
+				json_t *ty = json_is_object(it) ? json_object_get(it, "@type") : NULL;
+				if (ty == NULL || json_is_null(ty))
+					continue;
+				if (!json_is_string(ty)) {
+					bad = 1;	/* .match on a non-string throws */
+					break;
+				}
+				if (jsonld_article_type(json_string_value(ty))) {
+					p = it;
+					break;
+				}
+			}
+			if (bad)
+				p = NULL;
+		}
+		t = p ? json_object_get(p, "@type") : NULL;
+		if (p == NULL || !json_is_string(t) ||
+		    !jsonld_article_type(json_string_value(t))) {
+			json_decref(doc);
+			continue;
+		}
+		out->found = 1;
+		{
+			json_t *name = json_object_get(p, "name");
+			json_t *head = json_object_get(p, "headline");
+			json_t *auth = json_object_get(p, "author");
+			json_t *desc = json_object_get(p, "description");
+			if (json_is_string(name) && json_is_string(head) &&
+			    strcmp(json_string_value(name), json_string_value(head)) != 0) {
+				char *title = article_title(rd);
+				int nm = text_similarity(json_string_value(name), title) > 0.75;
+				int hm = text_similarity(json_string_value(head), title) > 0.75;
+				free(title);
+				out->title = xstrdup(json_string_value(hm && !nm ? head : name));
+			} else if (json_is_string(name)) {
+				out->title = bread_js_trim(json_string_value(name),
+				    json_string_length(name));
+			} else if (json_is_string(head)) {
+				out->title = bread_js_trim(json_string_value(head),
+				    json_string_length(head));
+			}
+			if (json_is_object(auth) &&
+			    json_is_string(json_object_get(auth, "name"))) {
+				const char *an = json_string_value(json_object_get(auth, "name"));
+				out->byline = bread_js_trim(an, strlen(an));
+			} else if (json_is_array(auth) && json_array_size(auth) > 0 &&
+			    json_is_object(json_array_get(auth, 0)) &&
+			    json_is_string(json_object_get(json_array_get(auth, 0), "name"))) {
+				struct buf bb = BUF_INIT;
+				size_t k;
+				json_t *a;
+				int first = 1;
+				json_array_foreach(auth, k, a) {
+					json_t *an = json_is_object(a) ? json_object_get(a, "name") : NULL;
+					char *x;
+					if (!json_is_string(an))
+						continue;
+					if (!first)
+						buf_adds(&bb, ", ");
+					first = 0;
+					x = bread_js_trim(json_string_value(an), json_string_length(an));
+					buf_adds(&bb, x);
+					free(x);
+				}
+				buf_adds(&bb, "");
+				out->byline = buf_detach(&bb, NULL);
+			}
+			if (json_is_string(desc))
+				out->excerpt = bread_js_trim(json_string_value(desc),
+				    json_string_length(desc));
+		}
+		json_decref(doc);
+	}
+	bread_nvec_free(&v);
+}
+
+/* propertyPattern of _getArticleMetadata: the first "prefix:name" in s */
+static int
+meta_property(const char *s, char *out, size_t outsz)
+{
+	static const char *const pre[] = { "article", "dcterm", "dc", "og", "twitter", NULL };
+	static const char *const names[] = {
+		"author", "creator", "description", "published_time", "title",
+		"site_name", NULL
+	};
+	const char *p, *q;
+	const char *const *a, *const *b;
+
+	for (p = s; *p; p++) {
+		for (a = pre; *a; a++) {
+			size_t n = strlen(*a);
+			if (strncasecmp(p, *a, n) != 0)
+				continue;
+			q = p + n;
+			while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r' || *q == '\f')
+				q++;
+			if (*q != ':')
+				continue;
+			q++;
+			while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r' || *q == '\f')
+				q++;
+			for (b = names; *b; b++)
+				if (strncasecmp(q, *b, strlen(*b)) == 0) {
+					snprintf(out, outsz, "%s:%s", *a, *b);
+					return 1;
+				}
+		}
+	}
+	return 0;
+}
+
+/* namePattern of _getArticleMetadata: the whole name is one known key */
+static int
+meta_name(const char *s, char *out, size_t outsz)
+{
+	static const char *const pre[] = {
+		"weibo:article", "weibo:webpage", "dcterm", "dc", "og", "twitter",
+		"parsely", NULL
+	};
+	static const char *const names[] = {
+		"author", "creator", "pub-date", "description", "title",
+		"site_name", NULL
+	};
+	const char *p = s, *q;
+	const char *const *a, *const *b;
+	int pass;
+	size_t i, j;
+
+	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' || *p == '\f')
+		p++;
+	for (pass = 0; pass < 2; pass++) {
+		for (a = pass ? pre : NULL; pass == 0 || *a; a = pass ? a + 1 : NULL) {
+			q = p;
+			if (pass) {
+				size_t n = strlen(*a);
+				if (strncasecmp(q, *a, n) != 0)
+					continue;
+				q += n;
+				while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r' || *q == '\f')
+					q++;
+				if (*q != '-' && *q != '.' && *q != ':')
+					continue;
+				q++;
+				while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r' || *q == '\f')
+					q++;
+			}
+			for (b = names; *b; b++) {
+				size_t n = strlen(*b);
+				const char *r = q + n;
+				if (strncasecmp(q, *b, n) != 0)
+					continue;
+				while (*r == ' ' || *r == '\t' || *r == '\n' || *r == '\r' || *r == '\f')
+					r++;
+				if (*r == '\0')
+					goto hit;
+			}
+			if (pass == 0)
+				break;
+		}
+	}
+	return 0;
+hit:
+	/* lower-case, drop white space, dots to colons */
+	for (i = j = 0; s[i] && j + 1 < outsz; i++) {
+		char c = s[i];
+		if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f')
+			continue;
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c == '.')
+			c = ':';
+		out[j++] = c;
+	}
+	out[j] = '\0';
+	return 1;
+}
+
+struct kv {
+	char key[64];
+	char *val;
+};
+
+static const char *
+kv_get(struct kv *kv, size_t n, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(kv[i].key, key) == 0)
+			return kv[i].val && *kv[i].val ? kv[i].val : NULL;
+	return NULL;
+}
+
+static void
+kv_set(struct kv **kv, size_t *n, const char *key, const char *val)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp((*kv)[i].key, key) == 0) {
+			free((*kv)[i].val);
+			(*kv)[i].val = bread_js_trim(val, strlen(val));
+			return;
+		}
+	*kv = xreallocarray(*kv, *n + 1, sizeof **kv);
+	snprintf((*kv)[*n].key, sizeof (*kv)[*n].key, "%s", key);
+	(*kv)[*n].val = bread_js_trim(val, strlen(val));
+	(*n)++;
+}
+
+static char *
+first_of(struct kv *kv, size_t n, const char *const *keys, const char *pre)
+{
+	const char *v;
+
+	if (pre && *pre)
+		return xstrdup(pre);
+	for (; *keys; keys++)
+		if ((v = kv_get(kv, n, *keys)) != NULL)
+			return xstrdup(v);
+	return NULL;
+}
+
+/* What new URL(s) accepts without a base: a scheme, ":" and something after. */
+static int
+looks_like_url(const char *s)
+{
+	const char *p = s;
+
+	if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+		return 0;
+	while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+	    (*p >= '0' && *p <= '9') || *p == '+' || *p == '-' || *p == '.')
+		p++;
+	if (*p != ':')
+		return 0;
+	if (strncasecmp(s, "http:", 5) == 0 || strncasecmp(s, "https:", 6) == 0)
+		return p[1] != '\0' && strspn(p + 1, "/") < strlen(p + 1);
+	return strchr(p, ' ') == NULL;
+}
+
+/* Readability.js _getArticleMetadata */
+static void
+get_metadata(struct rd *rd, struct jsonld *jl)
+{
+	static const char *const tkeys[] = {
+		"dc:title", "dcterm:title", "og:title", "weibo:article:title",
+		"weibo:webpage:title", "title", "twitter:title", "parsely-title", NULL
+	};
+	static const char *const bkeys[] = {
+		"dc:creator", "dcterm:creator", "author", "parsely-author", NULL
+	};
+	static const char *const ekeys[] = {
+		"dc:description", "dcterm:description", "og:description",
+		"weibo:article:description", "weibo:webpage:description",
+		"description", "twitter:description", NULL
+	};
+	xmlNodePtr root = xmlDocGetRootElement(rd->doc);
+	struct nvec v = { NULL, 0, 0 };
+	struct kv *kv = NULL;
+	size_t nkv = 0, i;
+	char key[64];
+
+	if (root) {
+		if (bread_tag_is(root, "meta"))
+			bread_nvec_push(&v, root);
+		bread_by_tag(root, "meta", &v);
+	}
+	for (i = 0; i < v.n; i++) {
+		const char *name = bread_attr(v.v[i], "name");
+		const char *prop = bread_attr(v.v[i], "property");
+		const char *content = bread_attr(v.v[i], "content");
+		int matched = 0;
+		if (content == NULL || *content == '\0')
+			continue;
+		if (prop && meta_property(prop, key, sizeof key)) {
+			matched = 1;
+			kv_set(&kv, &nkv, key, content);
+		}
+		if (!matched && name && meta_name(name, key, sizeof key))
+			kv_set(&kv, &nkv, key, content);
+	}
+	bread_nvec_free(&v);
+	rd->title = first_of(kv, nkv, tkeys, jl->title);
+	if (rd->title == NULL)
+		rd->title = article_title(rd);
+	rd->meta_byline = first_of(kv, nkv, bkeys, jl->byline);
+	/* article:author when it is not a URL (Readability.js 0.6 _isUrl) */
+	if (rd->meta_byline == NULL) {
+		const char *aa = kv_get(kv, nkv, "article:author");
+		if (aa && !looks_like_url(aa))
+			rd->meta_byline = xstrdup(aa);
+	}
+	rd->meta_excerpt = first_of(kv, nkv, ekeys, jl->excerpt);
+	rd->title = unescape_entities(rd->title);
+	rd->meta_byline = unescape_entities(rd->meta_byline);
+	rd->meta_excerpt = unescape_entities(rd->meta_excerpt);
+	for (i = 0; i < nkv; i++)
+		free(kv[i].val);
+	free(kv);
+}
+
+/* ---------------------------------------------------------------- grabArticle */
+
+/* Readability.js _checkByline */
+static int
+check_byline(struct rd *rd, xmlNodePtr n, const char *match_lc)
+{
+	const char *rel, *itemprop;
+	size_t l;
+
+	if (rd->byline || rd->meta_byline)
+		return 0;
+	rel = bread_attr(n, "rel");
+	itemprop = bread_attr(n, "itemprop");
+	if (!((rel && strcmp(rel, "author") == 0) ||
+	    (itemprop && strstr(itemprop, "author")) || any_of(match_lc, re_byline)))
+		return 0;
+	/* _isValidByline: trimmed length in (0, 100) */
+	buf_reset(&rd->tmp);
+	bread_text_content(n, &rd->tmp);
+	{
+		char *t = bread_js_trim(buf_str(&rd->tmp), rd->tmp.len);
+		xmlNodePtr end, x;
+		l = bread_js_len(t, strlen(t));
+		if (l == 0 || l >= 100) {
+			free(t);
+			return 0;
+		}
+		/* Readability.js 0.6: prefer a descendant with itemprop "name" */
+		end = get_next_node(n, 1);
+		for (x = get_next_node(n, 0); x && x != end; x = get_next_node(x, 0)) {
+			const char *ip = bread_attr(x, "itemprop");
+			if (ip && strstr(ip, "name")) {
+				buf_reset(&rd->tmp);
+				bread_text_content(x, &rd->tmp);
+				free(t);
+				t = bread_js_trim(buf_str(&rd->tmp), rd->tmp.len);
+				break;
+			}
+		}
+		rd->byline = t;
+	}
+	return 1;
+}
+
+/* Readability.js _headerDuplicatesTitle */
+static int
+header_duplicates_title(struct rd *rd, xmlNodePtr n)
+{
+	struct buf b = BUF_INIT;
+	double s;
+
+	if (!bread_tag_is(n, "h1") && !bread_tag_is(n, "h2"))
+		return 0;
+	bread_inner_text(n, 0, &b);
+	s = text_similarity(rd->title, buf_str(&b));
+	buf_release(&b);
+	return s > 0.75;
+}
+
+static const char *const unlikely_roles[] = {
+	"menu", "menubar", "complementary", "navigation", "alert",
+	"alertdialog", "dialog", NULL
+};
+static const char *const tags_to_score[] = {
+	"section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre", NULL
+};
+
+static int
+in_list(const char *s, const char *const *list)
+{
+	if (s == NULL)
+		return 0;
+	for (; *list; list++)
+		if (strcmp(s, *list) == 0)
+			return 1;
+	return 0;
+}
+
+/* Readability.js _markDataTables */
+static void
+mark_data_tables(struct rd *rd, xmlNodePtr root)
+{
+	struct nvec v = { NULL, 0, 0 };
+	size_t i;
+
+	bread_by_tag(root, "table", &v);
+	for (i = 0; i < v.n; i++) {
+		xmlNodePtr t = v.v[i];
+		struct rinfo *r = info_new(rd, t);
+		const char *role = bread_attr(t, "role");
+		const char *dt = bread_attr(t, "datatable");
+		const char *summary = bread_attr(t, "summary");
+		struct nvec cap = { NULL, 0, 0 }, trs = { NULL, 0, 0 };
+		size_t rows = 0, cols = 0, k;
+
+		if (role && strcmp(role, "presentation") == 0) {
+			r->datatable = 0;
+			continue;
+		}
+		if (dt && strcmp(dt, "0") == 0) {
+			r->datatable = 0;
+			continue;
+		}
+		if (summary && *summary) {
+			r->datatable = 1;
+			continue;
+		}
+		bread_by_tag(t, "caption", &cap);
+		if (cap.n && cap.v[0]->children) {
+			bread_nvec_free(&cap);
+			r->datatable = 1;
+			continue;
+		}
+		bread_nvec_free(&cap);
+		if (bread_count_tag(t, "col") || bread_count_tag(t, "colgroup") ||
+		    bread_count_tag(t, "tfoot") || bread_count_tag(t, "thead") ||
+		    bread_count_tag(t, "th")) {
+			r->datatable = 1;
+			continue;
+		}
+		if (bread_count_tag(t, "table")) {
+			r->datatable = 0;
+			continue;
+		}
+		/* _getRowAndColumnCount */
+		bread_by_tag(t, "tr", &trs);
+		for (k = 0; k < trs.n; k++) {
+			const char *rs = bread_attr(trs.v[k], "rowspan");
+			long long x = 0;
+			struct nvec tds = { NULL, 0, 0 };
+			size_t c = 0, j;
+			if (rs)
+				x = strtoll(rs, NULL, 10);
+			rows += x > 0 ? (size_t)x : 1;
+			bread_by_tag(trs.v[k], "td", &tds);
+			for (j = 0; j < tds.n; j++) {
+				const char *cs = bread_attr(tds.v[j], "colspan");
+				long long y = cs ? strtoll(cs, NULL, 10) : 0;
+				c += y > 0 ? (size_t)y : 1;
+			}
+			bread_nvec_free(&tds);
+			if (c > cols)
+				cols = c;
+		}
+		bread_nvec_free(&trs);
+		if (cols == 1 || rows == 1)
+			r->datatable = 0;
+		else if (rows >= 10 || cols > 4)
+			r->datatable = 1;
+		else
+			r->datatable = rows * cols > 10;
+	}
+	bread_nvec_free(&v);
+}
+
+/* The <figure> case of Readability.js _fixLazyImages (it changes img counts). */
+static void
+fix_lazy_figures(struct rd *rd, xmlNodePtr root)
+{
+	struct nvec v = { NULL, 0, 0 };
+	size_t i;
+
+	bread_by_tag(root, "figure", &v);
+	for (i = 0; i < v.n; i++) {
+		xmlNodePtr f = v.v[i];
+		const xmlAttr *a;
+		for (a = f->properties; a; a = a->next) {
+			const char *nm = (const char *)a->name;
+			const char *val = a->children && a->children->content ?
+			    (const char *)a->children->content : "";
+			const char *dot;
+			int copy = 0;
+			if (!strcmp(nm, "src") || !strcmp(nm, "srcset") || !strcmp(nm, "alt"))
+				continue;
+			for (dot = val; (dot = strchr(dot, '.')) != NULL; dot++) {
+				static const char *const ext[] = { "jpg", "jpeg", "png", "webp", NULL };
+				const char *const *e;
+				for (e = ext; *e; e++) {
+					size_t n = strlen(*e);
+					const char *q = dot + 1 + n;
+					if (strncmp(dot + 1, *e, n) != 0)
+						continue;
+					if (*q == ' ' || *q == '\t' || *q == '\n') {
+						while (*q == ' ' || *q == '\t' || *q == '\n')
+							q++;
+						if (*q >= '0' && *q <= '9')
+							copy = 1;
+					}
+					/* /^\s*\S+\.(jpg|...)\S*\s*$/ */
+					if (!copy) {
+						const char *s = val;
+						int ok = 1;
+						while (*s == ' ' || *s == '\t' || *s == '\n')
+							s++;
+						if (s == dot)
+							ok = 0;
+						for (const char *x = s; x < dot && ok; x++)
+							if (*x == ' ' || *x == '\t' || *x == '\n')
+								ok = 0;
+						for (; *q && *q != ' ' && *q != '\t' && *q != '\n'; q++)
+							;
+						while (*q == ' ' || *q == '\t' || *q == '\n')
+							q++;
+						if (ok && *q == '\0')
+							copy = 2;
+					}
+				}
+			}
+			if (copy && bread_count_tag(f, "img") == 0 &&
+			    bread_count_tag(f, "picture") == 0) {
+				xmlNodePtr img = xmlNewDocNode(rd->doc, NULL, BAD_CAST "img", NULL);
+				xmlNewProp(img, BAD_CAST (copy == 1 ? "srcset" : "src"), BAD_CAST val);
+				bread_append(f, img);
+			}
+		}
+	}
+	bread_nvec_free(&v);
+}
+
+/* Readability.js _getTextDensity, given the element's inner text length */
+static double
+text_density(xmlNodePtr e, const char *const *tags, size_t tl)
+{
+	size_t cl = 0;
+	xmlNodePtr c;
+
+	if (tl == 0)
+		return 0;
+	for (c = e->children; c != NULL; c = bread_walk(c, e, 0))
+		if (tag_in(c, tags))
+			cl += bread_inner_len(c, 1);
+	return (double)cl / (double)tl;
+}
+
+/* REGEXPS.adWords and REGEXPS.loadingWords (whole text) */
+static int
+ad_or_loading(const char *t)
+{
+	static const char *const ad[] = {
+		"ad", "advertising", "advertisement", "pub", "publicit\xc3\xa9",
+		"werb", "werbung", "\xe5\xb9\xbf\xe5\x91\x8a",
+		"\xd0\xa0\xd0\xb5\xd0\xba\xd0\xbb\xd0\xb0\xd0\xbc\xd0\xb0",
+		"\xd1\x80\xd0\xb5\xd0\xba\xd0\xbb\xd0\xb0\xd0\xbc\xd0\xb0",
+		"anuncio", NULL
+	};
+	static const char *const load[] = {
+		"loading", "\xe6\xad\xa3\xe5\x9c\xa8\xe5\x8a\xa0\xe8\xbd\xbd",
+		"\xd0\x97\xd0\xb0\xd0\xb3\xd1\x80\xd1\x83\xd0\xb7\xd0\xba\xd0\xb0",
+		"\xd0\xb7\xd0\xb0\xd0\xb3\xd1\x80\xd1\x83\xd0\xb7\xd0\xba\xd0\xb0",
+		"chargement", "cargando", NULL
+	};
+	const char *const *w;
+	size_t n = strlen(t);
+
+	if (n > 40)
+		return 0;
+	for (w = ad; *w; w++)
+		if (strcasecmp(t, *w) == 0)
+			return 1;
+	for (w = load; *w; w++) {
+		size_t k = strlen(*w);
+		if (strncasecmp(t, *w, k) != 0)
+			continue;
+		if (t[k] == '\0' || strcmp(t + k, "...") == 0 ||
+		    strcmp(t + k, "\xe2\x80\xa6") == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+embed_is_video(const xmlNode *e)
+{
+	const xmlAttr *a;
+
+	for (a = e->properties; a; a = a->next)
+		if (a->children && a->children->content &&
+		    re_video((const char *)a->children->content))
+			return 1;
+	return 0;
+}
+
+/* Readability.js _cleanConditionally: the removal test for one node */
+static int
+conditionally_remove(struct rd *rd, xmlNodePtr node, const char *tag)
+{
+	static const char *const heads[] = { "h1", "h2", "h3", "h4", "h5", "h6", NULL };
+	static const char *const textish[] = {
+		"span", "li", "td", "blockquote", "dl", "div", "img", "ol", "p",
+		"pre", "table", "ul", NULL
+	};
+	int is_list = !strcmp(tag, "ul") || !strcmp(tag, "ol");
+	int weight, remove = 0;
+	size_t nl = bread_inner_len(node, 1);
+	xmlNodePtr c;
+
+	if (!is_list) {
+		size_t ll = 0;
+		for (c = node->children; c; c = bread_walk(c, node, 0))
+			if (bread_tag_is(c, "ul") || bread_tag_is(c, "ol"))
+				ll += bread_inner_len(c, 1);
+		is_list = nl ? (double)ll / (double)nl > 0.9 : ll > 0;
+	}
+	if (!strcmp(tag, "table") && info_get(node) && info_get(node)->datatable == 1)
+		return 0;
+	if (has_ancestor_tag(node, "table", -1, 1))
+		return 0;
+	if (has_ancestor_tag(node, "code", 3, 0))
+		return 0;
+	for (c = node->children; c; c = bread_walk(c, node, 0))
+		if (bread_tag_is(c, "table") && info_get(c) && info_get(c)->datatable == 1)
+			return 0;
+	weight = class_weight(rd, node);
+	if (weight < 0)
+		return 1;
+	if (count_commas(node, 1) < 10) {
+		double p = 0, img = 0, li = -100, input = 0, hd, ld, td;
+		size_t embeds = 0, clen;
+		int fig;
+		struct buf it = BUF_INIT;
+
+		/* the element counts, in one walk */
+		for (c = node->children; c; c = bread_walk(c, node, 0)) {
+			const char *t;
+			if (!bread_is_el(c))
+				continue;
+			t = (const char *)c->name;
+			if (!strcmp(t, "p"))
+				p++;
+			else if (!strcmp(t, "img"))
+				img++;
+			else if (!strcmp(t, "li"))
+				li++;
+			else if (!strcmp(t, "input"))
+				input++;
+			else if (!strcmp(t, "object") || !strcmp(t, "embed") ||
+			    !strcmp(t, "iframe")) {
+				if (embed_is_video(c))
+					return 0;
+				embeds++;
+			}
+		}
+		hd = text_density(node, heads, nl);
+		bread_inner_text(node, 1, &it);
+		if (ad_or_loading(buf_str(&it))) {
+			buf_release(&it);
+			return 1;
+		}
+		clen = bread_js_len(buf_str(&it), it.len);
+		buf_release(&it);
+		ld = link_density_len(node, nl);
+		td = text_density(node, textish, nl);
+		fig = has_ancestor_tag(node, "figure", 3, 0);
+
+		if (!fig && img > 1 && p / img < 0.5)
+			remove = 1;
+		if (!is_list && li > p)
+			remove = 1;
+		if (input > floor(p / 3))
+			remove = 1;
+		if (!is_list && !fig && hd < 0.9 && clen < 25 &&
+		    (img == 0 || img > 2) && ld > 0)
+			remove = 1;
+		if (!is_list && weight < 25 && ld > 0.2)
+			remove = 1;
+		if (weight >= 25 && ld > 0.5)
+			remove = 1;
+		if ((embeds == 1 && clen < 75) || embeds > 1)
+			remove = 1;
+		if (img == 0 && td == 0)
+			remove = 1;
+
+		/* allow simple lists of images to remain */
+		if (is_list && remove) {
+			xmlNodePtr k;
+			for (k = bread_first_el(node); k; k = bread_next_el(k))
+				if (bread_el_count(k) > 1)
+					return remove;
+			if (img == (double)bread_count_tag(node, "li"))
+				return 0;
+		}
+		return remove;
+	}
+	return 0;
+}
+
+static void
+clean_conditionally(struct rd *rd, xmlNodePtr e, const char *tag)
+{
+	struct nvec v = { NULL, 0, 0 };
+	size_t i;
+
+	if (!(rd->flags & FLAG_CLEAN_CONDITIONALLY))
+		return;
+	bread_by_tag(e, tag, &v);
+	for (i = v.n; i-- > 0; )
+		if (v.v[i]->parent && conditionally_remove(rd, v.v[i], tag))
+			bury(rd, v.v[i]);
+	bread_nvec_free(&v);
+}
+
+/* Readability.js _clean */
+static void
+clean_tag(struct rd *rd, xmlNodePtr e, const char *tag)
+{
+	int embed = !strcmp(tag, "object") || !strcmp(tag, "embed") ||
+	    !strcmp(tag, "iframe");
+	struct nvec v = { NULL, 0, 0 };
+	size_t i;
+
+	bread_by_tag(e, tag, &v);
+	for (i = v.n; i-- > 0; ) {
+		if (!v.v[i]->parent)
+			continue;
+		if (embed && embed_is_video(v.v[i]))
+			continue;
+		bury(rd, v.v[i]);
+	}
+	bread_nvec_free(&v);
+}
+
+/* Readability.js _prepArticle (the parts that change the text) */
+static void
+prep_article(struct rd *rd, xmlNodePtr ac)
+{
+	static const char *const cleaned[] = { "object", "embed", "footer", "link", "aside", NULL };
+	static const char *const cleaned2[] = { "iframe", "input", "textarea", "select", "button", NULL };
+	const char *const *t;
+	struct nvec v = { NULL, 0, 0 };
+	xmlNodePtr c, next;
+	size_t i;
+
+	mark_data_tables(rd, ac);
+	fix_lazy_figures(rd, ac);
+	clean_conditionally(rd, ac, "form");
+	clean_conditionally(rd, ac, "fieldset");
+	for (t = cleaned; *t; t++)
+		clean_tag(rd, ac, *t);
+	/* share elements under each top-level child (_cleanMatchedNodes) */
+	for (c = bread_first_el(ac); c; c = bread_next_el(c)) {
+		xmlNodePtr end = get_next_node(c, 1), n = get_next_node(c, 0);
+		while (n && n != end) {
+			const char *lc;
+			buf_reset(&rd->tmp);
+			buf_adds(&rd->tmp, attr0(n, "class"));
+			buf_addc(&rd->tmp, ' ');
+			buf_adds(&rd->tmp, attr0(n, "id"));
+			{
+				char *m = xstrdup(buf_str(&rd->tmp));
+				lc = lower(&rd->tmp, m);
+				free(m);
+			}
+			if (re_share(lc) && bread_text_content_len(n) < DEFAULT_CHAR_THRESHOLD)
+				n = remove_and_get_next(rd, n);
+			else
+				n = get_next_node(n, 0);
+		}
+	}
+	for (t = cleaned2; *t; t++)
+		clean_tag(rd, ac, *t);
+	/* _cleanHeaders */
+	bread_by_tag(ac, "h1", &v);
+	bread_by_tag(ac, "h2", &v);
+	for (i = v.n; i-- > 0; )
+		if (v.v[i]->parent && class_weight(rd, v.v[i]) < 0)
+			bury(rd, v.v[i]);
+	v.n = 0;
+	clean_conditionally(rd, ac, "table");
+	clean_conditionally(rd, ac, "ul");
+	clean_conditionally(rd, ac, "div");
+	bread_by_tag(ac, "h1", &v);
+	for (i = 0; i < v.n; i++)
+		set_tag(v.v[i], "h2");
+	v.n = 0;
+	/* remove extra paragraphs */
+	bread_by_tag(ac, "p", &v);
+	for (i = v.n; i-- > 0; ) {
+		xmlNodePtr p = v.v[i];
+		if (!p->parent)
+			continue;
+		if (bread_count_tag(p, "img") + bread_count_tag(p, "embed") +
+		    bread_count_tag(p, "object") + bread_count_tag(p, "iframe") == 0 &&
+		    !bread_has_text(p))
+			bury(rd, p);
+	}
+	v.n = 0;
+	bread_by_tag(ac, "br", &v);
+	for (i = 0; i < v.n; i++) {
+		xmlNodePtr n = next_node(v.v[i]->next);
+		if (n && bread_tag_is(n, "p") && v.v[i]->parent)
+			bury(rd, v.v[i]);
+	}
+	v.n = 0;
+	/* remove single-cell tables */
+	bread_by_tag(ac, "table", &v);
+	for (i = 0; i < v.n; i++) {
+		xmlNodePtr table = v.v[i], tbody, row, cell;
+		int phr = 1;
+		if (!table->parent)
+			continue;
+		tbody = single_tag_inside(table, "tbody") ? bread_first_el(table) : table;
+		if (!single_tag_inside(tbody, "tr"))
+			continue;
+		row = bread_first_el(tbody);
+		if (!single_tag_inside(row, "td"))
+			continue;
+		cell = bread_first_el(row);
+		for (next = cell->children; next; next = next->next)
+			if (!is_phrasing(next))
+				phr = 0;
+		set_tag(cell, phr ? "p" : "div");
+		bread_replace(table, cell);
+		bread_nvec_push(&rd->grave, table);
+	}
+	bread_nvec_free(&v);
+}
+
+/* Replace the children of page with copies of those of cache (page.innerHTML = ...). */
+static void
+restore_page(struct rd *rd, xmlNodePtr page, xmlNodePtr cache)
+{
+	xmlNodePtr c, copy;
+
+	while (page->children)
+		bury(rd, page->children);
+	for (c = cache->children; c; c = c->next) {
+		copy = xmlDocCopyNode(c, rd->doc, 1);
+		if (copy)
+			bread_append(page, copy);
+	}
+}
+
+struct attempt {
+	xmlNodePtr content;
+	size_t len;
+};
+
+/* Readability.js _grabArticle */
+static xmlNodePtr
+grab_article(struct rd *rd, size_t threshold)
+{
+	xmlNodePtr page = doc_body(rd->doc), cache, node;
+	struct attempt att[4];
+	size_t natt = 0;
+	struct buf mb = BUF_INIT;
+
+	if (page == NULL)
+		return NULL;
+	cache = xmlDocCopyNode(page, rd->doc, 1);
+	if (cache == NULL)
+		return NULL;
+	bread_nvec_push(&rd->grave, cache);
+	for (;;) {
+		int strip = rd->flags & FLAG_STRIP_UNLIKELYS;
+		int remove_title_header = 1;
+		struct nvec to_score = { NULL, 0, 0 }, cands = { NULL, 0, 0 };
+		xmlNodePtr top[N_TOP_CANDIDATES];
+		size_t ntop = 0, i;
+		xmlNodePtr tc, ptc, ac, s, snext;
+		size_t tlen;
+
+		node = xmlDocGetRootElement(rd->doc);
+		while (node) {
+			const char *lc, *role;
+
+			buf_reset(&mb);
+			buf_adds(&mb, attr0(node, "class"));
+			buf_addc(&mb, ' ');
+			buf_adds(&mb, attr0(node, "id"));
+			{
+				size_t k;
+				for (k = 0; k < mb.len; k++)
+					if (mb.s[k] >= 'A' && mb.s[k] <= 'Z')
+						mb.s[k] = (char)(mb.s[k] - 'A' + 'a');
+			}
+			lc = buf_str(&mb);
+			if (!probably_visible(node)) {
+				node = remove_and_get_next(rd, node);
+				continue;
+			}
+			role = bread_attr(node, "role");
+			{
+				const char *am = bread_attr(node, "aria-modal");
+				if (am && !strcmp(am, "true") && role && !strcmp(role, "dialog")) {
+					node = remove_and_get_next(rd, node);
+					continue;
+				}
+			}
+			if (check_byline(rd, node, lc)) {
+				node = remove_and_get_next(rd, node);
+				continue;
+			}
+			if (remove_title_header && header_duplicates_title(rd, node)) {
+				remove_title_header = 0;
+				node = remove_and_get_next(rd, node);
+				continue;
+			}
+			if (strip) {
+				if (any_of(lc, re_unlikely) && !any_of(lc, re_maybe) &&
+				    !has_ancestor_tag(node, "table", 3, 0) &&
+				    !has_ancestor_tag(node, "code", 3, 0) &&
+				    !bread_tag_is(node, "body") && !bread_tag_is(node, "a")) {
+					node = remove_and_get_next(rd, node);
+					continue;
+				}
+				if (in_list(role, unlikely_roles)) {
+					node = remove_and_get_next(rd, node);
+					continue;
+				}
+			}
+			{
+				static const char *const empties[] = {
+					"div", "section", "header", "h1", "h2", "h3", "h4",
+					"h5", "h6", NULL
+				};
+				if (tag_in(node, empties) && without_content(node)) {
+					node = remove_and_get_next(rd, node);
+					continue;
+				}
+			}
+			if (tag_in(node, tags_to_score))
+				bread_nvec_push(&to_score, node);
+			if (bread_tag_is(node, "div")) {
+				xmlNodePtr p = NULL, ch = node->children, nx;
+				while (ch) {
+					nx = ch->next;
+					if (is_phrasing(ch)) {
+						if (p)
+							bread_append(p, ch);
+						else if (!is_whitespace(ch)) {
+							p = xmlNewDocNode(rd->doc, NULL, BAD_CAST "p", NULL);
+							bread_replace(ch, p);
+							bread_append(p, ch);
+						}
+					} else if (p) {
+						while (p->last && is_whitespace(p->last))
+							bury(rd, p->last);
+						p = NULL;
+					}
+					ch = nx;
+				}
+				if (single_tag_inside(node, "p") && link_density(node) < 0.25) {
+					xmlNodePtr nn = bread_first_el(node);
+					bread_replace(node, nn);
+					bread_nvec_push(&rd->grave, node);
+					node = nn;
+					bread_nvec_push(&to_score, node);
+				} else if (!has_child_block(node)) {
+					set_tag(node, "p");
+					bread_nvec_push(&to_score, node);
+				}
+			}
+			node = get_next_node(node, 0);
+		}
+
+		/* score paragraphs and propagate to ancestors */
+		for (i = 0; i < to_score.n; i++) {
+			xmlNodePtr e = to_score.v[i], a;
+			size_t len;
+			double score;
+			int level;
+
+			if (!e->parent || !bread_is_el(e->parent))
+				continue;
+			len = bread_inner_len(e, 1);
+			if (len < 25)
+				continue;
+			score = 1 + (double)(count_commas(e, 0) + 1) +
+			    (double)(len / 100 < 3 ? len / 100 : 3);
+			for (a = e->parent, level = 0; a && level < 5; a = a->parent, level++) {
+				double div;
+				struct rinfo *r;
+				if (!bread_is_el(a) || !a->parent || !bread_is_el(a->parent))
+					continue;
+				if ((r = info_get(a)) == NULL) {
+					r = initialize_node(rd, a);
+					bread_nvec_push(&cands, a);
+				}
+				div = level == 0 ? 1 : level == 1 ? 2 : level * 3.0;
+				r->score += score / div;
+			}
+		}
+
+		/* the top candidates, scaled by link density */
+		for (i = 0; i < cands.n; i++) {
+			xmlNodePtr c = cands.v[i];
+			struct rinfo *r = info_get(c);
+			size_t t;
+			r->score = r->score * (1 - link_density(c));
+			for (t = 0; t < N_TOP_CANDIDATES; t++) {
+				if (t >= ntop || r->score > info_get(top[t])->score) {
+					size_t k = ntop < N_TOP_CANDIDATES ? ntop : N_TOP_CANDIDATES - 1;
+					for (; k > t; k--)
+						top[k] = top[k - 1];
+					top[t] = c;
+					if (ntop < N_TOP_CANDIDATES)
+						ntop++;
+					break;
+				}
+			}
+		}
+		bread_nvec_free(&cands);
+		bread_nvec_free(&to_score);
+
+		tc = ntop ? top[0] : NULL;
+		if (tc == NULL || bread_tag_is(tc, "body")) {
+			tc = xmlNewDocNode(rd->doc, NULL, BAD_CAST "div", NULL);
+			while (page->children)
+				bread_append(tc, page->children);
+			bread_append(page, tc);
+			initialize_node(rd, tc);
+		} else {
+			/* an ancestor shared by at least three close alternatives */
+			size_t nalt = 0;
+			xmlNodePtr alt[N_TOP_CANDIDATES];
+			for (i = 1; i < ntop; i++)
+				if (info_get(top[i])->score / info_get(tc)->score >= 0.75)
+					alt[nalt++] = top[i];
+			if (nalt >= 3) {
+				ptc = tc->parent;
+				while (bread_is_el(ptc) && !bread_tag_is(ptc, "body")) {
+					size_t hits = 0, k;
+					for (k = 0; k < nalt && hits < 3; k++) {
+						xmlNodePtr a;
+						for (a = alt[k]->parent; a; a = a->parent)
+							if (a == ptc) {
+								hits++;
+								break;
+							}
+					}
+					if (hits >= 3) {
+						tc = ptc;
+						break;
+					}
+					ptc = ptc->parent;
+				}
+			}
+			if (!info_get(tc))
+				initialize_node(rd, tc);
+			/* a parent scoring higher is a better candidate */
+			ptc = tc->parent;
+			{
+				double last = info_get(tc)->score, thr = last / 3;
+				while (bread_is_el(ptc) && !bread_tag_is(ptc, "body")) {
+					struct rinfo *pr = info_get(ptc);
+					if (!pr) {
+						ptc = ptc->parent;
+						continue;
+					}
+					if (pr->score < thr)
+						break;
+					if (pr->score > last) {
+						tc = ptc;
+						break;
+					}
+					last = pr->score;
+					ptc = ptc->parent;
+				}
+			}
+			/* an only child: use the parent */
+			ptc = tc->parent;
+			while (bread_is_el(ptc) && !bread_tag_is(ptc, "body") &&
+			    bread_el_count(ptc) == 1) {
+				tc = ptc;
+				ptc = tc->parent;
+			}
+			if (!info_get(tc))
+				initialize_node(rd, tc);
+		}
+
+		/* the siblings worth joining */
+		ac = xmlNewDocNode(rd->doc, NULL, BAD_CAST "div", NULL);
+		bread_nvec_push(&rd->grave, ac);
+		ptc = tc->parent;
+		{
+			double tscore = info_get(tc)->score;
+			double thr = tscore * 0.2 > 10 ? tscore * 0.2 : 10;
+			const char *tcls = attr0(tc, "class");
+			for (s = ptc ? bread_first_el(ptc) : tc; s; s = snext) {
+				int append = 0;
+				snext = bread_next_el(s);
+				if (s == tc)
+					append = 1;
+				else {
+					double bonus = 0;
+					struct rinfo *sr = info_get(s);
+					if (*tcls && strcmp(attr0(s, "class"), tcls) == 0)
+						bonus += tscore * 0.2;
+					if (sr && sr->score + bonus >= thr)
+						append = 1;
+					else if (bread_tag_is(s, "p")) {
+						double ld = link_density(s);
+						struct buf b = BUF_INIT;
+						size_t nl;
+						bread_inner_text(s, 1, &b);
+						nl = bread_js_len(buf_str(&b), b.len);
+						if (nl > 80 && ld < 0.25)
+							append = 1;
+						else if (nl < 80 && nl > 0 && ld == 0 &&
+						    (strstr(buf_str(&b), ". ") ||
+						    (b.len && b.s[b.len - 1] == '.')))
+							append = 1;
+						buf_release(&b);
+					}
+				}
+				if (append) {
+					static const char *const keep[] = {
+						"div", "article", "section", "p", NULL
+					};
+					if (!tag_in(s, keep))
+						set_tag(s, "div");
+					bread_append(ac, s);
+				}
+				if (ptc == NULL)
+					break;
+			}
+		}
+		prep_article(rd, ac);
+
+		tlen = bread_inner_len(ac, 1);
+		if (tlen >= threshold) {
+			buf_release(&mb);
+			return ac;
+		}
+		restore_page(rd, page, cache);
+		att[natt].content = ac;
+		att[natt].len = tlen;
+		natt++;
+		if (rd->flags & FLAG_STRIP_UNLIKELYS)
+			rd->flags &= ~FLAG_STRIP_UNLIKELYS;
+		else if (rd->flags & FLAG_WEIGHT_CLASSES)
+			rd->flags &= ~FLAG_WEIGHT_CLASSES;
+		else if (rd->flags & FLAG_CLEAN_CONDITIONALLY)
+			rd->flags &= ~FLAG_CLEAN_CONDITIONALLY;
+		else {
+			/* the longest attempt (the first of equals, as a stable sort) */
+			size_t best = 0;
+			for (i = 1; i < natt; i++)
+				if (att[i].len > att[best].len)
+					best = i;
+			buf_release(&mb);
+			return att[best].len ? att[best].content : NULL;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- driver */
+
+static int
+ptr_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)*(xmlNodePtr const *)a;
+	uintptr_t y = (uintptr_t)*(xmlNodePtr const *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+rd_release(struct rd *rd)
+{
+	size_t i, j;
+
+	/*
+	 * graveyard: decide first which entries are detached roots (a buried
+	 * node may since have been re-attached, or buried twice), then free
+	 * each root once.
+	 */
+	for (i = j = 0; i < rd->grave.n; i++)
+		if (rd->grave.v[i]->parent == NULL)
+			rd->grave.v[j++] = rd->grave.v[i];
+	rd->grave.n = j;
+	if (rd->grave.n > 1)
+		qsort(rd->grave.v, rd->grave.n, sizeof *rd->grave.v, ptr_cmp);
+	for (i = 0; i < rd->grave.n; i++)
+		if (i == 0 || rd->grave.v[i] != rd->grave.v[i - 1])
+			xmlFreeNode(rd->grave.v[i]);
+	bread_nvec_free(&rd->grave);
+	bread_nvec_free(&rd->infos);
+	for (i = 0; i < rd->arena.nblocks; i++)
+		free(rd->arena.blocks[i]);
+	free(rd->title);
+	free(rd->byline);
+	free(rd->meta_byline);
+	free(rd->meta_excerpt);
+	buf_release(&rd->tmp);
+}
+
+/*
+ * Run the extraction on a parsed document.  Returns the article element
+ * (owned by rd's graveyard) or NULL; fills the metadata in rd.
+ */
+static xmlNodePtr
+rd_parse(struct rd *rd, size_t threshold)
+{
+	xmlNodePtr root = xmlDocGetRootElement(rd->doc);
+	struct jsonld jl;
+	xmlNodePtr ac;
+
+	if (root == NULL) {
+		rd->title = xstrdup("");
+		return NULL;
+	}
+	unwrap_noscript_images(rd, root);
+	get_jsonld(rd, &jl);
+	remove_tags(rd, root, "script");
+	remove_tags(rd, root, "noscript");
+	prep_document(rd);
+	get_metadata(rd, &jl);
+	free(jl.title);
+	free(jl.byline);
+	free(jl.excerpt);
+	ac = grab_article(rd, threshold);
+	return ac;
+}
+
+/* Forget the score records before the arena goes (libxml2 never reads _private). */
+static void
+clear_private(struct rd *rd)
+{
+	size_t i;
+
+	for (i = 0; i < rd->infos.n; i++)
+		rd->infos.v[i]->_private = NULL;
+}
+
+void
+bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
+    struct bread_result *res)
+{
+	struct rd rd;
+	xmlNodePtr ac = NULL, body;
+	struct buf out = BUF_INIT;
+
+	memset(&rd, 0, sizeof rd);
+	rd.flags = FLAG_STRIP_UNLIKELYS | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDITIONALLY;
+	if (len > (size_t)0x7fffffff)
+		len = 0x7fffffff;
+	rd.doc = htmlReadMemory(utf8, (int)len, NULL, "UTF-8",
+	    HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+	    HTML_PARSE_NONET | HTML_PARSE_COMPACT | HTML_PARSE_NODEFDTD);
+	res->parsed = rd.doc != NULL;
+	if (rd.doc == NULL) {
+		res->title = xstrdup("");
+		res->text = xstrdup("");
+		res->text_len = 0;
+		return;
+	}
+	if (o->whole) {
+		xmlNodePtr root = xmlDocGetRootElement(rd.doc);
+		if (root) {
+			remove_tags(&rd, root, "script");
+			remove_tags(&rd, root, "style");
+			remove_tags(&rd, root, "noscript");
+			remove_tags(&rd, root, "template");
+		}
+		rd.title = doc_title(rd.doc);
+		body = doc_body(rd.doc);
+		if (body)
+			bread_render(body, o->style, &out);
+	} else {
+		ac = rd_parse(&rd, o->char_threshold ? o->char_threshold :
+		    DEFAULT_CHAR_THRESHOLD);
+		if (ac)
+			bread_render(ac, o->style, &out);
+		/* excerpt: the metadata's, else the first paragraph's text */
+		if (rd.meta_excerpt == NULL && ac) {
+			struct nvec v = { NULL, 0, 0 };
+			bread_by_tag(ac, "p", &v);
+			if (v.n) {
+				struct buf b = BUF_INIT;
+				bread_text_content(v.v[0], &b);
+				rd.meta_excerpt = bread_js_trim(buf_str(&b), b.len);
+				buf_release(&b);
+			}
+			bread_nvec_free(&v);
+		}
+	}
+	buf_adds(&out, "");
+	res->text = buf_detach(&out, &res->text_len);
+	res->title = rd.title ? rd.title : xstrdup("");
+	rd.title = NULL;
+	res->byline = rd.meta_byline ? rd.meta_byline : rd.byline;
+	if (res->byline == rd.meta_byline)
+		rd.meta_byline = NULL;
+	else
+		rd.byline = NULL;
+	res->excerpt = rd.meta_excerpt;
+	rd.meta_excerpt = NULL;
+	clear_private(&rd);
+	rd_release(&rd);
+	xmlFreeDoc(rd.doc);
+}
