@@ -1,0 +1,747 @@
+/*
+ * llms.c - the lenient llms.txt parser, the structure's helpers and URL
+ * resolution (see llms.h).
+ *
+ * The lenient parser reads the file line by line after normalising it
+ * (BOM, invalid UTF-8, CR/CRLF line ends) and follows the llmstxt.org
+ * format: an H1 title, an optional blockquote summary, free info text, then
+ * H2 sections whose list items are `[title](url): description` links.
+ * Whatever does not fit is kept out of the structure and reported as a
+ * diagnostic with its line, so a corpus can be checked against the
+ * methodology's inclusion criteria (spec 001 §1.1-1.2) without failing on
+ * the first odd file.
+ */
+#include <stdarg.h>
+#include <string.h>
+#include <curl/curl.h>
+
+#include "ctx.h"
+#include "llms.h"
+
+struct bmd_str
+bmd_str_dup(const char *s, size_t n)
+{
+	struct bmd_str r;
+
+	r.s = xmalloc(n + 1);
+	memcpy(r.s, s, n);
+	r.s[n] = '\0';
+	r.len = n;
+	return r;
+}
+
+struct bmd_section *
+bmd_llms_add_section(struct bmd_llms *l, const char *name, size_t len,
+    unsigned long line)
+{
+	struct bmd_section *sec;
+
+	if (l->nsecs == l->capsecs) {
+		l->capsecs = l->capsecs ? l->capsecs * 2 : 8;
+		l->secs = xreallocarray(l->secs, l->capsecs, sizeof *l->secs);
+	}
+	sec = &l->secs[l->nsecs++];
+	memset(sec, 0, sizeof *sec);
+	sec->name = bmd_str_dup(name, len);
+	sec->line = line;
+	return sec;
+}
+
+struct bmd_link *
+bmd_section_add_link(struct bmd_section *sec)
+{
+	struct bmd_link *lk;
+
+	if (sec->nlinks == sec->caplinks) {
+		sec->caplinks = sec->caplinks ? sec->caplinks * 2 : 8;
+		sec->links = xreallocarray(sec->links, sec->caplinks,
+		    sizeof *sec->links);
+	}
+	lk = &sec->links[sec->nlinks++];
+	memset(lk, 0, sizeof *lk);
+	return lk;
+}
+
+void
+bmd_llms_diag(struct bmd_llms *l, const char *code, unsigned long line,
+    const char *fmt, ...)
+{
+	struct bmd_diag *d;
+	struct buf b = BUF_INIT;
+	va_list ap;
+	char tmp[512];
+	int r;
+
+	if (l->ndiags == l->capdiags) {
+		l->capdiags = l->capdiags ? l->capdiags * 2 : 8;
+		l->diags = xreallocarray(l->diags, l->capdiags, sizeof *l->diags);
+	}
+	va_start(ap, fmt);
+	r = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	buf_adds(&b, r < 0 ? "" : tmp);
+	d = &l->diags[l->ndiags++];
+	d->code = code;
+	d->line = line;
+	d->message = buf_detach(&b, NULL);
+}
+
+void
+bmd_llms_free(struct bmd_llms *l)
+{
+	size_t i, j;
+
+	if (!l)
+		return;
+	free(l->title.s);
+	free(l->summary.s);
+	free(l->info.s);
+	for (i = 0; i < l->nsecs; i++) {
+		struct bmd_section *sec = &l->secs[i];
+
+		for (j = 0; j < sec->nlinks; j++) {
+			free(sec->links[j].title.s);
+			free(sec->links[j].url.s);
+			free(sec->links[j].desc.s);
+			free(sec->links[j].abs_url);
+		}
+		free(sec->links);
+		free(sec->name.s);
+	}
+	free(l->secs);
+	for (i = 0; i < l->ndiags; i++)
+		free(l->diags[i].message);
+	free(l->diags);
+	free(l);
+}
+
+/* ---------------------------------------------------------------- URLs */
+
+static int
+has_scheme(const char *u)
+{
+	size_t i = 0;
+
+	if (!((u[0] >= 'a' && u[0] <= 'z') || (u[0] >= 'A' && u[0] <= 'Z')))
+		return 0;
+	for (i = 1; u[i]; i++) {
+		char c = u[i];
+
+		if (c == ':')
+			return 1;
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		    (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.'))
+			return 0;
+	}
+	return 0;
+}
+
+static int
+http_scheme(const char *u)
+{
+	return strncasecmp(u, "http://", 7) == 0 ||
+	    strncasecmp(u, "https://", 8) == 0;
+}
+
+int
+bmd_url_valid(const char *url)
+{
+	CURLU *h;
+	int ok;
+
+	if (!http_scheme(url) || strpbrk(url, " \t\r\n\"<>\\^`{|}") != NULL)
+		return 0;
+	h = curl_url();
+	if (!h)
+		die("out of memory");
+	ok = curl_url_set(h, CURLUPART_URL, url, 0) == CURLUE_OK;
+	curl_url_cleanup(h);
+	return ok;
+}
+
+char *
+bmd_url_resolve(const char *base, const char *url, int *relative)
+{
+	CURLU *h;
+	char *out = NULL, *res = NULL;
+
+	*relative = !has_scheme(url);
+	if (!*relative)
+		return bmd_url_valid(url) ? xstrdup(url) : NULL;
+	if (!base || !bmd_url_valid(base) ||
+	    strpbrk(url, " \t\r\n\"<>\\^`{|}") != NULL)
+		return NULL;
+	h = curl_url();
+	if (!h)
+		die("out of memory");
+	if (curl_url_set(h, CURLUPART_URL, base, 0) == CURLUE_OK &&
+	    curl_url_set(h, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(h, CURLUPART_URL, &out, 0) == CURLUE_OK) {
+		res = xstrdup(out);
+		curl_free(out);
+	}
+	curl_url_cleanup(h);
+	return res;
+}
+
+void
+bmd_llms_resolve(struct bmd_llms *l, const char *base)
+{
+	size_t i, j;
+	int rel;
+
+	for (i = 0; i < l->nsecs; i++)
+		for (j = 0; j < l->secs[i].nlinks; j++) {
+			struct bmd_link *lk = &l->secs[i].links[j];
+
+			free(lk->abs_url);
+			lk->abs_url = NULL;
+			if (lk->url.len == 0 || memchr(lk->url.s, '\0',
+			    lk->url.len)) {
+				bmd_llms_diag(l, "empty_url", lk->line,
+				    "link \"%.80s\" has no URL", lk->title.s);
+				continue;
+			}
+			lk->abs_url = bmd_url_resolve(base, lk->url.s, &rel);
+			if (rel && lk->abs_url)
+				bmd_llms_diag(l, "relative_url", lk->line,
+				    "relative URL \"%.200s\" resolved to %.200s",
+				    lk->url.s, lk->abs_url);
+			else if (rel && !base)
+				bmd_llms_diag(l, "relative_url", lk->line,
+				    "relative URL \"%.200s\" left unresolved "
+				    "(no base URL)", lk->url.s);
+			else if (!lk->abs_url)
+				bmd_llms_diag(l, "invalid_url", lk->line,
+				    "invalid URL \"%.200s\"", lk->url.s);
+		}
+}
+
+/* ------------------------------------------------------- lenient parse */
+
+struct lp {
+	struct bmd_llms *l;
+	struct bmd_section *sec;	/* current section, or NULL */
+	struct bmd_link *last;		/* link open for continuation lines */
+	struct buf info;
+	int state;			/* PRE, HEAD, SECT */
+	int seen_summary, seen_info_text;
+	unsigned long infodiag_line;
+	unsigned long prose_line;	/* last prose line seen in a section */
+};
+
+enum { PRE, HEAD, SECT };
+
+static int
+is_blank(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return 0;
+	return 1;
+}
+
+/* ATX heading of exactly level lv: returns 1 with the text in [*tb,*te). */
+static int
+atx(const char *s, size_t n, int lv, size_t *tb, size_t *te)
+{
+	size_t i = 0, h = 0, b, e;
+
+	while (i < n && i < 3 && s[i] == ' ')
+		i++;
+	while (i + h < n && s[i + h] == '#')
+		h++;
+	if ((int)h != lv)
+		return 0;
+	i += h;
+	if (i < n && s[i] != ' ' && s[i] != '\t')
+		return 0;
+	b = i;
+	while (b < n && (s[b] == ' ' || s[b] == '\t'))
+		b++;
+	e = n;
+	while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t'))
+		e--;
+	/* closing sequence: #s preceded by a space (or the whole text) */
+	{
+		size_t c = e;
+
+		while (c > b && s[c - 1] == '#')
+			c--;
+		if (c < e && (c == b || s[c - 1] == ' ' || s[c - 1] == '\t')) {
+			e = c;
+			while (e > b && (s[e - 1] == ' ' || s[e - 1] == '\t'))
+				e--;
+		}
+	}
+	*tb = b;
+	*te = e;
+	return 1;
+}
+
+static int
+heading_level(const char *s, size_t n)
+{
+	size_t i = 0, h = 0;
+
+	while (i < n && i < 3 && s[i] == ' ')
+		i++;
+	while (i + h < n && s[i + h] == '#')
+		h++;
+	if (h == 0 || h > 6)
+		return 0;
+	if (i + h < n && s[i + h] != ' ' && s[i + h] != '\t')
+		return 0;
+	return (int)h;
+}
+
+/* Fence opener: returns its length (>= 3) and char, else 0. */
+static size_t
+fence(const char *s, size_t n, char *ch)
+{
+	size_t i = 0, k = 0;
+
+	while (i < n && i < 3 && s[i] == ' ')
+		i++;
+	if (i >= n || (s[i] != '`' && s[i] != '~'))
+		return 0;
+	while (i + k < n && s[i + k] == s[i])
+		k++;
+	if (k < 3)
+		return 0;
+	*ch = s[i];
+	return k;
+}
+
+/* Match a bracketed run starting at s[i] == open; returns index of close. */
+static size_t
+balanced(const char *s, size_t n, size_t i, char open, char close)
+{
+	int depth = 0;
+
+	for (; i < n; i++) {
+		if (s[i] == '\\' && i + 1 < n) {
+			i++;
+			continue;
+		}
+		if (s[i] == open)
+			depth++;
+		else if (s[i] == close && --depth == 0)
+			return i;
+	}
+	return n;
+}
+
+static void
+trim(const char *s, size_t *b, size_t *e)
+{
+	while (*b < *e && (s[*b] == ' ' || s[*b] == '\t'))
+		(*b)++;
+	while (*e > *b && (s[*e - 1] == ' ' || s[*e - 1] == '\t'))
+		(*e)--;
+}
+
+/*
+ * A Markdown link at s[i]: [title](url "optional title") with nested
+ * brackets and parentheses.  Fills lk and returns the index after ')'.
+ */
+static size_t
+md_link(const char *s, size_t n, size_t i, struct bmd_link *lk)
+{
+	size_t tclose, uopen, uclose, ub, ue;
+
+	if (i >= n || s[i] != '[')
+		return 0;
+	tclose = balanced(s, n, i, '[', ']');
+	if (tclose >= n || tclose + 1 >= n || s[tclose + 1] != '(')
+		return 0;
+	uopen = tclose + 1;
+	uclose = balanced(s, n, uopen, '(', ')');
+	if (uclose >= n)
+		return 0;
+	ub = uopen + 1;
+	ue = uclose;
+	trim(s, &ub, &ue);
+	if (ub < ue && s[ub] == '<') {
+		const char *gt = memchr(s + ub, '>', ue - ub);
+
+		if (gt) {
+			ue = (size_t)(gt - s);
+			ub++;
+		}
+	} else {
+		/* drop an optional link title: url "t" / url 't' / url (t) */
+		size_t k;
+
+		for (k = ub; k < ue; k++)
+			if (s[k] == ' ' || s[k] == '\t') {
+				size_t q = k;
+
+				while (q < ue && (s[q] == ' ' || s[q] == '\t'))
+					q++;
+				if (q < ue && (s[q] == '"' || s[q] == '\'' ||
+				    s[q] == '(')) {
+					ue = k;
+					break;
+				}
+			}
+	}
+	{
+		size_t tb = i + 1, te = tclose;
+
+		trim(s, &tb, &te);
+		lk->title = bmd_str_dup(s + tb, te - tb);
+	}
+	lk->url = bmd_str_dup(s + ub, ue - ub);
+	return uclose + 1;
+}
+
+static void
+add_desc(struct bmd_link *lk, const char *s, size_t n)
+{
+	if (n == 0)
+		return;
+	if (!lk->desc.s) {
+		lk->desc = bmd_str_dup(s, n);
+		return;
+	}
+	lk->desc.s = xrealloc(lk->desc.s, lk->desc.len + n + 2);
+	lk->desc.s[lk->desc.len++] = ' ';
+	memcpy(lk->desc.s + lk->desc.len, s, n);
+	lk->desc.len += n;
+	lk->desc.s[lk->desc.len] = '\0';
+}
+
+/* A list item line in a section; returns 1 when it was a link. */
+static int
+section_item(struct lp *p, const char *s, size_t n, unsigned long line)
+{
+	size_t i = 0, e, b;
+	struct bmd_link lk;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	if (i >= n || (s[i] != '-' && s[i] != '*' && s[i] != '+'))
+		return 0;
+	if (i + 1 < n && s[i + 1] != ' ' && s[i + 1] != '\t' && s[i + 1] != '[')
+		return 0;
+	i = i + 1;
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	/* tolerate emphasis around the link: **[t](u)** */
+	b = i;
+	while (b < n && (s[b] == '*' || s[b] == '_'))
+		b++;
+	memset(&lk, 0, sizeof lk);
+	e = md_link(s, n, b, &lk);
+	if (e == 0) {
+		bmd_llms_diag(p->l, "content_outside_structure", line,
+		    "list item without a link in section \"%.80s\"",
+		    p->sec->name.s);
+		p->last = NULL;
+		return 1;
+	}
+	while (e < n && (s[e] == '*' || s[e] == '_'))
+		e++;
+	b = e;
+	while (b < n && (s[b] == ' ' || s[b] == '\t'))
+		b++;
+	if (b < n && s[b] == ':')
+		b++;
+	else if (b + 1 < n && s[b] == '-' && (s[b + 1] == ' ' || s[b + 1] == '\t'))
+		b++;
+	else if (n - b >= 3 && (memcmp(s + b, "\xe2\x80\x94", 3) == 0 ||
+	    memcmp(s + b, "\xe2\x80\x93", 3) == 0))
+		b += 3;
+	e = n;
+	trim(s, &b, &e);
+	lk.line = line;
+	if (e > b)
+		lk.desc = bmd_str_dup(s + b, e - b);
+	*bmd_section_add_link(p->sec) = lk;
+	p->last = &p->sec->links[p->sec->nlinks - 1];
+	return 1;
+}
+
+static void
+info_line(struct lp *p, const char *s, size_t n)
+{
+	if (p->info.len > 0 || !is_blank(s, n)) {
+		buf_add(&p->info, s, n);
+		buf_addc(&p->info, '\n');
+	}
+}
+
+static int
+is_binary(const char *s, size_t n)
+{
+	size_t i, lim = n < 8192 ? n : 8192, ctl = 0;
+
+	for (i = 0; i < lim; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == 0)
+			return 1;
+		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f')
+			ctl++;
+	}
+	return lim > 0 && ctl * 10 > lim;
+}
+
+/* Normalise: BOM, invalid UTF-8, CRLF/CR; malloc'd result. */
+static char *
+normalise(struct bmd_llms *l, const char *txt, size_t n, size_t *outlen)
+{
+	size_t bad, i, len, o;
+	char *u, *r;
+
+	if (!utf8_valid(txt, n, &bad)) {
+		unsigned long line = 1;
+
+		for (i = 0; i < bad; i++)
+			line += txt[i] == '\n';
+		bmd_llms_diag(l, "invalid_utf8", line, "invalid UTF-8 at byte "
+		    "%zu, replaced by U+FFFD", bad);
+		u = utf8_sanitize(txt, n, &len);
+	} else {
+		u = xmalloc(n + 1);
+		memcpy(u, txt, n);
+		u[n] = '\0';
+		len = n;
+	}
+	if (memchr(u, '\0', len))
+		bmd_llms_diag(l, "nul_byte", 0, "NUL bytes in the file");
+	r = xmalloc(len + 1);
+	i = (len >= 3 && memcmp(u, "\xef\xbb\xbf", 3) == 0) ? 3 : 0;
+	for (o = 0; i < len; i++) {
+		if (u[i] == '\r') {
+			r[o++] = '\n';
+			if (i + 1 < len && u[i + 1] == '\n')
+				i++;
+		} else {
+			r[o++] = u[i];
+		}
+	}
+	r[o] = '\0';
+	free(u);
+	*outlen = o;
+	return r;
+}
+
+struct bmd_llms *
+bmd_llms_parse(const char *txt, size_t n)
+{
+	struct bmd_llms *l = xcalloc(1, sizeof *l);
+	struct lp p;
+	char *t, fch = 0;
+	size_t len, pos, e, tb, te, flen = 0;
+	unsigned long line = 0, fence_line = 0, before_h1 = 0, fm_end = 0;
+	int lvl;
+
+	memset(&p, 0, sizeof p);
+	p.l = l;
+	p.state = PRE;
+	if (is_binary(txt, n)) {
+		bmd_llms_diag(l, "binary_input", 0, "the file is binary, not "
+		    "an llms.txt text file");
+		bmd_llms_diag(l, "missing_h1", 0, "no H1 title");
+		l->info = bmd_str_dup("", 0);
+		return l;
+	}
+	t = normalise(l, txt, n, &len);
+	/* YAML front matter: --- ... --- (or ...) at the very top */
+	if (len >= 4 && memcmp(t, "---\n", 4) == 0) {
+		unsigned long ln = 1;
+
+		for (pos = 4; pos < len; pos = e + 1) {
+			const char *nl = memchr(t + pos, '\n', len - pos);
+
+			e = nl ? (size_t)(nl - t) : len;
+			ln++;
+			if ((e - pos == 3 && (memcmp(t + pos, "---", 3) == 0 ||
+			    memcmp(t + pos, "...", 3) == 0))) {
+				fm_end = ln;
+				break;
+			}
+			if (!nl)
+				break;
+		}
+		if (fm_end)
+			bmd_llms_diag(l, "front_matter", 1, "YAML front matter "
+			    "(lines 1-%lu) ignored", fm_end);
+	}
+	for (pos = 0; pos < len; pos = e + 1) {
+		const char *nl = memchr(t + pos, '\n', len - pos);
+		const char *s = t + pos;
+		size_t sn;
+
+		e = nl ? (size_t)(nl - t) : len;
+		sn = e - pos;
+		line++;
+		if (line <= fm_end)
+			goto next;
+		if (flen) {		/* inside a fenced code block */
+			char c2;
+			size_t k = fence(s, sn, &c2);
+
+			if (k >= flen && c2 == fch) {
+				size_t q = pos + k;
+
+				while (q < e && t[q] == ' ')
+					q++;
+				if (q == e)
+					flen = 0;
+			}
+			if (p.state == HEAD)
+				info_line(&p, s, sn);
+			goto next;
+		}
+		if ((flen = fence(s, sn, &fch)) > 0) {
+			fence_line = line;
+			if (p.state == SECT) {
+				bmd_llms_diag(l, "content_outside_structure",
+				    line, "code block in section \"%.80s\"",
+				    p.sec->name.s);
+				p.last = NULL;
+			} else if (p.state == PRE && !before_h1) {
+				before_h1 = line;
+			} else if (p.state == HEAD) {
+				p.seen_info_text = 1;
+				info_line(&p, s, sn);
+			}
+			goto next;
+		}
+		lvl = heading_level(s, sn);
+		if (lvl == 1 && atx(s, sn, 1, &tb, &te)) {
+			if (!l->title.s) {
+				l->title = bmd_str_dup(s + tb, te - tb);
+				p.state = HEAD;
+				if (te == tb)
+					bmd_llms_diag(l, "missing_h1", line,
+					    "the H1 title is empty");
+			} else {
+				bmd_llms_diag(l, "repeated_h1", line,
+				    "another H1 \"%.*s\"; the title is the "
+				    "first one", (int)(te - tb > 80 ? 80 : te - tb),
+				    s + tb);
+				if (p.state == HEAD)
+					info_line(&p, s, sn);
+				p.last = NULL;
+			}
+			goto next;
+		}
+		if (lvl == 2 && atx(s, sn, 2, &tb, &te)) {
+			size_t i;
+
+			for (i = 0; i < l->nsecs; i++)
+				if (l->secs[i].name.len == te - tb &&
+				    memcmp(l->secs[i].name.s, s + tb, te - tb) == 0) {
+					bmd_llms_diag(l, "repeated_section", line,
+					    "section \"%.80s\" appears again "
+					    "(first at line %lu)", l->secs[i].name.s,
+					    l->secs[i].line);
+					break;
+				}
+			p.sec = bmd_llms_add_section(l, s + tb, te - tb, line);
+			p.sec->optional = te - tb == 8 &&
+			    strncasecmp(s + tb, "optional", 8) == 0;
+			p.state = SECT;
+			p.last = NULL;
+			goto next;
+		}
+		switch (p.state) {
+		case PRE:
+			if (!is_blank(s, sn) && !before_h1)
+				before_h1 = line;
+			break;
+		case HEAD:
+			if (is_blank(s, sn)) {
+				info_line(&p, s, sn);
+				break;
+			}
+			if (!p.seen_summary && !p.seen_info_text && s[0] == '>') {
+				size_t b = 1, ee = sn;
+
+				trim(s, &b, &ee);
+				l->summary = bmd_str_dup(s + b, ee - b);
+				p.seen_summary = 1;
+				break;
+			}
+			if (p.seen_summary && !p.seen_info_text && s[0] == '>' &&
+			    p.info.len == 0)
+				bmd_llms_diag(l, "multiline_summary", line,
+				    "blockquote continues after the summary line; "
+				    "kept in info");
+			if (lvl >= 3)
+				bmd_llms_diag(l, "heading_in_info", line,
+				    "heading in the info text before the first H2");
+			p.seen_info_text = 1;
+			info_line(&p, s, sn);
+			break;
+		case SECT:
+			if (is_blank(s, sn)) {
+				p.last = NULL;
+				break;
+			}
+			if (lvl >= 3) {	/* H3+: content of the H2 section */
+				p.last = NULL;
+				break;
+			}
+			if (section_item(&p, s, sn, line))
+				break;
+			if (p.last && (s[0] == ' ' || s[0] == '\t')) {
+				size_t b = 0, ee = sn;
+
+				trim(s, &b, &ee);
+				add_desc(p.last, s + b, ee - b);
+				break;
+			}
+			/* one diagnostic per paragraph of prose */
+			if (p.prose_line + 1 != line)
+				bmd_llms_diag(l, "content_outside_structure", line,
+				    "text in section \"%.80s\" is not a link "
+				    "list item", p.sec->name.s);
+			p.prose_line = line;
+			p.last = NULL;
+			break;
+		}
+	next:
+		if (!nl)
+			break;
+	}
+	if (flen)
+		bmd_llms_diag(l, "unclosed_code_fence", fence_line,
+		    "code fence opened here is never closed");
+	if (before_h1 && l->title.s)
+		bmd_llms_diag(l, "content_before_h1", before_h1,
+		    "content before the H1 title");
+	if (!l->title.s)
+		bmd_llms_diag(l, "missing_h1", before_h1 ? before_h1 : 0,
+		    "no H1 title");
+	/* info: trailing blank lines dropped */
+	while (p.info.len > 0 && (p.info.s[p.info.len - 1] == '\n' ||
+	    p.info.s[p.info.len - 1] == ' ' || p.info.s[p.info.len - 1] == '\t'))
+		p.info.len--;
+	l->info = bmd_str_dup(buf_str(&p.info), p.info.len);
+	buf_release(&p.info);
+	{
+		size_t i, j;
+
+		for (i = 0; i < l->nsecs; i++) {
+			if (l->secs[i].nlinks == 0)
+				bmd_llms_diag(l, "empty_section", l->secs[i].line,
+				    "section \"%.80s\" has no links",
+				    l->secs[i].name.s);
+			for (j = 0; j < l->secs[i].nlinks; j++)
+				if (!l->secs[i].links[j].desc.s)
+					bmd_llms_diag(l, "link_without_description",
+					    l->secs[i].links[j].line,
+					    "link \"%.80s\" has no description",
+					    l->secs[i].links[j].title.s);
+		}
+	}
+	free(t);
+	return l;
+}

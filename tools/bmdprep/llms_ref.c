@@ -1,0 +1,432 @@
+/*
+ * llms_ref.c - parse_llms_file() of the llms.txt reference implementation
+ * (AnswerDotAI/llms-txt at 7dd05c5b, llms_txt/core.py; miniparse.py's
+ * parse_llms_txt is equivalent), reproduced exactly over UTF-8 bytes.
+ *
+ * The reference does, with Python's re module:
+ *
+ *   start,*rest = re.split(r'^##\s*(.*?$)', txt, flags=re.MULTILINE)
+ *   sects = {k: _parse_links(v) for k,v in dict(chunked(rest, 2)).items()}
+ *   _parse_links: [parse_link(l) for l in re.split(r'\n+', v.strip()) if l.strip()]
+ *   parse_link:   re.search(r'-\s*\[(?P<title>[^\]]+)\]\((?P<url>[^\)]+)\)'
+ *                           r'(?::\s*(?P<desc>.*))?', l).groupdict()
+ *   head:         re.search(r'^#\s*(?P<title>.+?$)\n+(?:^>\s*(?P<summary>.+?$)$)?'
+ *                           r'\n+(?P<info>.*)', start.strip(), re.M|re.S)
+ *
+ * Rather than a general regex engine, each pattern is matched by code that
+ * follows the backtracking order of Python's engine for that pattern; the
+ * comments derive each shortcut.  All of it runs in linear time, so a
+ * 10 MB or hostile file cannot make it slow.
+ */
+#include <assert.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "llms.h"
+#include "pyuni.h"
+
+static unsigned long
+line_of(const char *txt, size_t off)
+{
+	unsigned long line = 1;
+	size_t i;
+
+	for (i = 0; i < off; i++)
+		if (txt[i] == '\n')
+			line++;
+	return line;
+}
+
+static void
+set_err(struct bmd_ref_error *err, const char *stage, const char *exc,
+    const char *ctxexc, unsigned long line, const char *sec, size_t seclen,
+    const char *text, size_t textlen)
+{
+	err->stage = stage;
+	err->exception = exc;
+	err->ctx_exception = ctxexc;
+	err->line = line;
+	err->section = sec ? xstrndup(sec, seclen) : NULL;
+	err->text = text ? xstrndup(text, textlen) : NULL;
+}
+
+void
+bmd_ref_error_free(struct bmd_ref_error *err)
+{
+	if (!err)
+		return;
+	free(err->section);
+	free(err->text);
+	err->section = err->text = NULL;
+}
+
+static size_t
+count_nl(const char *s, size_t n)
+{
+	size_t c = 0;
+	const char *p = s, *end = s + n;
+
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		c++;
+		p++;
+	}
+	return c;
+}
+
+/* A forward cursor answering "first c at index >= q" for increasing q. */
+struct nextc {
+	const char *s;
+	size_t n, pos;	/* pos: answer for the last query (n: none) */
+	int valid;
+	char c;
+};
+
+static size_t
+nextc_find(struct nextc *nc, size_t q)
+{
+	const char *p;
+
+	if (nc->valid && nc->pos >= q)
+		return nc->pos;
+	if (nc->valid && nc->pos == nc->n)
+		return nc->n;
+	if (q >= nc->n) {
+		nc->pos = nc->n;
+	} else {
+		p = memchr(nc->s + q, nc->c, nc->n - q);
+		nc->pos = p ? (size_t)(p - nc->s) : nc->n;
+	}
+	nc->valid = 1;
+	return nc->pos;
+}
+
+/*
+ * parse_link on l[0..n).  The pattern is tried at each '-' left to right.
+ * \s* is greedy and '[' is not whitespace, so it takes the whole run;
+ * [^\]]+ then ']' can only end at the first ']' (non-empty); '(' must
+ * follow at once; [^\)]+ then ')' ends at the first ')' (non-empty); the
+ * optional group is taken when ':' follows, \s* then eats all whitespace
+ * and .* the rest of the line (the line holds no '\n').
+ */
+static int
+parse_link(const char *l, size_t n, struct bmd_link *out)
+{
+	struct nextc rb = { l, n, 0, 0, ']' }, rp = { l, n, 0, 0, ')' };
+	size_t p, q, r, u, d;
+
+	for (p = 0; p < n; p++) {
+		if (l[p] != '-')
+			continue;
+		q = bmd_py_skip_space(l, n, p + 1);
+		if (q >= n || l[q] != '[')
+			continue;
+		r = nextc_find(&rb, q + 1);
+		if (r == n)
+			return -1;	/* no ']' left: no later '-' can match */
+		if (r == q + 1 || r + 1 >= n || l[r + 1] != '(')
+			continue;
+		u = nextc_find(&rp, r + 2);
+		if (u == n)
+			return -1;
+		if (u == r + 2)
+			continue;
+		out->title = bmd_str_dup(l + q + 1, r - q - 1);
+		out->url = bmd_str_dup(l + r + 2, u - r - 2);
+		if (u + 1 < n && l[u + 1] == ':') {
+			d = bmd_py_skip_space(l, n, u + 2);
+			out->desc = bmd_str_dup(l + d, n - d);
+		} else {
+			out->desc.s = NULL;
+			out->desc.len = 0;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * _parse_links on a section body.  Returns 0, or -1 with the failing line
+ * in *bad (offset within body) and its length in *badlen.
+ */
+static int
+parse_links(const char *body, size_t n, unsigned long line0,
+    struct bmd_section *sec, size_t *bad, size_t *badlen)
+{
+	size_t b, e, i, j, sb, se;
+	unsigned long line;
+
+	bmd_py_strip(body, n, &b, &e);
+	line = line0 + (unsigned long)count_nl(body, b);
+	for (i = b; i < e; i = j) {
+		const char *nl = memchr(body + i, '\n', e - i);
+
+		j = nl ? (size_t)(nl - body) : e;
+		bmd_py_strip(body + i, j - i, &sb, &se);
+		if (se > sb) {
+			struct bmd_link lk;
+
+			memset(&lk, 0, sizeof lk);
+			if (parse_link(body + i, j - i, &lk) < 0) {
+				*bad = i;
+				*badlen = j - i;
+				return -1;
+			}
+			lk.line = line;
+			*bmd_section_add_link(sec) = lk;
+		}
+		/* re.split(r'\n+') : a run of newlines is one separator */
+		while (j < e && body[j] == '\n') {
+			j++;
+			line++;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The head pattern on S = start.strip() (see the file comment), with
+ * MULTILINE and DOTALL.  Python's search tries start positions left to
+ * right; at a start s ('#' at a line start) it explores, in order: \s*
+ * from longest to shortest (title start t), the lazy title end te (a
+ * '\n', as $ only holds there or at the end where \n+ cannot follow), the
+ * greedy \n+ (ending at a), the optional summary group, then \n+ and .*.
+ *
+ * Call te "good" when the rest matches from te: with m the run of '\n' at
+ * te and a = te+m, either S[a] == '>' and the group matches (type A), or
+ * m >= 2 so \n+ gives one newline back and the group is skipped (type B).
+ * The group matches iff some '\n' lies at index >= b+1 for a b in
+ * [a+1, e2] (e2: end of the whitespace after '>'); b is tried from e2
+ * down, so b = e2 when e2 < L (L: the last '\n' of S), else the code point
+ * just before L, and it matches iff L >= a+2; the summary ends at the
+ * first '\n' after b.  Whether te is
+ * good does not depend on s or t, so the first '#' line start decides:
+ * t = e1 (end of the \s* run) when a good te >= e1+1 exists, else the
+ * largest good te inside the whitespace run gives t = te-1; later starts
+ * only see a subset of the same te.
+ */
+/* Start of the code point that ends at pos (pos > 0). */
+static size_t
+prev_cp(const char *s, size_t pos)
+{
+	size_t k = pos - 1;
+
+	while (k > 0 && ((unsigned char)s[k] & 0xc0) == 0x80 && pos - k < 4)
+		k--;
+	return k;
+}
+
+static int
+good_te(const char *S, size_t n, size_t te, size_t L, size_t *a_out,
+    size_t *m_out, int *type)
+{
+	size_t a = te;
+
+	if (te >= n || S[te] != '\n')
+		return 0;
+	while (a < n && S[a] == '\n')
+		a++;
+	*a_out = a;
+	*m_out = a - te;
+	if (a < n && S[a] == '>' && L != (size_t)-1 && L >= a + 2) {
+		*type = 'A';
+		return 1;
+	}
+	if (a - te >= 2) {
+		*type = 'B';
+		return 1;
+	}
+	return 0;
+}
+
+static int
+parse_head(const char *S, size_t n, struct bmd_llms *res)
+{
+	size_t s, e1, te, t = 0, a = 0, m = 0, L = (size_t)-1, i, g;
+	int type = 0, found = 0;
+	const char *p;
+
+	if (n == 0)
+		return -1;
+	if (S[0] == '#') {
+		s = 0;
+	} else {
+		p = NULL;
+		for (i = 0; i + 1 < n; i++)
+			if (S[i] == '\n' && S[i + 1] == '#') {
+				p = S + i + 1;
+				break;
+			}
+		if (!p)
+			return -1;
+		s = (size_t)(p - S);
+	}
+	for (i = n; i > 0; i--)
+		if (S[i - 1] == '\n') {
+			L = i - 1;
+			break;
+		}
+	e1 = bmd_py_skip_space(S, n, s + 1);
+	/* first good te >= e1+1 */
+	for (te = e1 + 1; te < n; te++) {
+		p = memchr(S + te, '\n', n - te);
+		if (!p)
+			break;
+		te = (size_t)(p - S);
+		if (good_te(S, n, te, L, &a, &m, &type)) {
+			t = e1;
+			found = 1;
+			break;
+		}
+	}
+	if (!found) {
+		/* largest good te in [s+2, e1-1] */
+		for (g = s + 2; g + 1 <= e1; g++) {
+			size_t ta, tm;
+			int tt;
+
+			if (good_te(S, n, g, L, &ta, &tm, &tt)) {
+				te = g;
+				a = ta;
+				m = tm;
+				type = tt;
+				found = 1;
+			}
+		}
+		if (!found)
+			return -1;
+		t = prev_cp(S, te);	/* one (whitespace) code point */
+	}
+	res->title = bmd_str_dup(S + t, te - t);
+	if (type == 'A') {
+		size_t e2 = bmd_py_skip_space(S, n, a + 1), b, f;
+
+		b = e2 < L ? e2 : prev_cp(S, L);
+		p = memchr(S + b + 1, '\n', n - b - 1);
+		f = (size_t)(p - S);
+		res->summary = bmd_str_dup(S + b, f - b);
+		while (f < n && S[f] == '\n')
+			f++;
+		res->info = bmd_str_dup(S + f, n - f);
+	} else {
+		res->summary.s = NULL;
+		res->summary.len = 0;
+		res->info = bmd_str_dup(S + a, n - a);
+	}
+	return 0;
+}
+
+struct split {
+	size_t name, namelen, body, bodylen;
+	unsigned long line;	/* line of the heading */
+	size_t sec;		/* index of its section in the result */
+};
+
+struct bmd_llms *
+bmd_llms_parse_ref(const char *txt, size_t n, struct bmd_ref_error *err)
+{
+	struct bmd_llms *res;
+	struct split *sp = NULL;
+	size_t nsp = 0, capsp = 0, i, j, pos, startlen, sb, se, k, e, bad, badlen;
+	size_t linepos = 0;
+	unsigned long line = 1;
+	const char *nl;
+
+	memset(err, 0, sizeof *err);
+	if (!utf8_valid(txt, n, &bad)) {
+		set_err(err, "decode", "UnicodeDecodeError: 'utf-8' codec can't "
+		    "decode the input", "UnicodeDecodeError: 'utf-8' codec can't "
+		    "decode the input", line_of(txt, bad), NULL, 0, NULL, 0);
+		return NULL;
+	}
+	/*
+	 * re.split(r'^##\s*(.*?$)', txt, flags=re.MULTILINE): a match starts at
+	 * a line start with "##"; \s* takes the whole whitespace run (newlines
+	 * too) and the lazy group then ends at the first end of line.
+	 */
+	startlen = n;
+	pos = 0;
+	while (pos < n) {
+		if (txt[pos] == '#' && pos + 1 < n && txt[pos + 1] == '#' &&
+		    (pos == 0 || txt[pos - 1] == '\n')) {
+			k = bmd_py_skip_space(txt, n, pos + 2);
+			nl = k < n ? memchr(txt + k, '\n', n - k) : NULL;
+			e = nl ? (size_t)(nl - txt) : n;
+			if (nsp == 0)
+				startlen = pos;
+			else
+				sp[nsp - 1].bodylen = pos - sp[nsp - 1].body;
+			if (nsp == capsp) {
+				capsp = capsp ? capsp * 2 : 16;
+				sp = xreallocarray(sp, capsp, sizeof *sp);
+			}
+			line += (unsigned long)count_nl(txt + linepos, k - linepos);
+			linepos = k;
+			sp[nsp].name = k;
+			sp[nsp].namelen = e - k;
+			sp[nsp].body = e;
+			sp[nsp].bodylen = n - e;
+			sp[nsp].line = line;
+			nsp++;
+			pos = e;
+			continue;
+		}
+		nl = memchr(txt + pos, '\n', n - pos);
+		if (!nl)
+			break;
+		pos = (size_t)(nl - txt) + 1;
+	}
+	res = xcalloc(1, sizeof *res);
+	/* dict(chunked(rest, 2)): a name keeps its first position, last value */
+	for (i = 0; i < nsp; i++) {
+		for (j = 0; j < res->nsecs; j++)
+			if (res->secs[j].name.len == sp[i].namelen &&
+			    memcmp(res->secs[j].name.s, txt + sp[i].name,
+			    sp[i].namelen) == 0)
+				break;
+		if (j == res->nsecs) {
+			struct bmd_section *sec = bmd_llms_add_section(res,
+			    txt + sp[i].name, sp[i].namelen, sp[i].line);
+
+			sec->optional = sp[i].namelen == 8 &&
+			    memcmp(txt + sp[i].name, "Optional", 8) == 0;
+		}
+		sp[i].sec = j;
+		res->secs[j].line = sp[i].line;	/* the last occurrence */
+	}
+	/* parse the links of the last occurrence of each name, in dict order */
+	for (j = 0; j < res->nsecs; j++) {
+		struct bmd_section *sec = &res->secs[j];
+
+		for (i = nsp; i-- > 0;)
+			if (sp[i].sec == j)
+				break;
+		assert(sp != NULL && i < nsp);
+		if (parse_links(txt + sp[i].body, sp[i].bodylen, sp[i].line,
+		    sec, &bad, &badlen) < 0) {
+			set_err(err, "link", "AttributeError: 'NoneType' object "
+			    "has no attribute 'groupdict'", "AttributeError: "
+			    "'NoneType' object has no attribute 'groupdict'",
+			    sp[i].line + (unsigned long)count_nl(txt + sp[i].body,
+			    bad), sec->name.s, sec->name.len,
+			    txt + sp[i].body + bad, badlen);
+			goto fail;
+		}
+	}
+	bmd_py_strip(txt, startlen, &sb, &se);
+	if (parse_head(txt + sb, se - sb, res) < 0) {
+		e = sb;
+		while (e < se && txt[e] != '\n')
+			e++;
+		set_err(err, "header", "AttributeError: 'NoneType' object has "
+		    "no attribute 'groupdict'", "TypeError: 'NoneType' object "
+		    "does not support item assignment", line_of(txt, sb), NULL,
+		    0, txt + sb, e - sb);
+		goto fail;
+	}
+	free(sp);
+	return res;
+fail:
+	free(sp);
+	bmd_llms_free(res);
+	return NULL;
+}

@@ -1,0 +1,467 @@
+/*
+ * mdprep.c - Condition B Markdown preparation (see mdprep.h).
+ *
+ * One pass over the normalised text copies it to the output, skipping HTML
+ * comments and base64 images outside code; it tracks fenced code blocks
+ * (CommonMark: ``` or ~~~, three or more, up to three spaces of indent) at
+ * line starts and inline code spans within a line.  A second pass over the
+ * lines collapses blank-line runs.  Both passes are linear in the input.
+ */
+#include <string.h>
+#include <strings.h>
+
+#include "ctx.h"
+#include "mdprep.h"
+
+void
+bmd_mdopts_default(struct bmd_mdopts *o)
+{
+	o->strip_comments = 1;
+	o->strip_base64 = 1;
+	o->max_blank = 2;
+	o->drop_front_matter = 0;
+}
+
+static int
+cfg_flag(const json_t *mp, const char *key, int def, const char *cfgname)
+{
+	json_t *v = json_object_get(mp, key);
+
+	if (!v || json_is_null(v))
+		return def;
+	if (!json_is_boolean(v))
+		die("%s: extraction.markdown_preprocessing.%s: expected a boolean",
+		    cfgname, key);
+	return json_is_true(v);
+}
+
+void
+bmd_mdopts_config(struct bmd_mdopts *o, const json_t *cfg, const char *cfgname)
+{
+	json_t *mp, *v;
+
+	if (!cfg)
+		return;
+	mp = json_path(cfg, "extraction.markdown_preprocessing");
+	if (!mp)
+		return;
+	if (!json_is_object(mp))
+		die("%s: extraction.markdown_preprocessing: expected an object",
+		    cfgname);
+	o->strip_comments = cfg_flag(mp, "strip_html_comments",
+	    o->strip_comments, cfgname);
+	o->strip_base64 = cfg_flag(mp, "strip_base64_images", o->strip_base64,
+	    cfgname);
+	v = json_object_get(mp, "max_consecutive_blank_lines");
+	if (v && !json_is_null(v)) {
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			die("%s: extraction.markdown_preprocessing."
+			    "max_consecutive_blank_lines: expected an integer >= 0",
+			    cfgname);
+		o->max_blank = (long)json_integer_value(v);
+	}
+	v = json_object_get(mp, "normalize_line_endings");
+	if (v && !json_is_null(v) && (!json_is_string(v) ||
+	    strcmp(json_string_value(v), "LF") != 0))
+		die("%s: extraction.markdown_preprocessing.normalize_line_endings: "
+		    "only \"LF\" is supported", cfgname);
+}
+
+/* Fence opener/closer at s[0..n): its length (>= 3) and char, else 0. */
+static size_t
+fence_at(const char *s, size_t n, char *ch)
+{
+	size_t i = 0, k = 0;
+
+	while (i < n && i < 3 && s[i] == ' ')
+		i++;
+	if (i >= n || (s[i] != '`' && s[i] != '~'))
+		return 0;
+	while (i + k < n && s[i + k] == s[i])
+		k++;
+	if (k < 3)
+		return 0;
+	/* a backtick fence's info string may not contain a backtick */
+	if (s[i] == '`' && memchr(s + i + k, '`', n - i - k))
+		return 0;
+	*ch = s[i];
+	return k;
+}
+
+static int
+only_space_after(const char *s, size_t n, size_t i)
+{
+	for (; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t')
+			return 0;
+	return 1;
+}
+
+/* The fence run of length k at s[0..n) is followed by spaces only. */
+static int
+fence_closes(const char *s, size_t n, size_t k)
+{
+	size_t i = 0;
+
+	while (i < n && s[i] == ' ')
+		i++;
+	return only_space_after(s, n, i + k);
+}
+
+static const char *
+find3(const char *s, size_t n, const char *pat)
+{
+	const char *p = s, *end = s + n;
+
+	while (end - p >= 3 && (p = memchr(p, pat[0], (size_t)(end - p - 2))) != NULL) {
+		if (p[1] == pat[1] && p[2] == pat[2])
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+static int
+ci_prefix(const char *s, size_t n, size_t i, const char *p)
+{
+	size_t l = strlen(p);
+
+	return n - i >= l && strncasecmp(s + i, p, l) == 0;
+}
+
+/*
+ * End (index after ')') of a base64 Markdown image at s[i] == '!', or 0;
+ * *scanned gets how far the scan looked.
+ */
+static size_t
+md_b64_image(const char *s, size_t n, size_t i, size_t *scanned)
+{
+	size_t j = i + 1;
+	int depth = 0;
+
+	if (j >= n || s[j] != '[')
+		return 0;
+	*scanned = n;
+	for (; j < n && s[j] != '\n'; j++) {
+		if (s[j] == '\\' && j + 1 < n) {
+			j++;
+			continue;
+		}
+		if (s[j] == '[')
+			depth++;
+		else if (s[j] == ']' && --depth == 0)
+			break;
+	}
+	*scanned = j;
+	if (j >= n || s[j] != ']' || j + 1 >= n || s[j + 1] != '(')
+		return 0;
+	j += 2;
+	while (j < n && (s[j] == ' ' || s[j] == '\t'))
+		j++;
+	if (j < n && s[j] == '<')
+		j++;
+	if (!ci_prefix(s, n, j, "data:image/"))
+		return 0;
+	for (; j < n && s[j] != '\n'; j++)
+		if (s[j] == ')')
+			return j + 1;
+	*scanned = j;
+	return 0;
+}
+
+/*
+ * End of an <img ...> tag at s[i] == '<' whose text holds data:image/, or 0;
+ * *scanned gets how far the scan looked.
+ */
+static size_t
+html_b64_img(const char *s, size_t n, size_t i, size_t *scanned)
+{
+	size_t j;
+	char q = 0;
+	int b64 = 0;
+
+	if (!ci_prefix(s, n, i + 1, "img") || i + 4 >= n ||
+	    !(s[i + 4] == ' ' || s[i + 4] == '\t' || s[i + 4] == '\n' ||
+	    s[i + 4] == '/'))
+		return 0;
+	for (j = i + 4; j < n; j++) {
+		if (q) {
+			if (s[j] == q)
+				q = 0;
+		} else if (s[j] == '"' || s[j] == '\'') {
+			q = s[j];
+		} else if (s[j] == '>') {
+			*scanned = j + 1;
+			return b64 ? j + 1 : 0;
+		}
+		if (!b64 && (s[j] == 'd' || s[j] == 'D') &&
+		    ci_prefix(s, n, j, "data:image/"))
+			b64 = 1;
+	}
+	*scanned = n;
+	return 0;
+}
+
+/* A reference definition "[x]: data:image/..." line at s[i] (line start). */
+static size_t
+refdef_b64(const char *s, size_t n, size_t i)
+{
+	size_t j = i, k = 0;
+	const char *nl;
+
+	while (j < n && k < 3 && s[j] == ' ')
+		j++, k++;
+	if (j >= n || s[j] != '[')
+		return 0;
+	while (j < n && s[j] != ']' && s[j] != '\n')
+		j++;
+	if (j + 1 >= n || s[j] != ']' || s[j + 1] != ':')
+		return 0;
+	j += 2;
+	while (j < n && (s[j] == ' ' || s[j] == '\t'))
+		j++;
+	if (j < n && s[j] == '<')
+		j++;
+	if (!ci_prefix(s, n, j, "data:image/"))
+		return 0;
+	nl = memchr(s + j, '\n', n - j);
+	return nl ? (size_t)(nl - s) : n;
+}
+
+/* Normalise encoding and line ends into a new string. */
+static char *
+normalise(const char *in, size_t n, size_t *outlen)
+{
+	size_t len, i, o;
+	char *u, *r;
+
+	if (utf8_valid(in, n, NULL)) {
+		u = xmalloc(n + 1);
+		memcpy(u, in, n);
+		len = n;
+	} else {
+		u = utf8_sanitize(in, n, &len);
+	}
+	r = xmalloc(len + 1);
+	i = (len >= 3 && memcmp(u, "\xef\xbb\xbf", 3) == 0) ? 3 : 0;
+	for (o = 0; i < len; i++) {
+		if (u[i] == '\r') {
+			r[o++] = '\n';
+			if (i + 1 < len && u[i + 1] == '\n')
+				i++;
+		} else if (u[i] != '\0') {
+			r[o++] = u[i];
+		}
+	}
+	r[o] = '\0';
+	free(u);
+	*outlen = o;
+	return r;
+}
+
+/* Length of a leading front matter block (through its closing line), or 0. */
+static size_t
+front_matter(const char *s, size_t n)
+{
+	size_t pos, e;
+	const char *nl;
+
+	if (n < 4 || memcmp(s, "---\n", 4) != 0)
+		return 0;
+	for (pos = 4; pos < n; pos = e + 1) {
+		nl = memchr(s + pos, '\n', n - pos);
+		e = nl ? (size_t)(nl - s) : n;
+		if (e - pos == 3 && (memcmp(s + pos, "---", 3) == 0 ||
+		    memcmp(s + pos, "...", 3) == 0))
+			return nl ? e + 1 : e;
+		if (!nl)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * Pass 1: strip comments and images.  A line that held something removed
+ * and is left blank is dropped whole.
+ */
+static void
+strip_pass(const char *s, size_t n, const struct bmd_mdopts *o, struct buf *out)
+{
+	size_t i = 0, linestart = 0, flen = 0, k, e;
+	size_t img_to = 0, md_to = 0;	/* ends of earlier tag/image scans */
+	size_t tick_fail[65];		/* per run length: no closer before */
+	int removed = 0, at_bol = 1, no_close = 0, in_comment = 0;
+	char fch = 0, c2 = 0;
+
+	memset(tick_fail, 0, sizeof tick_fail);
+	while (i < n) {
+		if (at_bol && !in_comment) {
+			const char *nl = memchr(s + i, '\n', n - i);
+			size_t le = nl ? (size_t)(nl - s) : n;
+
+			at_bol = 0;
+			if (flen) {	/* inside a fence: copy the line */
+				k = fence_at(s + i, le - i, &c2);
+				if (k >= flen && c2 == fch && fence_closes(s + i,
+				    le - i, k))
+					flen = 0;
+				buf_add(out, s + i, le - i);
+				i = le;
+				continue;
+			}
+			if ((k = fence_at(s + i, le - i, &fch)) > 0) {
+				flen = k;
+				buf_add(out, s + i, le - i);
+				i = le;
+				continue;
+			}
+			if (o->strip_base64 && (e = refdef_b64(s, n, i)) > 0) {
+				removed = 1;
+				i = e;
+				continue;
+			}
+		}
+		if (s[i] == '\n') {
+			if (!in_comment) {
+				if (removed && only_space_after(out->s, out->len,
+				    linestart)) {
+					buf_setlen(out, linestart);
+				} else {
+					buf_addc(out, '\n');
+				}
+				linestart = out->len;
+				removed = 0;
+				at_bol = 1;
+			}
+			i++;
+			continue;
+		}
+		if (in_comment) {
+			if (s[i] == '-' && n - i >= 3 && memcmp(s + i, "-->", 3) == 0) {
+				in_comment = 0;
+				i += 3;
+			} else {
+				i++;
+			}
+			continue;
+		}
+		if (s[i] == '`') {		/* inline code span on this line */
+			size_t run = 0, j;
+			const char *nl = memchr(s + i, '\n', n - i);
+			size_t le = nl ? (size_t)(nl - s) : n;
+
+			while (i + run < le && s[i + run] == '`')
+				run++;
+			/*
+			 * A closer of this length is searched once per line:
+			 * after a miss, none lies before the line end.  Very
+			 * long runs are taken literally.
+			 */
+			j = le;
+			if (run <= 64 && tick_fail[run] <= i) {
+				for (j = i + run; j < le;) {
+					size_t r2 = 0;
+
+					if (s[j] != '`') {
+						j++;
+						continue;
+					}
+					while (j + r2 < le && s[j + r2] == '`')
+						r2++;
+					if (r2 == run)
+						break;
+					j += r2;
+				}
+				if (j >= le)
+					tick_fail[run] = le;
+			}
+			if (j < le) {
+				buf_add(out, s + i, j + run - i);
+				i = j + run;
+			} else {
+				buf_add(out, s + i, run);
+				i += run;
+			}
+			continue;
+		}
+		if (o->strip_comments && s[i] == '<' && !no_close &&
+		    n - i >= 4 && memcmp(s + i, "<!--", 4) == 0) {
+			if (find3(s + i + 4, n - i - 4, "-->")) {
+				in_comment = 1;
+				removed = 1;
+				i += 4;
+				continue;
+			}
+			no_close = 1;
+		}
+		/*
+		 * An image or tag is only looked for past the end of the last
+		 * scan, which keeps the pass linear on hostile input.
+		 */
+		if (o->strip_base64 && s[i] == '!' && i >= md_to &&
+		    (e = md_b64_image(s, n, i, &md_to)) > 0) {
+			removed = 1;
+			i = e;
+			continue;
+		}
+		if (o->strip_base64 && s[i] == '<' && i >= img_to &&
+		    (e = html_b64_img(s, n, i, &img_to)) > 0) {
+			/* the tag may span lines: they go with it */
+			removed = 1;
+			i = e;
+			continue;
+		}
+		buf_addc(out, s[i]);
+		i++;
+	}
+	if (removed && only_space_after(out->s, out->len, linestart))
+		buf_setlen(out, linestart);
+}
+
+char *
+bmd_md_prepare(const char *in, size_t n, const struct bmd_mdopts *o,
+    size_t *outlen)
+{
+	struct buf a = BUF_INIT, b = BUF_INIT;
+	size_t len, fm, pos, e;
+	long blanks = 0;
+	int started = 0;
+	char *t;
+
+	t = normalise(in, n, &len);
+	fm = front_matter(t, len);
+	if (fm && o->drop_front_matter) {
+		buf_add(&a, t, 0);
+		strip_pass(t + fm, len - fm, o, &a);
+	} else {
+		buf_add(&a, t, fm);
+		strip_pass(t + fm, len - fm, o, &a);
+	}
+	free(t);
+	/* pass 2: blank-line runs */
+	buf_add(&b, "", 0);
+	for (pos = 0; pos < a.len; pos = e + 1) {
+		const char *nl = memchr(a.s + pos, '\n', a.len - pos);
+
+		e = nl ? (size_t)(nl - a.s) : a.len;
+		if (only_space_after(a.s + pos, e - pos, 0)) {
+			blanks++;
+		} else {
+			if (started) {
+				long k, lim = (o->max_blank >= 0 &&
+				    blanks > o->max_blank) ? o->max_blank : blanks;
+
+				for (k = 0; k < lim; k++)
+					buf_addc(&b, '\n');
+			}
+			started = 1;
+			blanks = 0;
+			buf_add(&b, a.s + pos, e - pos);
+			buf_addc(&b, '\n');
+		}
+		if (!nl)
+			break;
+	}
+	buf_release(&a);
+	return buf_detach(&b, outlen);
+}

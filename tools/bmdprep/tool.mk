@@ -1,0 +1,1 @@
+LDLIBS_bmdprep += -lutf8proc
