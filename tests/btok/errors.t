@@ -1,0 +1,147 @@
+#!/bin/sh
+# errors.t - bad input, bad tokenizer files, damaged compiled caches.
+. "${0%/*}/../lib/tap.sh"
+sh "$TOP/tools/btok/deps.sh" >&2
+BTOK=$(prog btok)
+tok=${CTXBENCH_TOKENIZERS:-${XDG_CACHE_HOME:-$HOME/.cache}/ctxbench/tokenizers}
+printf 'Hello world' >"$T/h.txt"
+
+# Usage errors: exit 2.
+run "$BTOK" -t llama4 "$T/h.txt"
+expect_status 2 "unknown tokenizer: usage error"
+like "$err" "btok: -t: unknown tokenizer 'llama4'" "names the unknown tokenizer"
+run "$BTOK" --bogus
+expect_status 2 "unknown option: usage error"
+run "$BTOK" -t llama3,llama3 "$T/h.txt"
+expect_status 2 "a tokenizer given twice: usage error"
+run "$BTOK" -T "=x.json" "$T/h.txt"
+expect_status 2 "-T with an empty name: usage error"
+
+# Broken tokenizer files given with -T: exit 1 and a message naming the file.
+printf '{"model": {"type": "BPE", "vocab": {"a": 0,' >"$T/trunc.json"
+run "$BTOK" --no-cache -T "$T/trunc.json" "$T/h.txt"
+expect_status 1 "truncated tokenizer.json"
+like "$err" "trunc.json:1: not a valid tokenizer file" "truncated file: file, line, reason"
+head -c 300000 "$tok/llama3/tokenizer.json" >"$T/cut.json"
+run "$BTOK" --no-cache -T "$T/cut.json" "$T/h.txt"
+expect_status 1 "a real tokenizer.json cut short"
+like "$err" "cut.json:[0-9]+: not a valid tokenizer file" "cut file: reported with its line"
+printf '{"a": 1}\n' >"$T/other.json"
+run "$BTOK" --no-cache -T "$T/other.json" "$T/h.txt"
+expect_status 1 "JSON that is no tokenizer"
+like "$err" "neither a tokenizer.json" "says what it expected"
+printf '{"model":{"type":"WordPiece","vocab":{}}}\n' >"$T/wp.json"
+run "$BTOK" --no-cache -T "$T/wp.json" "$T/h.txt"
+expect_status 1 "a model btok does not reproduce"
+like "$err" "model: expected a BPE model" "names the model field"
+printf '{"model":{"type":"BPE","vocab":{"a":0,"b":1},"merges":["a c"]},"pre_tokenizer":null,"normalizer":null}\n' >"$T/m.json"
+run "$BTOK" --no-cache -T "$T/m.json" "$T/h.txt"
+expect_status 1 "merge of a token not in the vocabulary"
+like "$err" "model.merges\[0\]: token not in the vocabulary" "names the merge"
+printf '{"model":{"type":"BPE","vocab":{"a":0,"b":0},"merges":[]}}\n' >"$T/d.json"
+run "$BTOK" --no-cache -T "$T/d.json" "$T/h.txt"
+expect_status 1 "two tokens with one id"
+printf '{"config":{"pattern":"x","default_vocab_size":10,"default_num_special_tokens":2},"vocab":[]}\n' >"$T/tk.json"
+run "$BTOK" --no-cache -T "$T/tk.json" "$T/h.txt"
+expect_status 1 "tekken.json with a pattern btok does not match"
+like "$err" "config.pattern" "names config.pattern"
+
+# A tiny tokenizer.json of the SentencePiece kind works end to end.
+cat >"$T/tiny.json" <<'J'
+{"added_tokens":[{"id":5,"content":"<x>","special":true,"normalized":false}],
+ "normalizer":{"type":"Replace","pattern":{"String":" "},"content":"\u2581"},
+ "pre_tokenizer":null,
+ "model":{"type":"BPE","byte_fallback":true,"fuse_unk":true,"unk_token":"<unk>",
+  "vocab":{"<unk>":0,"a":1,"b":2,"ab":3,"\u2581":4,"<0x21>":6,"\u2581ab":7},
+  "merges":[["a","b"],["\u2581","ab"]]}}
+J
+printf 'ab ab!<x>c' >"$T/tiny.txt"
+run "$BTOK" --no-cache -i -T "$T/tiny.json" "$T/tiny.txt"
+is "$out" "3 7 6 5 0" "tiny SentencePiece-style BPE: merges, byte fallback, added token, unknown"
+
+# Tokenizer files that do not match the manifest, or are missing.
+mkdir -p "$T/tok/llama3" "$T/empty"
+{ cat "$tok/llama3/tokenizer.json"; printf ' '; } >"$T/tok/llama3/tokenizer.json"
+run env CTXBENCH_TOKENIZERS="$T/tok" "$BTOK" -t llama3 "$T/h.txt"
+expect_status 1 "a tokenizer file whose SHA-256 differs from the manifest"
+like "$err" "tokenizer.json: sha256 [0-9a-f]{64} does not match the manifest" "says so"
+run env CTXBENCH_TOKENIZERS="$T/empty" "$BTOK" -t qwen3 "$T/h.txt"
+expect_status 1 "a missing tokenizer file"
+like "$err" "tokenizer file missing \(run 'make deps'" "tells how to get it"
+
+# The compiled cache: built on first use, then damaged in several ways.
+c=$T/cache
+run "$BTOK" --cache-dir "$c" -t mistral "$T/h.txt"
+expect_status 0 "first run builds the cache"
+img=$(ls "$c"/mistral-*.btc)
+ok test -s "$img"
+good=$out
+size=$(wc -c <"$img")
+cp "$img" "$T/img.orig"
+# one byte flipped in the middle
+/usr/bin/python3 - "$img" <<'PY'
+import sys
+p = sys.argv[1]; b = bytearray(open(p, "rb").read()); b[len(b) // 2] ^= 0x55
+open(p, "wb").write(b)
+PY
+run "$BTOK" --cache-dir "$c" -t mistral "$T/h.txt"
+expect_status 0 "a tampered cache is rebuilt"
+like "$err" "checksum mismatch; rebuilding" "the damage is reported"
+is "$out" "$good" "same count after the rebuild"
+ok cmp -s "$img" "$T/img.orig"
+run "$BTOK" --cache-dir "$c" -t mistral "$T/h.txt"
+is "$err" "" "the rebuilt cache is used silently"
+# truncated
+head -c $((size / 3)) "$T/img.orig" >"$img"
+run "$BTOK" --cache-dir "$c" -t mistral "$T/h.txt"
+like "$err" "truncated image" "a truncated cache is reported and rebuilt"
+is "$out" "$good" "same count"
+# another format version
+/usr/bin/python3 - "$img" <<'PY'
+import sys, struct
+p = sys.argv[1]; b = bytearray(open(p, "rb").read()); b[8:12] = struct.pack("<I", 1)
+open(p, "wb").write(b)
+PY
+run "$BTOK" --cache-dir "$c" -t mistral "$T/h.txt"
+like "$err" "image format 1, this btok reads" "a cache of another version is rebuilt"
+is "$out" "$good" "same count"
+# the image of another tokenizer under this name
+run "$BTOK" --cache-dir "$c" -t qwen3 "$T/h.txt"
+cp "$(ls "$c"/qwen3-*.btc)" "$img"
+run "$BTOK" --cache-dir "$c" -t mistral "$T/h.txt"
+like "$err" "built from another file" "an image built from another file is rebuilt"
+is "$out" "$good" "same count"
+# not an image at all
+printf 'garbage' >"$img"
+run "$BTOK" --cache-dir "$c" -t mistral "$T/h.txt"
+like "$err" "not a btok image" "garbage in the cache is rebuilt"
+# an unwritable cache directory: works without caching
+run "$BTOK" --cache-dir /proc/btok-no-such-dir -t mistral "$T/h.txt"
+expect_status 0 "unwritable cache directory: still counts"
+is "$out" "$good" "same count"
+like "$err" "cannot write the compiled cache" "and says the cache was not written"
+run "$BTOK" --no-cache -t mistral "$T/h.txt"
+is "$out" "$good" "--no-cache"
+
+# Bad records: file and line.
+printf '{"content":"a"}\n{"content":7}\n' >"$T/bad.ndjson"
+run "$BTOK" -t llama3 "$T/bad.ndjson"
+expect_status 1 "a content that is not a string"
+like "$err" "bad.ndjson:2: content: expected a string" "file, line and field"
+printf '{"content":"a","tokens":[1]}\n' >"$T/bad2.ndjson"
+run "$BTOK" -t llama3 "$T/bad2.ndjson"
+expect_status 1 "tokens that is not an object"
+like "$err" "bad2.ndjson:1: tokens: expected an object" "names tokens"
+printf '{"content":"a"}\n{"content": oops}\n' >"$T/bad3.ndjson"
+run "$BTOK" -t llama3 "$T/bad3.ndjson"
+expect_status 1 "a line that is not JSON"
+like "$err" "bad3.ndjson:2:" "file and line"
+run "$BTOK" -t llama3 "$T/no-such-file"
+expect_status 1 "a missing input file"
+
+# Raw bytes: NUL and invalid UTF-8 count (conformance.t checks the ids).
+printf 'a\000b\377c' >"$T/nul.bin"
+run "$BTOK" -t llama3,qwen3,gemma3,mistral "$T/nul.bin"
+expect_status 0 "NUL bytes and invalid UTF-8 in raw mode"
+
+done_testing

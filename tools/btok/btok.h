@@ -1,0 +1,185 @@
+/*
+ * btok.h - the tokenizer engine behind btok.
+ *
+ * A tokenizer is loaded from a Hugging Face tokenizer.json (byte-level BPE as
+ * in Llama 3 and Qwen 3, SentencePiece-style BPE with byte fallback as in
+ * Gemma 3) or from a Mistral tekken.json (tiktoken ranks), compiled into one
+ * flat, position-independent image (struct btok_image) that can be written to
+ * a cache file and mapped back with mmap(2) in a few milliseconds.
+ *
+ * Encoding reproduces the Hugging Face `tokenizers` pipeline (tokenizer.rs
+ * encode_single_sequence with add_special_tokens=false): added tokens are
+ * split off first (AddedVocabulary, leftmost-longest), every other segment is
+ * normalised, pre-tokenised and run through the model.
+ */
+#ifndef BTOK_H
+#define BTOK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Models. */
+enum { BTOK_MODEL_BPE = 1, BTOK_MODEL_TIKTOKEN = 2 };
+/* Normalisers. */
+enum { BTOK_NORM_NONE = 0, BTOK_NORM_NFC = 1, BTOK_NORM_METASPACE = 2 };
+/* Pre-tokenisers (the split patterns, matched by hand-written code). */
+enum {
+	BTOK_PRE_NONE = 0,
+	BTOK_PRE_LLAMA3 = 1,	/* \p{N}{1,3} */
+	BTOK_PRE_QWEN2 = 2,	/* \p{N} */
+	BTOK_PRE_TEKKEN = 3,	/* the o200k-style pattern of tekken.json */
+	BTOK_PRE_GPT2 = 4,	/* ByteLevel use_regex=true (the GPT-2 pattern) */
+	BTOK_PRE_SPACE_MERGED_PREV = 5	/* Split " " MergedWithPrevious */
+};
+
+/* Added-token flags. */
+#define BTOK_ADDED_SPECIAL 1u
+#define BTOK_ADDED_NORMALIZED 2u
+
+#define BTOK_NONE UINT32_MAX
+
+/*
+ * The compiled image.  All tables are offsets into one contiguous block, so
+ * the block can be saved and mapped as is.  Layout (little-endian host order,
+ * checked by the cache header):
+ *   struct btok_hdr, then at the offsets it gives:
+ *   pool        token bytes
+ *   tok[ntok]   {off, len} of token id i in pool (len = UINT32_MAX: no token)
+ *   vtab[vcap]  vocabulary hash: token ids of the model vocabulary (not the
+ *               added tokens), BTOK_NONE = empty slot
+ *   mtab[mcap]  merges hash: {key = a << 32 | b, rank, new_id}
+ *   added[nadded] {id, flags}
+ *   bad[nbad]   ids of the tokens that stop a metaspace cut (see encode.c)
+ */
+struct btok_hdr {
+	char magic[8];		/* "BTOKIMG\0" */
+	uint32_t format;	/* BTOK_FORMAT */
+	uint32_t endian;	/* 0x01020304 */
+	uint8_t source_sha256[32];
+	uint64_t size;		/* bytes of the whole image */
+	uint64_t checksum;	/* btok_checksum of the bytes after the header */
+	uint32_t model, norm, pre;
+	uint32_t ignore_merges, byte_fallback, fuse_unk, bytelevel;
+	uint32_t unk_id;
+	uint32_t id_offset;	/* tiktoken: id = rank + id_offset */
+	uint32_t ntok, vcap, nvocab, mcap, nmerges, nadded;
+	uint32_t msplit;	/* metaspace text may be cut before "\u2581" runs */
+	uint32_t nbad;		/* tokens with a "\u2581" after another character */
+	uint32_t byte_id[256];	/* byte-level / tiktoken: id of each single byte;
+				   BPE with byte fallback: id of <0xNN> */
+	uint64_t off_pool, len_pool, off_tok, off_vtab, off_mtab, off_added, off_bad;
+};
+
+#define BTOK_FORMAT 4u
+
+struct btok_span { uint32_t off, len; };
+struct btok_merge { uint64_t key; uint32_t rank, id; };
+struct btok_added { uint32_t id, flags; };
+
+struct btok_trie;
+struct btok_wcache;
+struct btok_pcache;
+
+struct btok {
+	char *name;			/* family or file name, for messages */
+	const unsigned char *base;	/* the image */
+	size_t size;
+	int mapped;			/* base is an mmap(2) of a cache file */
+	const struct btok_hdr *h;
+	const char *pool;
+	const struct btok_span *tok;
+	const uint32_t *vtab;
+	const struct btok_merge *mtab;
+	const struct btok_added *added;
+	const uint32_t *bad;		/* h->nbad token ids */
+	struct btok_trie *trie;		/* added tokens, built at load */
+	struct btok_wcache *wcache;	/* piece -> ids cache */
+	struct btok_pcache *pcache;	/* (a, b) -> merge, and char -> id */
+};
+
+/* Output of one encoding: ids (grown as needed) and their count. */
+struct btok_ids {
+	uint32_t *v;
+	size_t n, cap;
+	int count_only;		/* when set, only n is kept */
+};
+
+/*
+ * Compile a tokenizer file (tokenizer.json or tekken.json, detected from its
+ * keys) held in text[0..len) into a new image.  name is used in messages.
+ * control_tokens: for tekken files without "special_tokens", the names of
+ * the control tokens (id order, NULL terminated), may be NULL.
+ * Returns a malloc'd image and sets *size; on a malformed file returns NULL
+ * and *err gets a malloc'd message ("FILE: what").
+ */
+unsigned char *btok_compile(const char *name, const char *text, size_t len,
+    const unsigned char sha[32], char *const *control_tokens, size_t *size,
+    char **err);
+
+/*
+ * Attach an image (malloc'd, or mapped when mapped is set) to t, after
+ * checking its structure: every offset and id in bounds.  Returns 0, or -1
+ * with *err set (malloc'd); the image is not freed on error.
+ */
+int btok_attach(struct btok *t, const char *name, unsigned char *img,
+    size_t size, int mapped, char **err);
+void btok_release(struct btok *t);
+
+/* 64-bit checksum of a block (fast; used by the cache to detect damage). */
+uint64_t btok_checksum(const void *p, size_t n);
+
+/*
+ * Encode s[0..n) (any bytes: invalid UTF-8 is replaced by U+FFFD first, as
+ * a JavaScript or Python string would hold it).  When special is 0, special
+ * added tokens are not matched (HF encode_special_tokens).  Appends to out.
+ */
+void btok_encode(struct btok *t, const char *s, size_t n, int special,
+    struct btok_ids *out);
+void btok_ids_free(struct btok_ids *ids);
+
+/* Text of token id, or NULL. */
+const char *btok_token(const struct btok *t, uint32_t id, size_t *len);
+
+/* Vocabulary lookup in the model vocabulary; BTOK_NONE when absent. */
+uint32_t btok_vocab_get(const struct btok *t, const char *s, size_t n);
+
+/*
+ * Pre-tokenisation (exported for the unit tests and the fuzz target):
+ * split s[0..n) (valid UTF-8) with pattern pre; calls fn for each piece.
+ */
+typedef void (*btok_piece_fn)(const char *p, size_t n, void *ctx);
+void btok_pretokenize(int pre, const char *s, size_t n, btok_piece_fn fn,
+    void *ctx);
+
+/* Unicode classes used by the patterns (ucd.c). */
+#define BTOK_UC_L 1u	/* \p{L} */
+#define BTOK_UC_N 2u	/* \p{N} */
+#define BTOK_UC_WS 4u	/* \s: White_Space */
+#define BTOK_UC_M 8u	/* \p{M} */
+#define BTOK_UC_LU 16u	/* Lu Lt Lm Lo M (tekken's upper set) */
+#define BTOK_UC_LL 32u	/* Ll Lm Lo M (tekken's lower set) */
+unsigned btok_uclass(uint32_t cp);
+const char *btok_unicode_version(void);
+/* 1 when cp is assigned in that Unicode version (category not Cn). */
+int btok_uc_assigned(uint32_t cp);
+
+/* NFC of s[0..n) (valid UTF-8) into a malloc'd string; *outlen its length. */
+char *btok_nfc(const char *s, size_t n, size_t *outlen);
+
+/* Decode one code point of valid UTF-8 at s; returns its length. */
+static inline size_t btok_u8dec(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	unsigned c = s[0];
+	if (c < 0x80 || n < 2) { *cp = c; return 1; }
+	if (c < 0xE0) { *cp = ((c & 0x1Fu) << 6) | (s[1] & 0x3Fu); return 2; }
+	if (c < 0xF0 || n < 4) {
+		if (n < 3) { *cp = c; return 1; }
+		*cp = ((c & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu);
+		return 3;
+	}
+	*cp = ((c & 0x07u) << 18) | ((s[1] & 0x3Fu) << 12) |
+	    ((s[2] & 0x3Fu) << 6) | (s[3] & 0x3Fu);
+	return 4;
+}
+
+#endif

@@ -1,0 +1,831 @@
+/*
+ * compile.c - turn a tokenizer file into the flat image btok encodes with.
+ *
+ * Two inputs are understood:
+ *  - Hugging Face tokenizer.json with a BPE model (tokenizers/src/models/bpe):
+ *    vocab, merges (as "a b" strings or [a, b] pairs), ignore_merges,
+ *    byte_fallback, fuse_unk, unk_token; the added_tokens list; the normaliser
+ *    (none, NFC, or Replace " " -> "\u2581"); the pre-tokeniser (none, the
+ *    Llama 3 or Qwen 2 Split regex followed by ByteLevel, ByteLevel with the
+ *    GPT-2 regex, or Split " " MergedWithPrevious).
+ *  - Mistral tekken.json (mistral_common/tokens/tokenizers/tekken.py): the
+ *    "vocab" list of {rank, token_bytes}, or the compressed "bpe_ranks" text
+ *    of js-tiktoken ("! OFFSET b64 b64 ..." lines), with "config"
+ *    default_vocab_size and default_num_special_tokens.  As mistral-common
+ *    does, only the first default_vocab_size - num_special ranks are used, and
+ *    token ids are rank + num_special.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "btok.h"
+#include "hash.h"
+
+struct cbuild {
+	const char *name;
+	char *err;
+	struct buf pool;
+	struct btok_span *tok;
+	uint32_t ntok, captok;
+	uint32_t *vtab, vcap, nvocab;
+	struct btok_merge *mtab;
+	uint32_t mcap, nmerges;
+	struct btok_added *added;
+	uint32_t nadded;
+	uint32_t *bad;
+	struct btok_hdr h;
+	int bytelevel;
+};
+
+static void cerr(struct cbuild *b, const char *fmt, ...) CTX_PRINTF(2, 3);
+static void cerr(struct cbuild *b, const char *fmt, ...)
+{
+	va_list ap;
+	struct buf m;
+	char tmp[512];
+	if (b->err)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	buf_init(&m);
+	buf_addf(&m, "%s: %s", b->name, tmp);
+	b->err = buf_detach(&m, NULL);
+}
+
+static uint32_t pow2cap(uint32_t n)
+{
+	uint32_t c = 16;
+	while (c < n * 2u)
+		c <<= 1;
+	return c;
+}
+
+/* Record token id with bytes p[0..n). */
+static int set_tok(struct cbuild *b, uint32_t id, const char *p, size_t n)
+{
+	if (id >= (1u << 24)) {
+		cerr(b, "token id %u out of range", id);
+		return -1;
+	}
+	if (id >= b->captok) {
+		uint32_t nc = b->captok ? b->captok : 1024;
+		while (nc <= id)
+			nc *= 2;
+		b->tok = xreallocarray(b->tok, nc, sizeof *b->tok);
+		for (uint32_t i = b->captok; i < nc; i++)
+			b->tok[i].off = 0, b->tok[i].len = UINT32_MAX;
+		b->captok = nc;
+	}
+	if (id >= b->ntok)
+		b->ntok = id + 1;
+	if (b->tok[id].len != UINT32_MAX) {
+		const char *q = b->pool.s + b->tok[id].off;
+		if (b->tok[id].len == n && memcmp(q, p, n) == 0)
+			return 0;
+		cerr(b, "token id %u given twice with different text", id);
+		return -1;
+	}
+	b->tok[id].off = (uint32_t)b->pool.len;
+	b->tok[id].len = (uint32_t)n;
+	buf_add(&b->pool, p, n);
+	return 0;
+}
+
+static uint32_t vget(const struct cbuild *b, const char *p, size_t n)
+{
+	uint32_t m = b->vcap - 1, i = (uint32_t)btok_hash(p, n) & m;
+	for (;; i = (i + 1) & m) {
+		uint32_t id = b->vtab[i];
+		if (id == BTOK_NONE)
+			return BTOK_NONE;
+		if (b->tok[id].len == n && memcmp(b->pool.s + b->tok[id].off, p, n) == 0)
+			return id;
+	}
+}
+
+/* Insert id (already in tok) into the vocabulary hash. */
+static int vput(struct cbuild *b, uint32_t id)
+{
+	const char *p = b->pool.s + b->tok[id].off;
+	size_t n = b->tok[id].len;
+	uint32_t m = b->vcap - 1, i = (uint32_t)btok_hash(p, n) & m;
+	for (;; i = (i + 1) & m) {
+		uint32_t o = b->vtab[i];
+		if (o == BTOK_NONE) {
+			b->vtab[i] = id;
+			b->nvocab++;
+			return 0;
+		}
+		if (b->tok[o].len == n && memcmp(b->pool.s + b->tok[o].off, p, n) == 0) {
+			cerr(b, "token %u repeats the text of token %u", id, o);
+			return -1;
+		}
+	}
+}
+
+static void mput(struct cbuild *b, uint32_t a, uint32_t c, uint32_t rank, uint32_t id)
+{
+	uint64_t key = (uint64_t)a << 32 | c;
+	uint32_t m = b->mcap - 1, i = (uint32_t)btok_mix64(key) & m;
+	for (;; i = (i + 1) & m) {
+		if (b->mtab[i].key == UINT64_MAX) {
+			b->mtab[i].key = key;
+			b->mtab[i].rank = rank;
+			b->mtab[i].id = id;
+			b->nmerges++;
+			return;
+		}
+		if (b->mtab[i].key == key) {
+			/* A repeated pair: the later line wins, as in the
+			   HashMap tokenizers builds from the merges list. */
+			b->mtab[i].rank = rank;
+			b->mtab[i].id = id;
+			return;
+		}
+	}
+}
+
+/* GPT-2 bytes_to_unicode: code point of byte b, and the inverse. */
+static uint32_t byte_cp(unsigned b)
+{
+	unsigned n = 0;
+	if ((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174)
+		return b;
+	for (unsigned x = 0; x < b; x++)
+		if (!((x >= 33 && x <= 126) || (x >= 161 && x <= 172) || x >= 174))
+			n++;
+	return 256 + n;
+}
+
+static int cp_byte[512];
+
+static void init_cp_byte(void)
+{
+	for (int i = 0; i < 512; i++)
+		cp_byte[i] = -1;
+	for (unsigned b = 0; b < 256; b++)
+		cp_byte[byte_cp(b)] = (int)b;
+}
+
+/* Byte-level text -> raw bytes; returns the length or -1. */
+static long unbytelevel(const char *s, size_t n, char *out)
+{
+	size_t i = 0, o = 0;
+	while (i < n) {
+		uint32_t cp;
+		int l = utf8_decode((const unsigned char *)s + i, n - i, &cp);
+		if (l == 0 || cp >= 512 || cp_byte[cp] < 0)
+			return -1;
+		out[o++] = (char)cp_byte[cp];
+		i += (size_t)l;
+	}
+	return (long)o;
+}
+
+static const char RE_LLAMA3[] =
+    "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+static const char RE_QWEN2[] =
+    "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+static const char RE_TEKKEN[] =
+    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+
+static const char *jstr(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+static int is_type(json_t *o, const char *t)
+{
+	const char *s = jstr(o, "type");
+	return s && strcmp(s, t) == 0;
+}
+
+static int bytelevel_ok(struct cbuild *b, json_t *o, int want_regex)
+{
+	json_t *aps = json_object_get(o, "add_prefix_space");
+	json_t *ur = json_object_get(o, "use_regex");
+	if (json_is_true(aps)) {
+		cerr(b, "pre_tokenizer: ByteLevel add_prefix_space=true is not supported by btok");
+		return -1;
+	}
+	if ((ur ? json_is_true(ur) : 1) != want_regex) {
+		cerr(b, "pre_tokenizer: ByteLevel use_regex=%s is not supported here",
+		    want_regex ? "false" : "true");
+		return -1;
+	}
+	return 0;
+}
+
+static int split_regex(struct cbuild *b, json_t *sp)
+{
+	json_t *pat = json_object_get(sp, "pattern");
+	const char *re = pat ? jstr(pat, "Regex") : NULL;
+	const char *beh = jstr(sp, "behavior");
+	if (!re || !beh || strcmp(beh, "Isolated") != 0 ||
+	    json_is_true(json_object_get(sp, "invert"))) {
+		cerr(b, "pre_tokenizer: only Split with an Isolated regex is supported");
+		return -1;
+	}
+	if (strcmp(re, RE_LLAMA3) == 0)
+		return BTOK_PRE_LLAMA3;
+	if (strcmp(re, RE_QWEN2) == 0)
+		return BTOK_PRE_QWEN2;
+	if (strcmp(re, RE_TEKKEN) == 0)
+		return BTOK_PRE_TEKKEN;
+	cerr(b, "pre_tokenizer: split pattern is none of the Llama 3, Qwen 2 or Tekken patterns btok matches: %.80s", re);
+	return -1;
+}
+
+static int parse_pre(struct cbuild *b, json_t *pre)
+{
+	if (!pre || json_is_null(pre)) {
+		b->h.pre = BTOK_PRE_NONE;
+		return 0;
+	}
+	if (is_type(pre, "Sequence")) {
+		json_t *a = json_object_get(pre, "pretokenizers");
+		int p;
+		if (json_array_size(a) == 2 && is_type(json_array_get(a, 0), "Split") &&
+		    is_type(json_array_get(a, 1), "ByteLevel")) {
+			if ((p = split_regex(b, json_array_get(a, 0))) < 0)
+				return -1;
+			if (bytelevel_ok(b, json_array_get(a, 1), 0) < 0)
+				return -1;
+			b->h.pre = (uint32_t)p;
+			b->bytelevel = 1;
+			return 0;
+		}
+		cerr(b, "pre_tokenizer: this Sequence is not one btok reproduces");
+		return -1;
+	}
+	if (is_type(pre, "ByteLevel")) {
+		if (bytelevel_ok(b, pre, 1) < 0)
+			return -1;
+		b->h.pre = BTOK_PRE_GPT2;
+		b->bytelevel = 1;
+		return 0;
+	}
+	if (is_type(pre, "Split")) {
+		json_t *pat = json_object_get(pre, "pattern");
+		const char *s = pat ? jstr(pat, "String") : NULL;
+		const char *beh = jstr(pre, "behavior");
+		if (s && strcmp(s, " ") == 0 && beh && strcmp(beh, "MergedWithPrevious") == 0 &&
+		    !json_is_true(json_object_get(pre, "invert"))) {
+			b->h.pre = BTOK_PRE_SPACE_MERGED_PREV;
+			return 0;
+		}
+	}
+	cerr(b, "pre_tokenizer: type %s is not one btok reproduces",
+	    jstr(pre, "type") ? jstr(pre, "type") : "(none)");
+	return -1;
+}
+
+static int parse_norm(struct cbuild *b, json_t *n)
+{
+	if (!n || json_is_null(n)) {
+		b->h.norm = BTOK_NORM_NONE;
+		return 0;
+	}
+	if (is_type(n, "NFC")) {
+		b->h.norm = BTOK_NORM_NFC;
+		return 0;
+	}
+	if (is_type(n, "Replace")) {
+		json_t *pat = json_object_get(n, "pattern");
+		const char *s = pat ? jstr(pat, "String") : NULL;
+		const char *c = jstr(n, "content");
+		if (s && c && strcmp(s, " ") == 0 && strcmp(c, "\xE2\x96\x81") == 0) {
+			b->h.norm = BTOK_NORM_METASPACE;
+			return 0;
+		}
+	}
+	cerr(b, "normalizer: type %s is not one btok reproduces",
+	    jstr(n, "type") ? jstr(n, "type") : "(none)");
+	return -1;
+}
+
+/* Store a vocabulary entry; byte-level text is turned back into bytes. */
+static int add_vocab(struct cbuild *b, const char *text, size_t n, uint32_t id,
+    char *scratch)
+{
+	if (b->bytelevel) {
+		long r = unbytelevel(text, n, scratch);
+		if (r < 0) {
+			cerr(b, "model.vocab: token %u is not byte-level text", id);
+			return -1;
+		}
+		text = scratch;
+		n = (size_t)r;
+	}
+	if (set_tok(b, id, text, n) < 0)
+		return -1;
+	return 0;
+}
+
+static int load_hf(struct cbuild *b, json_t *root)
+{
+	json_t *model = json_object_get(root, "model");
+	json_t *vocab, *merges, *added, *v;
+	const char *key, *unk;
+	char *scratch;
+	size_t maxlen = 0, i;
+
+	if (!json_is_object(model) || !is_type(model, "BPE")) {
+		cerr(b, "model: expected a BPE model");
+		return -1;
+	}
+	if (parse_norm(b, json_object_get(root, "normalizer")) < 0 ||
+	    parse_pre(b, json_object_get(root, "pre_tokenizer")) < 0)
+		return -1;
+	if (json_is_string(json_object_get(model, "continuing_subword_prefix")) &&
+	    *jstr(model, "continuing_subword_prefix")) {
+		cerr(b, "model: continuing_subword_prefix is not supported by btok");
+		return -1;
+	}
+	if (json_is_string(json_object_get(model, "end_of_word_suffix")) &&
+	    *jstr(model, "end_of_word_suffix")) {
+		cerr(b, "model: end_of_word_suffix is not supported by btok");
+		return -1;
+	}
+	b->h.model = BTOK_MODEL_BPE;
+	b->h.ignore_merges = json_is_true(json_object_get(model, "ignore_merges"));
+	b->h.byte_fallback = json_is_true(json_object_get(model, "byte_fallback"));
+	b->h.fuse_unk = json_is_true(json_object_get(model, "fuse_unk"));
+	vocab = json_object_get(model, "vocab");
+	merges = json_object_get(model, "merges");
+	if (!json_is_object(vocab) || json_object_size(vocab) == 0) {
+		cerr(b, "model.vocab: expected a non-empty object");
+		return -1;
+	}
+	if (!json_is_array(merges)) {
+		cerr(b, "model.merges: expected an array");
+		return -1;
+	}
+	json_object_foreach(vocab, key, v) {
+		size_t l = strlen(key);
+		if (l > maxlen)
+			maxlen = l;
+	}
+	scratch = xmalloc(maxlen + 1);
+	b->vcap = pow2cap((uint32_t)json_object_size(vocab));
+	b->vtab = xmalloc((size_t)b->vcap * sizeof *b->vtab);
+	memset(b->vtab, 0xFF, (size_t)b->vcap * sizeof *b->vtab);
+	json_object_foreach(vocab, key, v) {
+		json_int_t id;
+		if (!json_is_integer(v) || (id = json_integer_value(v)) < 0 || id >= (1 << 24)) {
+			cerr(b, "model.vocab: %.60s: expected a token id", key);
+			break;
+		}
+		if (add_vocab(b, key, strlen(key), (uint32_t)id, scratch) < 0 ||
+		    vput(b, (uint32_t)id) < 0)
+			break;
+	}
+	free(scratch);
+	if (b->err)
+		return -1;
+	b->mcap = pow2cap((uint32_t)json_array_size(merges) + 1);
+	b->mtab = xmalloc((size_t)b->mcap * sizeof *b->mtab);
+	memset(b->mtab, 0xFF, (size_t)b->mcap * sizeof *b->mtab);
+	json_array_foreach(merges, i, v) {
+		const char *l, *r;
+		size_t ll, rl;
+		char *m;
+		uint32_t a, c, nid;
+		if (json_is_string(v)) {
+			const char *s = json_string_value(v), *sp = strchr(s, ' ');
+			if (!sp || strchr(sp + 1, ' ')) {
+				cerr(b, "model.merges[%zu]: expected two tokens", i);
+				return -1;
+			}
+			l = s, ll = (size_t)(sp - s), r = sp + 1, rl = strlen(r);
+		} else if (json_is_array(v) && json_array_size(v) == 2 &&
+		    json_is_string(json_array_get(v, 0)) && json_is_string(json_array_get(v, 1))) {
+			l = json_string_value(json_array_get(v, 0));
+			r = json_string_value(json_array_get(v, 1));
+			ll = json_string_length(json_array_get(v, 0));
+			rl = json_string_length(json_array_get(v, 1));
+		} else {
+			cerr(b, "model.merges[%zu]: expected \"a b\" or [a, b]", i);
+			return -1;
+		}
+		m = xmalloc(ll + rl + 1);
+		memcpy(m, l, ll);
+		memcpy(m + ll, r, rl);
+		if (b->bytelevel) {
+			char *raw = xmalloc(ll + rl + 1);
+			long x = unbytelevel(l, ll, raw), y, z;
+			a = x < 0 ? BTOK_NONE : vget(b, raw, (size_t)x);
+			y = unbytelevel(r, rl, raw);
+			c = y < 0 ? BTOK_NONE : vget(b, raw, (size_t)y);
+			z = unbytelevel(m, ll + rl, raw);
+			nid = z < 0 ? BTOK_NONE : vget(b, raw, (size_t)z);
+			free(raw);
+		} else {
+			a = vget(b, l, ll);
+			c = vget(b, r, rl);
+			nid = vget(b, m, ll + rl);
+		}
+		free(m);
+		if (a == BTOK_NONE || c == BTOK_NONE || nid == BTOK_NONE) {
+			cerr(b, "model.merges[%zu]: token not in the vocabulary", i);
+			return -1;
+		}
+		mput(b, a, c, (uint32_t)i, nid);
+	}
+	/* Single bytes: byte-level symbols, or <0xNN> for byte fallback. */
+	for (unsigned x = 0; x < 256; x++) {
+		char t[8];
+		if (b->bytelevel) {
+			t[0] = (char)x;
+			b->h.byte_id[x] = vget(b, t, 1);
+		} else {
+			snprintf(t, sizeof t, "<0x%02X>", x);
+			b->h.byte_id[x] = vget(b, t, 6);
+		}
+	}
+	if (b->bytelevel)
+		for (unsigned x = 0; x < 256; x++)
+			if (b->h.byte_id[x] == BTOK_NONE) {
+				cerr(b, "model.vocab: byte-level vocabulary lacks byte 0x%02X", x);
+				return -1;
+			}
+	b->h.unk_id = BTOK_NONE;
+	unk = jstr(model, "unk_token");
+	if (unk && (b->h.unk_id = vget(b, unk, strlen(unk))) == BTOK_NONE && !b->bytelevel) {
+		cerr(b, "model.unk_token: not in the vocabulary");
+		return -1;
+	}
+	added = json_object_get(root, "added_tokens");
+	if (added && !json_is_array(added)) {
+		cerr(b, "added_tokens: expected an array");
+		return -1;
+	}
+	b->added = xcalloc(json_array_size(added) + 1, sizeof *b->added);
+	json_array_foreach(added, i, v) {
+		json_t *idv = json_object_get(v, "id");
+		const char *c = jstr(v, "content");
+		json_int_t id;
+		if (!json_is_integer(idv) || !c || (id = json_integer_value(idv)) < 0 ||
+		    id >= (1 << 24) || !*c) {
+			cerr(b, "added_tokens[%zu]: expected id and content", i);
+			return -1;
+		}
+		if (json_is_true(json_object_get(v, "lstrip")) ||
+		    json_is_true(json_object_get(v, "rstrip")) ||
+		    json_is_true(json_object_get(v, "single_word"))) {
+			cerr(b, "added_tokens[%zu]: lstrip, rstrip and single_word are not supported by btok", i);
+			return -1;
+		}
+		if ((uint32_t)id < b->captok && b->tok[id].len != UINT32_MAX && b->bytelevel) {
+			/* Already a model token (stored as raw bytes): the
+			   added content must be the same text. */
+			char *raw = xmalloc(strlen(c) + 1);
+			long r = unbytelevel(c, strlen(c), raw);
+			int same = r >= 0 && (size_t)r == b->tok[id].len &&
+			    memcmp(raw, b->pool.s + b->tok[id].off, (size_t)r) == 0;
+			free(raw);
+			if (!same) {
+				cerr(b, "added_tokens[%zu]: id %lld is a different model token", i, (long long)id);
+				return -1;
+			}
+			/* Match the added token by its surface text: the raw
+			   bytes of its byte-level form. */
+		} else if (set_tok(b, (uint32_t)id, c, strlen(c)) < 0)
+			return -1;
+		b->added[b->nadded].id = (uint32_t)id;
+		b->added[b->nadded].flags =
+		    (json_is_true(json_object_get(v, "special")) ? BTOK_ADDED_SPECIAL : 0) |
+		    (json_is_true(json_object_get(v, "normalized")) ? BTOK_ADDED_NORMALIZED : 0);
+		b->nadded++;
+	}
+	return 0;
+}
+
+/* Base64 (RFC 4648) decode; returns the length or -1. */
+static long b64dec(const char *s, size_t n, unsigned char *out)
+{
+	static const char al[] =
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	unsigned acc = 0;
+	int bits = 0;
+	long o = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *p;
+		if (s[i] == '=')
+			break;
+		if (!s[i] || !(p = strchr(al, s[i])))
+			return -1;
+		acc = (acc << 6) | (unsigned)(p - al);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			out[o++] = (unsigned char)(acc >> bits);
+		}
+	}
+	return o;
+}
+
+static int tk_rank(struct cbuild *b, uint32_t rank, uint32_t maxrank,
+    const char *s, size_t n)
+{
+	unsigned char tmp[512];
+	long l;
+	if (rank >= maxrank)
+		return 0;
+	if (n > 680 || (l = b64dec(s, n, tmp)) <= 0) {
+		cerr(b, "rank %u: expected base64 token bytes", rank);
+		return -1;
+	}
+	if (set_tok(b, rank + b->h.id_offset, (const char *)tmp, (size_t)l) < 0 ||
+	    vput(b, rank + b->h.id_offset) < 0)
+		return -1;
+	return 0;
+}
+
+static int load_tekken(struct cbuild *b, json_t *root, char *const *control)
+{
+	json_t *cfg = json_object_get(root, "config");
+	json_t *vocab = json_object_get(root, "vocab");
+	json_t *ranks = json_object_get(root, "bpe_ranks");
+	json_t *specials = json_object_get(root, "special_tokens");
+	json_t *jv = json_object_get(cfg, "default_vocab_size");
+	json_t *jn = json_object_get(cfg, "default_num_special_tokens");
+	const char *pat = jstr(cfg, "pattern");
+	uint32_t nspecial, maxrank;
+	size_t i;
+
+	if (!json_is_integer(jv) || !json_is_integer(jn) || !pat ||
+	    json_integer_value(jn) <= 0 || json_integer_value(jn) > 100000 ||
+	    json_integer_value(jv) <= json_integer_value(jn) ||
+	    json_integer_value(jv) > (1 << 23)) {
+		cerr(b, "config: expected pattern, default_vocab_size and default_num_special_tokens");
+		return -1;
+	}
+	if (strcmp(pat, RE_TEKKEN) != 0) {
+		cerr(b, "config.pattern: not the Tekken pattern btok matches");
+		return -1;
+	}
+	nspecial = (uint32_t)json_integer_value(jn);
+	maxrank = (uint32_t)json_integer_value(jv) - nspecial;
+	b->h.model = BTOK_MODEL_TIKTOKEN;
+	b->h.pre = BTOK_PRE_TEKKEN;
+	b->h.norm = BTOK_NORM_NONE;
+	b->h.id_offset = nspecial;
+	b->h.unk_id = BTOK_NONE;
+	b->vcap = pow2cap(maxrank);
+	b->vtab = xmalloc((size_t)b->vcap * sizeof *b->vtab);
+	memset(b->vtab, 0xFF, (size_t)b->vcap * sizeof *b->vtab);
+	b->mcap = 16;
+	b->mtab = xmalloc((size_t)b->mcap * sizeof *b->mtab);
+	memset(b->mtab, 0xFF, (size_t)b->mcap * sizeof *b->mtab);
+	if (json_is_array(vocab)) {
+		json_t *e;
+		json_array_foreach(vocab, i, e) {
+			json_t *r = json_object_get(e, "rank");
+			json_t *tb = json_object_get(e, "token_bytes");
+			if (!json_is_integer(r) || !json_is_string(tb) ||
+			    json_integer_value(r) != (json_int_t)i) {
+				cerr(b, "vocab[%zu]: expected rank %zu and token_bytes", i, i);
+				return -1;
+			}
+			if (tk_rank(b, (uint32_t)i, maxrank, json_string_value(tb),
+			    json_string_length(tb)) < 0)
+				return -1;
+		}
+	} else if (json_is_string(ranks)) {
+		/* js-tiktoken: lines "! OFFSET tok tok ...", ranks consecutive. */
+		const char *s = json_string_value(ranks), *end = s + json_string_length(ranks);
+		while (s < end) {
+			const char *nl = memchr(s, '\n', (size_t)(end - s));
+			const char *le = nl ? nl : end, *p;
+			unsigned long long off = 0;
+			uint32_t rank;
+			p = s;
+			while (p < le && *p != ' ')
+				p++;
+			p++;
+			if (p >= le || *p < '0' || *p > '9') {
+				if (le > s) {
+					cerr(b, "bpe_ranks: expected \"NAME OFFSET tokens\"");
+					return -1;
+				}
+			} else {
+				while (p < le && *p >= '0' && *p <= '9' && off < (1u << 24))
+					off = off * 10 + (unsigned)(*p++ - '0');
+				rank = (uint32_t)off;
+				while (p < le) {
+					const char *q;
+					while (p < le && *p == ' ')
+						p++;
+					q = p;
+					while (q < le && *q != ' ')
+						q++;
+					if (q > p) {
+						if (tk_rank(b, rank++, maxrank, p, (size_t)(q - p)) < 0)
+							return -1;
+					}
+					p = q;
+				}
+			}
+			s = nl ? nl + 1 : end;
+		}
+	} else {
+		cerr(b, "expected \"vocab\" or \"bpe_ranks\"");
+		return -1;
+	}
+	for (unsigned x = 0; x < 256; x++) {
+		char t = (char)x;
+		if ((b->h.byte_id[x] = vget(b, &t, 1)) == BTOK_NONE) {
+			cerr(b, "vocabulary lacks byte 0x%02X", x);
+			return -1;
+		}
+	}
+	/* Control tokens: ids 0 .. nspecial-1. */
+	b->added = xcalloc(nspecial + 1, sizeof *b->added);
+	if (json_is_array(specials)) {
+		json_t *e;
+		json_array_foreach(specials, i, e) {
+			json_t *r = json_object_get(e, "rank");
+			const char *ts = jstr(e, "token_str");
+			if (!json_is_integer(r) || !ts || json_integer_value(r) < 0 ||
+			    json_integer_value(r) >= nspecial) {
+				cerr(b, "special_tokens[%zu]: expected rank and token_str", i);
+				return -1;
+			}
+			if (set_tok(b, (uint32_t)json_integer_value(r), ts, strlen(ts)) < 0)
+				return -1;
+		}
+	} else {
+		for (uint32_t k = 0; k < nspecial; k++) {
+			char tmp[32];
+			const char *nm = NULL;
+			if (control) {
+				uint32_t j = 0;
+				while (control[j] && j < k)
+					j++;
+				if (j == k && control[j])
+					nm = control[j];
+			}
+			if (!nm) {
+				snprintf(tmp, sizeof tmp, "<SPECIAL_%u>", k);
+				nm = tmp;
+			}
+			if (set_tok(b, k, nm, strlen(nm)) < 0)
+				return -1;
+		}
+	}
+	for (uint32_t k = 0; k < nspecial; k++)
+		if (k < b->ntok && b->tok[k].len != UINT32_MAX) {
+			b->added[b->nadded].id = k;
+			b->added[b->nadded].flags = BTOK_ADDED_SPECIAL;
+			b->nadded++;
+		}
+	return 0;
+}
+
+/*
+ * Metaspace text (spaces turned into U+2581, no pre-tokeniser) is one BPE
+ * word per segment.  When no vocabulary token holds U+2581 after another
+ * character, no merge can join a character to a following U+2581, and the
+ * word may be cut before every U+2581 run: BPE of the parts equals BPE of
+ * the whole, and each part is short enough for the word cache.  The tokens
+ * that do hold one (Gemma 3 has ">\u2581</") are listed; encode.c does not
+ * cut where one of them occurs across the cut.  Cutting is off when such a
+ * token also holds byte-fallback or unknown-token text, whose input bytes
+ * differ from the token text.
+ */
+static void find_bad(struct cbuild *b)
+{
+	uint32_t n = 0, cap = 0;
+	int ok = 1;
+	if (b->h.model != BTOK_MODEL_BPE || b->h.norm != BTOK_NORM_METASPACE || b->bytelevel ||
+	    (b->h.pre != BTOK_PRE_NONE && b->h.pre != BTOK_PRE_SPACE_MERGED_PREV))
+		return;
+	for (uint32_t i = 0; i < b->vcap && ok; i++) {
+		uint32_t id = b->vtab[i];
+		const char *p;
+		size_t len, k;
+		int hit = 0;
+		if (id == BTOK_NONE)
+			continue;
+		p = b->pool.s + b->tok[id].off;
+		len = b->tok[id].len;
+		for (k = 1; k + 3 <= len; k++)
+			if (memcmp(p + k, "\xE2\x96\x81", 3) == 0 &&
+			    !(k >= 3 && memcmp(p + k - 3, "\xE2\x96\x81", 3) == 0))
+				hit = 1;
+		if (!hit)
+			continue;
+		for (k = 0; k + 6 <= len; k++)
+			if (p[k] == '<' && p[k + 1] == '0' && p[k + 2] == 'x' && p[k + 5] == '>')
+				ok = 0;
+		for (k = 0; k + 5 <= len; k++)
+			if (memcmp(p + k, "<unk>", 5) == 0)
+				ok = 0;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			b->bad = xreallocarray(b->bad, cap, sizeof *b->bad);
+		}
+		b->bad[n++] = id;
+	}
+	if (!ok) {
+		free(b->bad);
+		b->bad = NULL;
+		n = 0;
+	}
+	b->h.msplit = (uint32_t)ok;
+	b->h.nbad = n;
+}
+
+static void align8(struct buf *o)
+{
+	static const char z[8];
+	if (o->len % 8)
+		buf_add(o, z, 8 - o->len % 8);
+}
+
+unsigned char *btok_compile(const char *name, const char *text, size_t len,
+    const unsigned char sha[32], char *const *control, size_t *size, char **err)
+{
+	struct cbuild b;
+	json_t *root;
+	json_error_t je;
+	struct buf o;
+	int rc;
+
+	memset(&b, 0, sizeof b);
+	b.name = name;
+	buf_init(&b.pool);
+	init_cp_byte();
+	*err = NULL;
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+	if (!root) {
+		*err = xasprintf("%s:%d: not a valid tokenizer file: %s", name, je.line, je.text);
+		buf_release(&b.pool);
+		return NULL;
+	}
+	if (!json_is_object(root)) {
+		cerr(&b, "expected a JSON object");
+		rc = -1;
+	} else if (json_object_get(root, "model"))
+		rc = load_hf(&b, root);
+	else if (json_object_get(root, "config") &&
+	    (json_object_get(root, "vocab") || json_object_get(root, "bpe_ranks")))
+		rc = load_tekken(&b, root, control);
+	else {
+		cerr(&b, "neither a tokenizer.json (\"model\") nor a tekken.json (\"config\")");
+		rc = -1;
+	}
+	json_decref(root);
+	if (rc < 0 || b.err) {
+		*err = b.err ? b.err : xasprintf("%s: invalid tokenizer", name);
+		free(b.tok), free(b.vtab), free(b.mtab), free(b.added);
+		buf_release(&b.pool);
+		return NULL;
+	}
+	find_bad(&b);
+	memcpy(b.h.magic, "BTOKIMG", 8);
+	b.h.format = BTOK_FORMAT;
+	b.h.endian = 0x01020304u;
+	if (sha)
+		memcpy(b.h.source_sha256, sha, 32);
+	b.h.bytelevel = b.bytelevel || b.h.model == BTOK_MODEL_TIKTOKEN;
+	b.h.ntok = b.ntok;
+	b.h.vcap = b.vcap;
+	b.h.nvocab = b.nvocab;
+	b.h.mcap = b.mcap;
+	b.h.nmerges = b.nmerges;
+	b.h.nadded = b.nadded;
+
+	buf_init(&o);
+	buf_add(&o, &b.h, sizeof b.h);
+	align8(&o);
+	b.h.off_pool = o.len;
+	b.h.len_pool = b.pool.len;
+	buf_add(&o, b.pool.s, b.pool.len);
+	align8(&o);
+	b.h.off_tok = o.len;
+	buf_add(&o, b.tok, (size_t)b.ntok * sizeof *b.tok);
+	align8(&o);
+	b.h.off_vtab = o.len;
+	buf_add(&o, b.vtab, (size_t)b.vcap * sizeof *b.vtab);
+	align8(&o);
+	b.h.off_mtab = o.len;
+	buf_add(&o, b.mtab, (size_t)b.mcap * sizeof *b.mtab);
+	align8(&o);
+	b.h.off_added = o.len;
+	buf_add(&o, b.added, (size_t)b.nadded * sizeof *b.added);
+	align8(&o);
+	b.h.off_bad = o.len;
+	buf_add(&o, b.bad, (size_t)b.h.nbad * sizeof *b.bad);
+	align8(&o);
+	b.h.size = o.len;
+	b.h.checksum = btok_checksum(o.s + sizeof b.h, o.len - sizeof b.h);
+	memcpy(o.s, &b.h, sizeof b.h);
+	free(b.tok), free(b.vtab), free(b.mtab), free(b.added), free(b.bad);
+	buf_release(&b.pool);
+	return (unsigned char *)buf_detach(&o, size);
+}

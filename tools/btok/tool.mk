@@ -1,0 +1,1 @@
+LDLIBS_btok += -lutf8proc

@@ -1,0 +1,145 @@
+/*
+ * ucd.c - the Unicode classes the split patterns use, and NFC, from utf8proc
+ * (Debian libutf8proc; its Unicode version is btok_unicode_version()).
+ *
+ * \p{L} = Lu Ll Lt Lm Lo, \p{N} = Nd Nl No, \p{M} = Mn Mc Me (general
+ * categories, as Oniguruma and the Rust regex crate define them).  \s is the
+ * White_Space property of PropList.txt, which is exactly the code points of
+ * categories Zs, Zl and Zp plus the controls U+0009..U+000D and U+0085; utf8proc
+ * has no White_Space table, so the property is derived from the categories
+ * that way (tests/btok/classes.t checks every code point against the
+ * reference tokenizer's regex engine).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "ctx.h"
+#include "btok.h"
+
+static unsigned char ascii_class[128];
+static int ascii_ready;
+
+static unsigned uclass_slow(uint32_t cp)
+{
+	unsigned c = 0;
+	if (cp > 0x10FFFF)
+		return 0;
+	switch (utf8proc_category((utf8proc_int32_t)cp)) {
+	case UTF8PROC_CATEGORY_LU:
+	case UTF8PROC_CATEGORY_LT:
+		c = BTOK_UC_L | BTOK_UC_LU;
+		break;
+	case UTF8PROC_CATEGORY_LL:
+		c = BTOK_UC_L | BTOK_UC_LL;
+		break;
+	case UTF8PROC_CATEGORY_LM:
+	case UTF8PROC_CATEGORY_LO:
+		c = BTOK_UC_L | BTOK_UC_LU | BTOK_UC_LL;
+		break;
+	case UTF8PROC_CATEGORY_MN:
+	case UTF8PROC_CATEGORY_MC:
+	case UTF8PROC_CATEGORY_ME:
+		c = BTOK_UC_M | BTOK_UC_LU | BTOK_UC_LL;
+		break;
+	case UTF8PROC_CATEGORY_ND:
+	case UTF8PROC_CATEGORY_NL:
+	case UTF8PROC_CATEGORY_NO:
+		c = BTOK_UC_N;
+		break;
+	case UTF8PROC_CATEGORY_ZS:
+	case UTF8PROC_CATEGORY_ZL:
+	case UTF8PROC_CATEGORY_ZP:
+		c = BTOK_UC_WS;
+		break;
+	default:
+		break;
+	}
+	if ((cp >= 0x09 && cp <= 0x0D) || cp == 0x85)
+		c |= BTOK_UC_WS;
+	return c;
+}
+
+unsigned btok_uclass(uint32_t cp)
+{
+	if (cp < 128) {
+		if (!ascii_ready) {
+			for (uint32_t i = 0; i < 128; i++)
+				ascii_class[i] = (unsigned char)uclass_slow(i);
+			ascii_ready = 1;
+		}
+		return ascii_class[cp];
+	}
+	return uclass_slow(cp);
+}
+
+const char *btok_unicode_version(void)
+{
+	return utf8proc_unicode_version();
+}
+
+/*
+ * A safe starter: a character before which NFC can cut the text, because
+ * nothing before it reorders or composes with it or anything after it.  ASCII
+ * (never the second of a composition), or a starter (canonical combining
+ * class 0) without a decomposition that takes part in no composition pair
+ * (utf8proc's comb_index), Hangul excepted (composed algorithmically).
+ */
+static int nfc_safe(uint32_t cp)
+{
+	const utf8proc_property_t *p;
+	if (cp < 0x80)
+		return 1;
+	if ((cp >= 0x1100 && cp <= 0x11FF) || (cp >= 0xAC00 && cp <= 0xD7A3))
+		return 0;
+	p = utf8proc_get_property((utf8proc_int32_t)cp);
+	return p->combining_class == 0 && p->decomp_seqindex == UINT16_MAX &&
+	    p->comb_index == UINT16_MAX;
+}
+
+/* Append NFC of s[a..b): a run that is a safe starter and what follows it
+   up to the next safe starter. */
+static void nfc_run(struct buf *o, const char *s, size_t a, size_t b, size_t first)
+{
+	utf8proc_uint8_t *out = NULL;
+	utf8proc_ssize_t r;
+	if (b - a == first) {
+		buf_add(o, s + a, first);
+		return;
+	}
+	r = utf8proc_map((const utf8proc_uint8_t *)s + a, (utf8proc_ssize_t)(b - a), &out,
+	    UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+	if (r < 0)
+		die("utf8proc: %s", utf8proc_errmsg(r));
+	buf_add(o, out, (size_t)r);
+	free(out);
+}
+
+char *btok_nfc(const char *s, size_t n, size_t *outlen)
+{
+	struct buf o;
+	size_t i = 0, run = 0, first = 0;
+
+	buf_init(&o);
+	buf_grow(&o, n + 1);
+	while (i < n) {
+		uint32_t cp;
+		size_t l = btok_u8dec((const unsigned char *)s + i, n - i, &cp);
+		if (nfc_safe(cp) && i > 0) {
+			nfc_run(&o, s, run, i, first);
+			run = i;
+			first = l;
+		} else if (i == 0)
+			first = nfc_safe(cp) ? l : 0;
+		i += l;
+	}
+	if (n > run)
+		nfc_run(&o, s, run, n, first);
+	return buf_detach(&o, outlen);
+}
+
+int btok_uc_assigned(uint32_t cp)
+{
+	return cp <= 0x10FFFF &&
+	    utf8proc_category((utf8proc_int32_t)cp) != UTF8PROC_CATEGORY_CN;
+}
