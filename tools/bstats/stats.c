@@ -1,0 +1,947 @@
+/*
+ * stats.c - the statistical procedures of bstats.  Each function names the
+ * reference call it reproduces (see stats.h); GSL provides the special
+ * functions (incomplete beta and gamma, normal quantile, RNG), and the tails
+ * GSL's cdf functions approximate (Student's t for df > 30 uses a
+ * Cornish-Fisher expansion there) are computed from the special functions
+ * directly.
+ */
+#include <assert.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_gamma.h>
+
+#include "err.h"
+#include "stats.h"
+
+static void gsl_quiet(void)
+{
+	static int done;
+
+	if (!done) {
+		gsl_set_error_handler_off();
+		done = 1;
+	}
+}
+
+static void not_computable(struct bst_test *r, size_t n, const char *why)
+{
+	memset(r, 0, sizeof *r);
+	r->ok = 0;
+	r->reason = why;
+	r->n = n;
+}
+
+static void result_init(struct bst_test *r, size_t n)
+{
+	memset(r, 0, sizeof *r);
+	r->ok = 1;
+	r->n = n;
+}
+
+const char *bst_alt_name(enum bst_alt alt)
+{
+	switch (alt) {
+	case BST_GREATER: return "greater";
+	case BST_LESS: return "less";
+	default: return "two-sided";
+	}
+}
+
+/* ---------------------------------------------------------- distributions */
+
+double bst_norm_sf(double z)
+{
+	return 0.5 * erfc(z / M_SQRT2);
+}
+
+double bst_norm_cdf(double z)
+{
+	return 0.5 * erfc(-z / M_SQRT2);
+}
+
+/* Regularised incomplete beta I_x(a, b) with GSL errors turned into limits. */
+static double beta_inc(double a, double b, double x)
+{
+	gsl_sf_result res;
+
+	if (x <= 0)
+		return 0;
+	if (x >= 1)
+		return 1;
+	gsl_quiet();
+	if (gsl_sf_beta_inc_e(a, b, x, &res) != GSL_SUCCESS)
+		return res.val > 0 ? res.val : 0;
+	return res.val;
+}
+
+/*
+ * P(T > t) for Student's t: 0.5 * I_{df/(df+t^2)}(df/2, 1/2) for t > 0, the
+ * formula of cephes' stdtr that scipy uses (GSL's beta_inc picks the
+ * accurate side of the symmetry itself).
+ */
+double bst_t_sf(double t, double df)
+{
+	double t2, tail;
+
+	if (isinf(t))
+		return t > 0 ? 0.0 : 1.0;
+	if (t == 0)
+		return 0.5;
+	t2 = t * t;
+	tail = 0.5 * beta_inc(df / 2, 0.5, df / (df + t2));
+	return t > 0 ? tail : 1.0 - tail;
+}
+
+double bst_chi2_sf(double x, double df)
+{
+	gsl_sf_result res;
+
+	if (x <= 0)
+		return 1.0;
+	if (df == 1)
+		return erfc(sqrt(x / 2));
+	if (df == 2)
+		return exp(-x / 2);
+	gsl_quiet();
+	if (gsl_sf_gamma_inc_Q_e(df / 2, x / 2, &res) != GSL_SUCCESS)
+		return res.val > 0 ? res.val : 0;
+	return res.val;
+}
+
+/* ----------------------------------------------------------------- ranks */
+
+struct idx_val { double v; size_t i; };
+
+static int cmp_idx_val(const void *a, const void *b)
+{
+	const struct idx_val *x = a, *y = b;
+
+	if (x->v < y->v) return -1;
+	if (x->v > y->v) return 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+double bst_rankdata(const double *x, size_t n, double *ranks)
+{
+	struct idx_val *iv = xreallocarray(NULL, n ? n : 1, sizeof *iv);
+	double tie = 0;
+	size_t i, j, k;
+
+	for (i = 0; i < n; i++) {
+		iv[i].v = x[i];
+		iv[i].i = i;
+	}
+	qsort(iv, n, sizeof *iv, cmp_idx_val);
+	for (i = 0; i < n; i = j) {
+		double avg, t;
+
+		for (j = i + 1; j < n && iv[j].v == iv[i].v; j++)
+			;
+		/* ranks i+1 .. j averaged */
+		avg = ((double)(i + 1) + (double)j) / 2.0;
+		for (k = i; k < j; k++)
+			ranks[iv[k].i] = avg;
+		t = (double)(j - i);
+		tie += t * t * t - t;
+	}
+	free(iv);
+	return tie;
+}
+
+double bst_quantile(const double *s, size_t n, double q)
+{
+	double h, frac;
+	size_t lo;
+
+	assert(n > 0);
+	if (n == 1)
+		return s[0];
+	h = (double)(n - 1) * q;
+	lo = (size_t)floor(h);
+	if (lo >= n - 1)
+		return s[n - 1];
+	frac = h - (double)lo;
+	/* numpy's _lerp: a + (b - a) t, or b - (b - a)(1 - t) for t >= 0.5 */
+	if (frac >= 0.5)
+		return s[lo + 1] - (s[lo + 1] - s[lo]) * (1.0 - frac);
+	return s[lo] + (s[lo + 1] - s[lo]) * frac;
+}
+
+/* -------------------------------------------------------------- Wilcoxon */
+
+/*
+ * Number of subsets of {1..n} with each rank sum s (0 <= s <= n(n+1)/2):
+ * the null distribution of R+ times 2^n.  n <= 62 keeps it in 64 bits.
+ */
+static uint64_t *signrank_counts(size_t n, size_t *len)
+{
+	size_t top = n * (n + 1) / 2, i, s;
+	uint64_t *c = xcalloc(top + 1, sizeof *c);
+
+	c[0] = 1;
+	for (i = 1; i <= n; i++)
+		for (s = i * (i + 1) / 2; s >= i; s--)
+			c[s] += c[s - i];
+	*len = top + 1;
+	return c;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void bst_wilcoxon(const double *d, size_t n, enum bst_alt alt, int correction,
+    enum bst_method method, struct bst_test *r)
+{
+	double *nz, *absd, *ranks, rplus = 0, rminus = 0, tie, T;
+	size_t i, m = 0, nzero = 0;
+	int exact;
+
+	if (n == 0) {
+		not_computable(r, 0, "no pairs");
+		return;
+	}
+	for (i = 0; i < n; i++)
+		if (d[i] == 0)
+			nzero++;
+	if (nzero == n) {
+		not_computable(r, n, "every paired difference is zero");
+		return;
+	}
+	nz = xreallocarray(NULL, n, sizeof *nz);
+	for (i = 0; i < n; i++)
+		if (d[i] != 0)
+			nz[m++] = d[i];
+	absd = xreallocarray(NULL, m, sizeof *absd);
+	ranks = xreallocarray(NULL, m, sizeof *ranks);
+	for (i = 0; i < m; i++)
+		absd[i] = fabs(nz[i]);
+	tie = bst_rankdata(absd, m, ranks);
+	for (i = 0; i < m; i++) {
+		if (nz[i] > 0)
+			rplus += ranks[i];
+		else
+			rminus += ranks[i];
+	}
+	if (method == BST_AUTO)
+		exact = n <= 50 && nzero == 0 && tie == 0;
+	else	/* the 64-bit counts hold n <= 62 */
+		exact = method == BST_EXACT && nzero == 0 && m <= 62;
+	T = alt == BST_TWO_SIDED ? fmin(rplus, rminus) : rplus;
+	result_init(r, m);
+	r->statistic = T;
+	r->exact = exact;
+	if (exact) {
+		size_t len, s, rp = (size_t)rplus;	/* scipy: int(r_plus) */
+		uint64_t *c = signrank_counts(m, &len);
+		long double total = ldexpl(1.0L, (int)m), le = 0, ge = 0, p;
+
+		for (s = 0; s < len; s++) {
+			if (s <= rp)
+				le += (long double)c[s];
+			if (s >= rp)
+				ge += (long double)c[s];
+		}
+		if (alt == BST_TWO_SIDED)
+			p = rp == (len - 1) / 2 ? 1.0L : 2 * fminl(le, ge) / total;
+		else if (alt == BST_GREATER)
+			p = ge / total;
+		else
+			p = le / total;
+		r->p = (double)fminl(p, 1.0L);
+		free(c);
+	} else {
+		double dm = (double)m;
+		double mn = dm * (dm + 1) * 0.25;
+		double se = dm * (dm + 1) * (2 * dm + 1);
+		double cc = 0, z;
+
+		se -= 0.5 * tie;
+		se = sqrt(se / 24);
+		if (correction) {
+			if (alt == BST_TWO_SIDED)
+				cc = 0.5 * (T > mn ? 1 : T < mn ? -1 : 0);
+			else if (alt == BST_LESS)
+				cc = -0.5;
+			else
+				cc = 0.5;
+		}
+		z = (T - mn - cc) / se;
+		r->z = z;
+		if (alt == BST_TWO_SIDED)
+			r->p = 2 * bst_norm_sf(fabs(z));
+		else if (alt == BST_GREATER)
+			r->p = bst_norm_sf(z);
+		else
+			r->p = bst_norm_cdf(z);
+	}
+	free(nz);
+	free(absd);
+	free(ranks);
+}
+
+/* ---------------------------------------------------------------- t-test */
+
+static void mean_sd(const double *x, size_t n, double *mean, double *sd)
+{
+	double s = 0, ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		s += x[i];
+	*mean = s / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (x[i] - *mean) * (x[i] - *mean);
+	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+}
+
+void bst_ttest_rel(const double *d, size_t n, enum bst_alt alt,
+    struct bst_test *r)
+{
+	double mean, sd, t, df;
+
+	if (n < 2) {
+		not_computable(r, n, "fewer than 2 pairs");
+		return;
+	}
+	mean_sd(d, n, &mean, &sd);
+	if (sd == 0) {
+		not_computable(r, n, "the paired differences are all equal, "
+		    "zero variance");
+		return;
+	}
+	df = (double)(n - 1);
+	t = mean / (sd / sqrt((double)n));
+	result_init(r, n);
+	r->statistic = t;
+	r->df = df;
+	if (alt == BST_TWO_SIDED)
+		r->p = 2 * bst_t_sf(fabs(t), df);
+	else if (alt == BST_GREATER)
+		r->p = bst_t_sf(t, df);
+	else
+		r->p = bst_t_sf(-t, df);
+}
+
+/* --------------------------------------------------------- Shapiro-Wilk */
+
+/* Algorithm AS 181.2: c[0] + c[1] x + ... + c[nord-1] x^(nord-1). */
+static double sw_poly(const double *c, int nord, double x)
+{
+	double res = c[0], p;
+	int j;
+
+	if (nord > 1) {
+		p = x * c[nord - 1];
+		for (j = nord - 2; j > 0; j--)
+			p = (p + c[j]) * x;
+		res += p;
+	}
+	return res;
+}
+
+/*
+ * Royston (1995), Algorithm AS R94, Appl. Statist. 44(4) 547-551, for a
+ * complete sample: the coefficients a[] from normal scores, W as the squared
+ * correlation of the sorted sample with the antisymmetric coefficient
+ * vector, and the normalising transformations of 1 - W for the p-value.
+ * The polynomial constants are the algorithm's single precision ones (as
+ * scipy's Fortran swilk holds them).
+ */
+void bst_shapiro(const double *x, size_t n, struct bst_test *r)
+{
+	static const double c1[6] = { 0.0f, 0.221157f, -0.147981f, -2.07119f,
+	    4.434685f, -2.706056f };
+	static const double c2[6] = { 0.0f, 0.042981f, -0.293762f, -1.752461f,
+	    5.682633f, -3.582633f };
+	static const double c3[4] = { 0.544f, -0.39978f, 0.025054f, -6.714e-4f };
+	static const double c4[4] = { 1.3822f, -0.77857f, 0.062767f, -0.0020322f };
+	static const double c5[4] = { -1.5861f, -0.31082f, -0.083751f, 0.0038915f };
+	static const double c6[3] = { -0.4803f, -0.082676f, 0.0030302f };
+	static const double g[2] = { -2.273f, 0.459f };
+	double *y, *a, *c, med, range, an = (double)n, w, w1, sa, sx, ssa, ssx,
+	    sax, ssassx, pw;
+	size_t i, nn2 = n / 2;
+
+	if (n < 3) {
+		not_computable(r, n, "fewer than 3 observations");
+		return;
+	}
+	y = xreallocarray(NULL, n, sizeof *y);
+	memcpy(y, x, n * sizeof *y);
+	qsort(y, n, sizeof *y, cmp_double);
+	med = bst_quantile(y, n, 0.5);
+	for (i = 0; i < n; i++)
+		y[i] -= med;	/* scipy.stats.shapiro centres on the median */
+	range = y[n - 1] - y[0];
+	if (range < 1e-19) {
+		free(y);
+		not_computable(r, n, "the sample has range zero");
+		return;
+	}
+	a = xcalloc(nn2 + 1, sizeof *a);	/* 1-based a[1..nn2] */
+	if (n == 3) {
+		a[1] = 0.70710678f;
+	} else {
+		double an25 = an + 0.25, summ2 = 0, ssumm2, rsn, a1, a2, fac;
+		size_t i1;
+
+		for (i = 1; i <= nn2; i++) {
+			a[i] = gsl_cdf_ugaussian_Pinv(((double)i - 0.375f) / an25);
+			summ2 += a[i] * a[i];
+		}
+		summ2 *= 2;
+		ssumm2 = sqrt(summ2);
+		rsn = 1.0 / sqrt(an);
+		a1 = sw_poly(c1, 6, rsn) - a[1] / ssumm2;
+		if (n > 5) {
+			i1 = 3;
+			a2 = -a[2] / ssumm2 + sw_poly(c2, 6, rsn);
+			fac = sqrt((summ2 - 2 * (a[1] * a[1]) - 2 * (a[2] * a[2]))
+			    / (1 - 2 * (a1 * a1) - 2 * (a2 * a2)));
+			a[2] = a2;
+		} else {
+			i1 = 2;
+			fac = sqrt((summ2 - 2 * (a[1] * a[1]))
+			    / (1 - 2 * (a1 * a1)));
+		}
+		a[1] = a1;
+		for (i = i1; i <= nn2; i++)
+			a[i] /= -fac;
+	}
+	/* the full antisymmetric coefficient vector over the sorted sample */
+	c = xcalloc(n, sizeof *c);
+	for (i = 0; i < nn2; i++) {
+		c[i] = -a[i + 1];
+		c[n - 1 - i] = a[i + 1];
+	}
+	sa = sx = 0;
+	for (i = 0; i < n; i++) {
+		sa += c[i];
+		sx += y[i] / range;
+	}
+	sa /= an;
+	sx /= an;
+	ssa = ssx = sax = 0;
+	for (i = 0; i < n; i++) {
+		double asa = c[i] - sa, xsx = y[i] / range - sx;
+
+		ssa += asa * asa;
+		ssx += xsx * xsx;
+		sax += asa * xsx;
+	}
+	/* w1 = 1 - W, computed so as to keep precision for W near 1 */
+	ssassx = sqrt(ssa * ssx);
+	w1 = (ssassx - sax) * (ssassx + sax) / (ssa * ssx);
+	w = 1 - w1;
+	if (n == 3) {
+		pw = 1.90985931710274 * (asin(sqrt(w)) - 1.04719755119660);
+		if (pw < 0)
+			pw = 0;
+	} else {
+		double yv = log(w1), m, s, lx = log(an);
+
+		if (n <= 11) {
+			double gamma = sw_poly(g, 2, an);
+
+			if (yv >= gamma) {
+				pw = 1e-19;	/* AS R94's SMALL */
+				goto done;
+			}
+			yv = -log(gamma - yv);
+			m = sw_poly(c3, 4, an);
+			s = exp(sw_poly(c4, 4, an));
+		} else {
+			m = sw_poly(c5, 4, lx);
+			s = exp(sw_poly(c6, 3, lx));
+		}
+		pw = bst_norm_sf((yv - m) / s);
+	}
+done:
+	result_init(r, n);
+	r->statistic = w;
+	r->p = pw;
+	free(a);
+	free(c);
+	free(y);
+}
+
+/* --------------------------------------------------------------- McNemar */
+
+/* P(X <= k) for X ~ Binomial(n, 1/2), summed from the largest term down. */
+static double binom_half_cdf(long k, long n)
+{
+	double term, sum;
+	long i;
+
+	if (k >= n)
+		return 1.0;
+	gsl_quiet();
+	term = exp(gsl_sf_lnchoose((unsigned)n, (unsigned)k) - (double)n * M_LN2);
+	sum = term;
+	for (i = k; i > 0; i--) {
+		term *= (double)i / (double)(n - i + 1);
+		sum += term;
+		if (term < sum * 1e-18)
+			break;
+	}
+	return sum;
+}
+
+void bst_mcnemar(long b, long c, int exact, int correction, struct bst_test *r)
+{
+	long n = b + c;
+
+	if (b < 0 || c < 0 || n == 0) {
+		not_computable(r, 0, "no discordant pairs: the conditions never "
+		    "disagree");
+		return;
+	}
+	result_init(r, (size_t)n);
+	r->exact = exact;
+	if (exact) {
+		long k = b < c ? b : c;
+
+		r->statistic = (double)k;
+		r->p = fmin(1.0, 2 * binom_half_cdf(k, n));
+	} else {
+		double diff = fabs((double)(b - c)) - (correction ? 1 : 0);
+
+		r->statistic = diff * diff / (double)n;
+		r->df = 1;
+		r->p = bst_chi2_sf(r->statistic, 1);
+	}
+}
+
+int bst_paired_or(long b, long c, double level, double *or_, double *lo,
+    double *hi, const char **reason)
+{
+	double z, se, l;
+
+	if (b <= 0 || c <= 0) {
+		*reason = b <= 0 && c <= 0 ? "no discordant pairs" :
+		    "a discordant cell is zero, so the odds ratio is 0 or infinite";
+		return 0;
+	}
+	z = gsl_cdf_ugaussian_Pinv(1 - (1 - level) / 2);
+	l = log((double)b / (double)c);
+	se = sqrt(1.0 / (double)b + 1.0 / (double)c);
+	*or_ = (double)b / (double)c;
+	*lo = exp(l - z * se);
+	*hi = exp(l + z * se);
+	return 1;
+}
+
+/* ------------------------------------------------------------ effect sizes */
+
+double bst_cliff_paired(const double *x, const double *y, size_t n)
+{
+	long dom = 0;
+	size_t i;
+
+	if (n == 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		dom += x[i] > y[i] ? 1 : x[i] < y[i] ? -1 : 0;
+	return (double)dom / (double)n;
+}
+
+void bst_cliff_boot(long npos, long nzero, long nneg, unsigned long seed,
+    size_t nboot, double level, double *lo, double *hi)
+{
+	long n = npos + nzero + nneg;
+	double p[3], *stat;
+	unsigned int cnt[3];
+	gsl_rng *rng;
+	size_t b;
+
+	if (n <= 0 || nboot == 0) {
+		*lo = *hi = 0;
+		return;
+	}
+	p[0] = (double)npos;
+	p[1] = (double)nzero;
+	p[2] = (double)nneg;
+	gsl_quiet();
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!rng)
+		die("cannot allocate the random number generator");
+	gsl_rng_set(rng, seed);
+	stat = xreallocarray(NULL, nboot, sizeof *stat);
+	for (b = 0; b < nboot; b++) {
+		gsl_ran_multinomial(rng, 3, (unsigned)n, p, cnt);
+		stat[b] = ((double)cnt[0] - (double)cnt[2]) / (double)n;
+	}
+	qsort(stat, nboot, sizeof *stat, cmp_double);
+	*lo = bst_quantile(stat, nboot, (1 - level) / 2);
+	*hi = bst_quantile(stat, nboot, 1 - (1 - level) / 2);
+	free(stat);
+	gsl_rng_free(rng);
+}
+
+int bst_cohen_d_paired(const double *d, size_t n, double level, double *es,
+    double *lo, double *hi, const char **reason)
+{
+	double mean, sd, z, se;
+
+	if (n < 2) {
+		*reason = "fewer than 2 pairs";
+		return 0;
+	}
+	mean_sd(d, n, &mean, &sd);
+	if (sd == 0) {
+		*reason = "the paired differences are all equal, zero variance";
+		return 0;
+	}
+	*es = mean / sd;
+	z = gsl_cdf_ugaussian_Pinv(1 - (1 - level) / 2);
+	se = sqrt(1.0 / (double)n + (*es) * (*es) / (2.0 * (double)n));
+	*lo = *es - z * se;
+	*hi = *es + z * se;
+	return 1;
+}
+
+/* -------------------------------------------------------------------- BH */
+
+void bst_bh(const double *p, size_t n, double *adj)
+{
+	struct idx_val *iv;
+	double run = INFINITY;
+	size_t k;
+
+	if (n == 0)
+		return;
+	iv = xreallocarray(NULL, n, sizeof *iv);
+	for (k = 0; k < n; k++) {
+		iv[k].v = p[k];
+		iv[k].i = k;
+	}
+	qsort(iv, n, sizeof *iv, cmp_idx_val);
+	for (k = n; k-- > 0;) {
+		double v = iv[k].v * (double)n / (double)(k + 1);
+
+		if (v < run)
+			run = v;
+		adj[iv[k].i] = run > 1 ? 1 : run;
+	}
+	free(iv);
+}
+
+/* -------------------------------------------------------- Kruskal-Wallis */
+
+void bst_kruskal(const double *const *groups, const size_t *sizes, size_t k,
+    struct bst_test *r)
+{
+	size_t total = 0, i, j, off;
+	double *all, *ranks, tie, tc, ssbn = 0, h, tn;
+
+	for (i = 0; i < k; i++)
+		total += sizes[i];
+	if (k < 2) {
+		not_computable(r, total, "fewer than 2 groups");
+		return;
+	}
+	for (i = 0; i < k; i++)
+		if (sizes[i] == 0) {
+			not_computable(r, total, "a group is empty");
+			return;
+		}
+	all = xreallocarray(NULL, total, sizeof *all);
+	ranks = xreallocarray(NULL, total, sizeof *ranks);
+	for (i = 0, off = 0; i < k; i++)
+		for (j = 0; j < sizes[i]; j++)
+			all[off++] = groups[i][j];
+	tie = bst_rankdata(all, total, ranks);
+	tn = (double)total;
+	tc = total < 2 ? 1.0 : 1.0 - tie / (tn * tn * tn - tn);
+	if (tc == 0) {
+		free(all);
+		free(ranks);
+		not_computable(r, total, "all values are identical");
+		return;
+	}
+	for (i = 0, off = 0; i < k; i++) {
+		double s = 0;
+
+		for (j = 0; j < sizes[i]; j++)
+			s += ranks[off++];
+		ssbn += s * s / (double)sizes[i];
+	}
+	h = 12.0 / (tn * (tn + 1)) * ssbn - 3 * (tn + 1);
+	h /= tc;
+	result_init(r, total);
+	r->statistic = h;
+	r->df = (double)(k - 1);
+	r->p = bst_chi2_sf(h, r->df);
+	free(all);
+	free(ranks);
+}
+
+/* ---------------------------------------------------------- Mann-Whitney */
+
+/*
+ * Exact P(U >= u) for samples of sizes m and n without ties: the counts of U
+ * are the coefficients of the Gaussian binomial [m+n choose m]_q =
+ * prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i), built in exact 128-bit integers.
+ */
+static double mwu_exact_sf(long u, size_t m, size_t n)
+{
+	size_t deg, i, j, top;
+	__int128 *f, tail = 0, total = 0;
+	double p;
+
+	if (m > n) {
+		size_t t = m;
+
+		m = n;
+		n = t;
+	}
+	top = m * n;
+	if (u <= 0)
+		return 1.0;
+	if ((size_t)u > top)
+		return 0.0;
+	/* the product before a division reaches degree i n + i <= top + m */
+	f = xcalloc(top + m + 1, sizeof *f);
+	f[0] = 1;
+	deg = 0;
+	for (i = 1; i <= m; i++) {
+		size_t k = n + i;
+
+		/* multiply by (1 - q^k) */
+		for (j = deg + k; j >= k; j--)
+			f[j] -= f[j - k];
+		deg += k;
+		/* divide by (1 - q^i): exact, the quotient is a polynomial */
+		for (j = i; j <= deg; j++)
+			f[j] += f[j - i];
+		deg -= i;
+	}
+	for (j = 0; j <= top; j++) {
+		total += f[j];
+		if (j >= (size_t)u)
+			tail += f[j];
+	}
+	p = (double)((long double)tail / (long double)total);
+	free(f);
+	return p;
+}
+
+void bst_mannwhitney(const double *x, size_t nx, const double *y, size_t ny,
+    enum bst_alt alt, int continuity, enum bst_method method,
+    struct bst_test *r)
+{
+	size_t n = nx + ny, i;
+	double *all, *ranks, tie, r1 = 0, u1, u2, U, f, dn = (double)n;
+	int exact;
+
+	if (nx == 0 || ny == 0) {
+		not_computable(r, n, "a sample is empty");
+		return;
+	}
+	all = xreallocarray(NULL, n, sizeof *all);
+	ranks = xreallocarray(NULL, n, sizeof *ranks);
+	memcpy(all, x, nx * sizeof *all);
+	memcpy(all + nx, y, ny * sizeof *all);
+	tie = bst_rankdata(all, n, ranks);
+	for (i = 0; i < nx; i++)
+		r1 += ranks[i];
+	u1 = r1 - (double)nx * ((double)nx + 1) / 2;
+	u2 = (double)nx * (double)ny - u1;
+	if (alt == BST_GREATER) {
+		U = u1;
+		f = 1;
+	} else if (alt == BST_LESS) {
+		U = u2;
+		f = 1;
+	} else {
+		U = fmax(u1, u2);
+		f = 2;
+	}
+	if (method == BST_AUTO)
+		exact = !(nx > 8 && ny > 8) && tie == 0;
+	else	/* C(m+n, m) must fit the 128-bit counts: min(m, n) <= 64 */
+		exact = method == BST_EXACT && (nx <= 64 || ny <= 64) &&
+		    (nx < ny ? nx : ny) * (nx + ny) <= 50000000;
+	result_init(r, n);
+	r->statistic = u1;
+	r->exact = exact;
+	if (exact) {
+		r->p = mwu_exact_sf((long)U, nx, ny);
+	} else {
+		double mu = (double)nx * (double)ny / 2;
+		double s = sqrt((double)nx * (double)ny / 12 *
+		    ((dn + 1) - tie / (dn * (dn - 1))));
+		double num = U - mu - (continuity ? 0.5 : 0);
+
+		if (!(s > 0)) {
+			free(all);
+			free(ranks);
+			not_computable(r, n, "all values are identical");
+			return;
+		}
+		r->z = num / s;
+		r->p = bst_norm_sf(r->z);
+	}
+	r->p *= f;
+	if (r->p > 1)
+		r->p = 1;
+	free(all);
+	free(ranks);
+}
+
+/* -------------------------------------------------------------- Spearman */
+
+void bst_spearman(const double *x, const double *y, size_t n, enum bst_alt alt,
+    struct bst_test *r)
+{
+	double *rx, *ry, mx = 0, my = 0, sxx = 0, syy = 0, sxy = 0, rho, dof, t;
+	size_t i;
+	int cx = 1, cy = 1;
+
+	if (n < 3) {
+		not_computable(r, n, "fewer than 3 pairs");
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		if (x[i] != x[0])
+			cx = 0;
+		if (y[i] != y[0])
+			cy = 0;
+	}
+	if (cx || cy) {
+		not_computable(r, n, "one variable is constant, so the correlation "
+		    "is undefined");
+		return;
+	}
+	rx = xreallocarray(NULL, n, sizeof *rx);
+	ry = xreallocarray(NULL, n, sizeof *ry);
+	bst_rankdata(x, n, rx);
+	bst_rankdata(y, n, ry);
+	for (i = 0; i < n; i++) {
+		mx += rx[i];
+		my += ry[i];
+	}
+	mx /= (double)n;
+	my /= (double)n;
+	for (i = 0; i < n; i++) {
+		sxx += (rx[i] - mx) * (rx[i] - mx);
+		syy += (ry[i] - my) * (ry[i] - my);
+		sxy += (rx[i] - mx) * (ry[i] - my);
+	}
+	rho = sxy / sqrt(sxx) / sqrt(syy);
+	if (rho > 1)
+		rho = 1;
+	if (rho < -1)
+		rho = -1;
+	dof = (double)n - 2;
+	result_init(r, n);
+	r->statistic = rho;
+	r->df = dof;
+	if (rho == 1 || rho == -1) {
+		t = rho * INFINITY;
+	} else {
+		double q = dof / ((rho + 1) * (1 - rho));
+
+		t = rho * sqrt(q > 0 ? q : 0);
+	}
+	r->z = t;
+	if (alt == BST_TWO_SIDED)
+		r->p = 2 * bst_t_sf(fabs(t), dof);
+	else if (alt == BST_GREATER)
+		r->p = bst_t_sf(t, dof);
+	else
+		r->p = bst_t_sf(-t, dof);
+	free(rx);
+	free(ry);
+}
+
+/* ----------------------------------------------------------------- kappa */
+
+void bst_kappa(const double *y1, const double *y2, size_t n,
+    const double *labels, size_t nlabels, enum bst_kappa_weights w,
+    struct bst_test *r)
+{
+	double *lab = NULL, *conf, *s0, *s1, tot = 0, num = 0, den = 0;
+	size_t nl, i, j, used = 0;
+
+	if (labels) {
+		nl = nlabels;
+		lab = xreallocarray(NULL, nl ? nl : 1, sizeof *lab);
+		memcpy(lab, labels, nl * sizeof *lab);
+	} else {
+		lab = xreallocarray(NULL, 2 * n + 1, sizeof *lab);
+		for (i = 0; i < n; i++) {
+			lab[2 * i] = y1[i];
+			lab[2 * i + 1] = y2[i];
+		}
+		qsort(lab, 2 * n, sizeof *lab, cmp_double);
+		for (i = 0, nl = 0; i < 2 * n; i++)
+			if (nl == 0 || lab[nl - 1] != lab[i])
+				lab[nl++] = lab[i];
+	}
+	if (n == 0 || nl == 0) {
+		free(lab);
+		not_computable(r, n, "no rated items");
+		return;
+	}
+	conf = xcalloc(nl * nl, sizeof *conf);
+	s0 = xcalloc(nl, sizeof *s0);
+	s1 = xcalloc(nl, sizeof *s1);
+	for (i = 0; i < n; i++) {
+		size_t a = nl, b = nl;
+
+		for (j = 0; j < nl; j++) {
+			if (lab[j] == y1[i])
+				a = j;
+			if (lab[j] == y2[i])
+				b = j;
+		}
+		if (a == nl || b == nl)
+			continue;
+		conf[a * nl + b] += 1;
+		s1[a] += 1;	/* row sums: rater 1 */
+		s0[b] += 1;	/* column sums: rater 2 */
+		tot += 1;
+		used++;
+	}
+	if (used == 0) {
+		free(lab); free(conf); free(s0); free(s1);
+		not_computable(r, n, "no item has both ratings among the "
+		    "scale points");
+		return;
+	}
+	for (i = 0; i < nl; i++)
+		for (j = 0; j < nl; j++) {
+			double wt, di = (double)i - (double)j;
+
+			if (w == BST_KAPPA_NONE)
+				wt = i == j ? 0 : 1;
+			else if (w == BST_KAPPA_LINEAR)
+				wt = fabs(di);
+			else
+				wt = di * di;
+			num += wt * conf[i * nl + j];
+			/* sklearn: expected = outer(sum0, sum1) / sum */
+			den += wt * (s0[i] * s1[j] / tot);
+		}
+	free(lab); free(conf); free(s0); free(s1);
+	if (den == 0) {
+		not_computable(r, used, "both raters give one and the same value "
+		    "to every item, so kappa is undefined");
+		return;
+	}
+	result_init(r, used);
+	r->statistic = 1 - num / den;
+}
