@@ -31,6 +31,21 @@ eval(const char *text)
 }
 
 static void
+tree(const char *text, const char *want)
+{
+	char *err = NULL, *got;
+	struct bsm_expr *e = bsm_expr_parse(text, &err);
+	json_t *j = bsm_expr_json(e);
+
+	got = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT | JSON_PRESERVE_ORDER);
+	TAP_IS_STR(got, want, "tree of %s", text);
+	free(got);
+	free(err);
+	json_decref(j);
+	bsm_expr_free(e);
+}
+
+static void
 is(const char *text, const char *want)
 {
 	char *got = eval(text);
@@ -85,5 +100,14 @@ main(void)
 	is("attr(code, \"penalty_min\")", "null");
 	json_decref(row);
 	json_decref(enums);
+	/* The tree as JSON, for the scoring page's own evaluator. */
+	tree("a < 3 or not b", "{\"k\":\"bin\",\"op\":\"or\",\"a\":{\"k\":\"bin\",\"op\":\"<\","
+	    "\"a\":{\"k\":\"field\",\"name\":\"a\"},\"b\":{\"k\":\"lit\",\"v\":3.0}},"
+	    "\"b\":{\"k\":\"un\",\"op\":\"not\",\"a\":{\"k\":\"field\",\"name\":\"b\"}}}");
+	tree("count(h) == -n", "{\"k\":\"bin\",\"op\":\"==\",\"a\":{\"k\":\"call\",\"name\":\"count\","
+	    "\"args\":[{\"k\":\"field\",\"name\":\"h\"}]},\"b\":{\"k\":\"un\",\"op\":\"-\","
+	    "\"a\":{\"k\":\"field\",\"name\":\"n\"}}}");
+	tree("sum(v.penalty) != null", "{\"k\":\"bin\",\"op\":\"!=\",\"a\":{\"k\":\"call\",\"name\":\"sum\","
+	    "\"args\":[{\"k\":\"field\",\"name\":\"v\",\"sub\":\"penalty\"}]},\"b\":{\"k\":\"lit\",\"v\":null}}");
 	return tap_done();
 }

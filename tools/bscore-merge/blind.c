@@ -26,6 +26,7 @@
 #include "ctx.h"
 #include "bsm.h"
 #include "hints.h"
+#include "page.h"
 
 struct item {
 	json_t *rec;		/* the response record (owned) */
@@ -525,9 +526,107 @@ write_records_sheets(struct blind *b, const char *dir, const struct sheet_spec *
 	json_decref(done);
 }
 
+/* ------------------------------------------------------------ pages */
+
+static json_t *
+str_array(const json_t *v)
+{
+	json_t *a = json_array(), *x;
+	size_t i;
+
+	json_array_foreach(v, i, x)
+		if (json_is_string(x))
+			json_array_append(a, x);
+	return a;
+}
+
+/* The items of a page: what the sheet shows, in sheet order, and nothing else. */
+static json_t *
+page_items(struct blind *b, const struct sheet_spec *s, const size_t *order, size_t m)
+{
+	json_t *items = json_array(), *f;
+	size_t i, j;
+
+	for (i = 0; i < m; i++) {
+		struct item *it = &b->items[order[i]];
+		json_t *o = json_object(), *pre = json_object();
+		json_t *content = json_object_get(it->rec, "content");
+		json_set_int(o, "row", (long long)(i + 1));
+		json_set_str(o, "response_id", it->id);
+		json_set_str(o, "question", json_string_value(json_object_get(it->rec, "question_text")));
+		json_set_str(o, "gold_answer", json_string_value(json_object_get(it->rec, "gold_answer")));
+		json_set_str(o, "response", json_string_value(json_object_get(it->rec, "response_text")));
+		json_set_new(o, "source_urls", str_array(json_object_get(it->rec, "source_urls")));
+		json_set_new(o, "source_sections", str_array(json_object_get(it->rec, "source_sections")));
+		if (s->hint_citation)
+			json_set_str(o, "citation_hint", it->citation);
+		if (s->hint_completeness)
+			json_set_str(o, "completeness_hint", it->completeness);
+		if (s->hint_source && b->o->sources && json_is_string(content))
+			json_set_new(o, "source", json_incref(content));
+		json_array_foreach(s->fields, j, f) {
+			const struct bsm_field *fd = bsm_rubric_field(b->r, json_string_value(f));
+			json_t *v = fd ? json_object_get(it->rec, fd->name) : NULL;
+			if (v && (fd->type == BT_TEXT || fd->type == BT_LIST) &&
+			    (json_is_string(v) || json_is_array(v)))
+				json_set_new(pre, fd->name, fd->type == BT_LIST && json_is_array(v) ?
+				    str_array(v) : json_incref(v));
+		}
+		json_set_new(o, "prefill", pre);
+		json_array_append_new(items, o);
+	}
+	return items;
+}
+
+/* One page per pass of the rubric (000 §7.2: one metric per pass). */
 static void
-write_sheet_set(struct blind *b, const char *dir, const size_t *order, size_t m,
-    int self_check)
+write_pages(struct blind *b, const char *dir, const char *set, const size_t *order,
+    size_t m, int self_check)
+{
+	size_t nspecs, i;
+	struct sheet_spec *specs = sheet_specs(b->r, 1, &nspecs);
+	json_t *passes = json_object_get(b->r->def, "passes");
+
+	for (i = 0; i < nspecs; i++) {
+		json_t *data = json_object(), *pass = json_array_get(passes, i);
+		char *base = xstrndup(specs[i].name, strlen(specs[i].name) - 4);
+		char *name = xasprintf("%s.html", base);
+		char *ebase = *set ? xasprintf("%s-%s", set, base) : xstrdup(base);
+		const char *plabel = pass && json_is_string(json_object_get(pass, "label")) ?
+		    json_string_value(json_object_get(pass, "label")) : "All fields";
+		char *title = xasprintf("Scoring %s%s%s", plabel,
+		    !strcmp(set, "second-rater") ? " (second rater)" : "",
+		    self_check ? " (self-check)" : "");
+		json_set_int(data, "ctxbench_page", 1);
+		json_set_str(data, "title", title);
+		json_set_new(data, "rubric", bsm_page_rubric(b->r, pass,
+		    i + 1, nspecs, specs[i].fields));
+		/* --rater names the primary rater: the second rater enters their own id. */
+		json_set_str(data, "rater_id", b->o->rater && strcmp(set, "second-rater") ? b->o->rater : "");
+		json_set_bool(data, "self_check", self_check);
+		json_set_str(data, "set", set);
+		json_set_str(data, "export_base", ebase);
+		json_set_int(data, "spot_check_every", b->o->spot_check < 0 ? 20 : b->o->spot_check);
+		json_set_int(data, "spot_check_items", 2);
+		json_set_bool(data, "sources", b->o->sources && specs[i].hint_source);
+		json_set_new(data, "items", page_items(b, &specs[i], order, m));
+		bsm_page_write(open_out(b, dir, name, 0644), data, title);
+		json_decref(data);
+		free(base);
+		free(name);
+		free(ebase);
+		free(title);
+	}
+	for (i = 0; i < nspecs; i++) {
+		free(specs[i].name);
+		json_decref(specs[i].fields);
+	}
+	free(specs);
+}
+
+static void
+write_sheet_set(struct blind *b, const char *dir, const char *set, const size_t *order,
+    size_t m, int self_check)
 {
 	size_t nspecs, i;
 	struct sheet_spec *specs = sheet_specs(b->r, b->o->passes, &nspecs);
@@ -537,6 +636,8 @@ write_sheet_set(struct blind *b, const char *dir, const size_t *order, size_t m,
 	for (i = 0; i < nspecs; i++)
 		write_sheet(b, dir, &specs[i], order, m, self_check);
 	write_records_sheets(b, dir, specs, nspecs);
+	if (b->o->html)
+		write_pages(b, dir, set, order, m, self_check);
 	for (i = 0; i < nspecs; i++) {
 		free(specs[i].name);
 		json_decref(specs[i].fields);
@@ -665,15 +766,15 @@ bsm_blind(const struct bsm_opts *o)
 		die("cannot serialise the key");
 
 	/* Everything goes to temporaries first; all is committed at the end. */
-	write_sheet_set(&b, o->dir, order, m, 0);
+	write_sheet_set(&b, o->dir, "", order, m, 0);
 	if (n2) {
 		char *d = path_join(o->dir, "second-rater");
-		write_sheet_set(&b, d, second, n2, 0);
+		write_sheet_set(&b, d, "second-rater", second, n2, 0);
 		free(d);
 	}
 	if (ns) {
 		char *d = path_join(o->dir, "self-check");
-		write_sheet_set(&b, d, selfc, ns, 1);
+		write_sheet_set(&b, d, "self-check", selfc, ns, 1);
 		free(d);
 	}
 	if (o->sources && m) {

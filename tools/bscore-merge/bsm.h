@@ -25,6 +25,8 @@ struct bsm_opts {
 	unsigned long seed;
 	int have_seed;
 	int passes, bom, crlf, keep_texts, sources;
+	int html;			/* blind --html: scoring pages */
+	long spot_check;		/* --spot-check N (pages); -1: default */
 	int nfiles;
 	char **files;
 };

@@ -596,3 +596,67 @@ bsm_expr_eval(const struct bsm_expr *e, const json_t *row, const json_t *enums)
 	json_decref(b);
 	return r;
 }
+
+static const char *
+op_name(int op)
+{
+	switch (op) {
+	case T_OR: return "or";
+	case T_AND: return "and";
+	case T_NOT: return "not";
+	case T_EQ: return "==";
+	case T_NE: return "!=";
+	case T_LT: return "<";
+	case T_LE: return "<=";
+	case T_GT: return ">";
+	case T_GE: return ">=";
+	case T_PLUS: return "+";
+	case T_MINUS: return "-";
+	case T_MUL: return "*";
+	case T_DIV: return "/";
+	default: return "?";
+	}
+}
+
+json_t *
+bsm_expr_json(const struct bsm_expr *e)
+{
+	json_t *o, *a;
+	size_t i;
+
+	if (!e)
+		return json_null();
+	o = json_object();
+	switch (e->kind) {
+	case N_LIT:
+		json_set_str(o, "k", "lit");
+		json_set_new(o, "v", json_incref(e->lit));
+		break;
+	case N_FIELD:
+		json_set_str(o, "k", "field");
+		json_set_str(o, "name", e->name);
+		if (e->sub)
+			json_set_str(o, "sub", e->sub);
+		break;
+	case N_CALL:
+		json_set_str(o, "k", "call");
+		json_set_str(o, "name", e->name);
+		a = json_array();
+		for (i = 0; i < e->nargs; i++)
+			json_array_append_new(a, bsm_expr_json(e->args[i]));
+		json_set_new(o, "args", a);
+		break;
+	case N_UNARY:
+		json_set_str(o, "k", "un");
+		json_set_str(o, "op", e->op == T_NOT ? "not" : "-");
+		json_set_new(o, "a", bsm_expr_json(e->args[0]));
+		break;
+	case N_BINARY:
+		json_set_str(o, "k", "bin");
+		json_set_str(o, "op", op_name(e->op));
+		json_set_new(o, "a", bsm_expr_json(e->args[0]));
+		json_set_new(o, "b", bsm_expr_json(e->args[1]));
+		break;
+	}
+	return o;
+}

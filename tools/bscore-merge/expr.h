@@ -42,6 +42,14 @@ void bsm_expr_free(struct bsm_expr *e);
  */
 json_t *bsm_expr_eval(const struct bsm_expr *e, const json_t *row,
     const json_t *enum_defs);
+/*
+ * The tree as JSON, for pages that evaluate rules themselves (page.c):
+ * {"k":"lit","v":V} {"k":"field","name":N[,"sub":S]}
+ * {"k":"call","name":N,"args":[..]} {"k":"un","op":"not"|"-","a":E}
+ * {"k":"bin","op":"or"|"and"|"=="|"!="|"<"|"<="|">"|">="|"+"|"-"|"*"|"/",
+ * "a":E,"b":E}.  NULL e gives null.
+ */
+json_t *bsm_expr_json(const struct bsm_expr *e);
 /* Truth of a value: true, a non-zero number, a non-empty string or list. */
 int bsm_truthy(const json_t *v);
 

@@ -19,7 +19,8 @@
 static const char usage[] =
 "usage: bscore-merge blind -k KEY -d DIR [-R RUBRIC] [--seed N] [--passes]\n"
 "           [--second-rater FRACTION] [--self-check FRACTION] [--rater ID]\n"
-"           [--sources] [--bom] [--crlf] [RESPONSES.ndjson ...]\n"
+"           [--sources] [--html] [--spot-check N] [--bom] [--crlf]\n"
+"           [RESPONSES.ndjson ...]\n"
 "       bscore-merge autoscore [-R RUBRIC] [--rater ID] [--date YYYY-MM-DD]\n"
 "           [-o FILE] SHEET ...\n"
 "       bscore-merge merge -k KEY -r RESPONSES.ndjson [-r ...] [-R RUBRIC]\n"
@@ -51,7 +52,12 @@ static const char usage[] =
 "      --rater ID           blind: fill rater_id; autoscore: its rater id\n"
 "      --date DATE          autoscore: scoring_date (default: today, UTC)\n"
 "      --sources            blind: write each response's source content under\n"
-"                           DIR/sources with a random name\n"
+"                           DIR/sources with a random name (and into the\n"
+"                           hallucination pass's scoring page)\n"
+"      --html               blind: also write a self-contained scoring page\n"
+"                           per pass next to each sheet (DIR/sheet-N-PASS.html)\n"
+"      --spot-check N       blind --html: re-show 2 earlier responses every N\n"
+"                           scored (spec 002; default 20, 0: never)\n"
 "      --bom                start CSV files with a UTF-8 byte order mark\n"
 "      --crlf               end CSV records with CRLF\n"
 "  -h, --help               show this help\n"
@@ -59,7 +65,7 @@ static const char usage[] =
 
 enum {
 	O_BOM = 256, O_CRLF, O_DATE, O_DETAILS, O_KEEP, O_PASSES, O_PRIMARY,
-	O_RATER, O_RAW, O_SECOND, O_SEED, O_SELF, O_SOURCES
+	O_RATER, O_RAW, O_SECOND, O_SEED, O_SELF, O_SOURCES, O_HTML, O_SPOT
 };
 
 static const struct option longopts[] = {
@@ -69,6 +75,7 @@ static const struct option longopts[] = {
 	{ "details", required_argument, NULL, O_DETAILS },
 	{ "dir", required_argument, NULL, 'd' },
 	{ "help", no_argument, NULL, 'h' },
+	{ "html", no_argument, NULL, O_HTML },
 	{ "keep-texts", no_argument, NULL, O_KEEP },
 	{ "key", required_argument, NULL, 'k' },
 	{ "output", required_argument, NULL, 'o' },
@@ -82,6 +89,7 @@ static const struct option longopts[] = {
 	{ "seed", required_argument, NULL, O_SEED },
 	{ "self-check", required_argument, NULL, O_SELF },
 	{ "sources", no_argument, NULL, O_SOURCES },
+	{ "spot-check", required_argument, NULL, O_SPOT },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
@@ -109,6 +117,8 @@ static const struct allowed allowed[] = {
 	{ O_RATER, "--rater", "blind autoscore" },
 	{ O_DATE, "--date", "autoscore" },
 	{ O_SOURCES, "--sources", "blind" },
+	{ O_HTML, "--html", "blind" },
+	{ O_SPOT, "--spot-check", "blind" },
 	{ O_BOM, "--bom", "blind merge" },
 	{ O_CRLF, "--crlf", "blind merge" },
 	{ 0, NULL, NULL }
@@ -138,6 +148,7 @@ main(int argc, char **argv)
 
 	ctx_init(argv[0]);
 	memset(&o, 0, sizeof o);
+	o.spot_check = -1;
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
 		opt_help(usage);
 	if (argc >= 2 && (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")))
@@ -178,6 +189,8 @@ main(int argc, char **argv)
 			break;
 		case O_SELF: o.self_check = opt_real("--self-check", optarg, 0, 1); break;
 		case O_SOURCES: o.sources = 1; break;
+		case O_HTML: o.html = 1; break;
+		case O_SPOT: o.spot_check = (long)opt_int("--spot-check", optarg, 0, 1000000); break;
 		case 'R': o.rubric = optarg; break;
 		case 'V': opt_version(); break;
 		case 'd': o.dir = optarg; break;
@@ -198,6 +211,8 @@ main(int argc, char **argv)
 	if (!strcmp(cmd, "blind")) {
 		if (!o.key || !o.dir)
 			die_usage("blind needs --key FILE and --dir DIR");
+		if (o.spot_check >= 0 && !o.html)
+			die_usage("--spot-check: only with --html");
 		rc = bsm_blind(&o);
 	} else if (!strcmp(cmd, "autoscore")) {
 		if (!o.nfiles)
