@@ -18,6 +18,7 @@ struct atomic_file {
 	char *tmp;
 	FILE *fp;
 	mode_t mode;
+	int direct;		/* not a regular file (/dev/null, a FIFO): no rename */
 	struct atomic_file *next;
 };
 
@@ -82,6 +83,7 @@ atomic_open(const char *path, mode_t mode)
 	struct atomic_file *f;
 	char *dir, *slash;
 	const char *base;
+	struct stat st;
 	int fd;
 
 	if (!registered) {
@@ -91,6 +93,20 @@ atomic_open(const char *path, mode_t mode)
 	f = xcalloc(1, sizeof(*f));
 	f->path = xstrdup(path);
 	f->mode = mode;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A device or FIFO is written in place, never replaced. */
+		f->direct = 1;
+		f->fp = fopen(path, "w");
+		if (f->fp == NULL) {
+			int e = errno;
+
+			free(f->path);
+			free(f);
+			errno = e;
+			return NULL;
+		}
+		return f;
+	}
 	slash = strrchr(f->path, '/');
 	base = slash ? slash + 1 : f->path;
 	dir = slash ? xstrndup(f->path, (size_t)(slash - f->path) + 1) : xstrdup("");
@@ -145,6 +161,15 @@ atomic_commit(struct atomic_file *f)
 {
 	int e;
 
+	if (f->direct) {
+		e = fflush(f->fp) == EOF || ferror(f->fp) ? (errno ? errno : EIO) : 0;
+		if (fclose(f->fp) == EOF && e == 0)
+			e = errno;
+		free(f->path);
+		free(f);
+		errno = e;
+		return e ? -1 : 0;
+	}
 	if (fflush(f->fp) == EOF || ferror(f->fp) ||
 	    fchmod(fileno(f->fp), f->mode & ~process_umask()) < 0 ||
 	    fsync(fileno(f->fp)) < 0) {
@@ -175,6 +200,12 @@ fail:
 void
 atomic_abort(struct atomic_file *f)
 {
+	if (f->direct) {
+		fclose(f->fp);
+		free(f->path);
+		free(f);
+		return;
+	}
 	fclose(f->fp);
 	unlink(f->tmp);
 	free_file(f);

@@ -67,6 +67,15 @@ is "$(ls -a "$T" | grep -c '^\.out\.ndjson\.')" 0 "no temporary file left behind
 run "$D" ndjson -o "$T/out.ndjson" "$T/good.ndjson"
 is "$(wc -l <"$T/out.ndjson")" 3 "successful run replaces the output"
 
+# A device given as -o is written in place, never replaced.
+mkfifo "$T/fifo"
+cat "$T/fifo" >"$T/fifo.out" &
+run "$D" ndjson -o "$T/fifo" "$T/good.ndjson"
+wait
+expect_status 0 "a FIFO as output"
+is "$(wc -l <"$T/fifo.out")" 3 "records written through the FIFO"
+ok test -p "$T/fifo"
+
 # A closed pipe ends quietly.
 yes '{"a":1}' | head -n 200000 >"$T/many.ndjson"
 rc=0

@@ -1,0 +1,100 @@
+#!/bin/sh
+# pipeline.sh - the whole benchmark on the example site, stage by stage.
+#
+# Serves examples/site on 127.0.0.1, then runs bfetch, bmdprep, bctx, bread,
+# btok, binfer, bscore-merge and bstats, leaving every intermediate file in
+# OUT (default examples/out) so each stage can be inspected or re-run by
+# hand.  ENDPOINT and MODEL point binfer at a real Ollama server instead of
+# the built-in extractive engine.  Nothing is left running afterwards.
+set -eu
+top=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
+bin=${CTXBENCH_BUILD:-$top/build}/bin
+ex=$top/examples
+OUT=${OUT:-$ex/out}
+ENDPOINT=${ENDPOINT:-}
+MODEL=${MODEL:-}
+PATH=$bin:$PATH
+export PATH
+
+step() { printf '%s\n' "== $*" >&2; }
+
+rm -rf "$OUT"
+mkdir -p "$OUT/study"
+
+# The example site on a free loopback port.
+server_pid=""
+cleanup() {
+	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+	return 0
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+python3 "$ex/serve.py" --port-file "$OUT/port" &
+server_pid=$!
+i=0
+while [ ! -s "$OUT/port" ]; do
+	i=$((i + 1))
+	[ $i -le 100 ] || { echo "demo: the example server did not start" >&2; exit 1; }
+	kill -0 "$server_pid" 2>/dev/null || { echo "demo: the example server failed" >&2; exit 1; }
+	sleep 0.05
+done
+port=$(cat "$OUT/port")
+origin="http://127.0.0.1:$port"
+step "example site served at $origin"
+
+# The study's files, pointed at the local server.
+for f in site-list.csv questions.json gold-answers.json benchmark-config.json; do
+	sed "s|https://docs.ctxbench.example|$origin|g" "$ex/$f" >"$OUT/study/$f"
+done
+S=$OUT/study
+cfg=$S/benchmark-config.json
+A=$OUT/archive
+cd "$OUT"
+
+step "bfetch: the site's llms.txt"
+bfetch -c "$cfg" -a "$A" -r 0 --sites "$S/site-list.csv" -o llms-manifest.ndjson
+step "bmdprep --llms: parse llms.txt"
+bmdprep --llms -a "$A" -o links.ndjson llms-manifest.ndjson
+step "bctx plan: map source URLs, plan the fetches"
+bctx plan -q "$S/questions.json" -s "$S/site-list.csv" -l links.ndjson -o jobs.ndjson
+bctx plan -q "$S/questions.json" -s "$S/site-list.csv" -l links.ndjson --report >mapping-report.txt
+step "bfetch: $(wc -l <jobs.ndjson) pages"
+bfetch -c "$cfg" -a "$A" -r 0 --resume -o manifest.ndjson jobs.ndjson
+step "bread: condition A"
+jq -c 'select(.condition == "A")' manifest.ndjson >manifest-a.ndjson
+bread -c "$cfg" -a "$A" -o pages-a.ndjson manifest-a.ndjson
+step "bmdprep: condition B"
+jq -c 'select(.condition == "B")' manifest.ndjson >manifest-b.ndjson
+bmdprep -c "$cfg" -a "$A" -o pages-b.ndjson manifest-b.ndjson
+step "bctx assemble: contexts and prompts"
+bctx assemble -q "$S/questions.json" -s "$S/site-list.csv" -g "$S/gold-answers.json" \
+    -c "$cfg" -l links.ndjson -o contexts.ndjson pages-a.ndjson pages-b.ndjson
+step "btok: token counts"
+btok -o counted.ndjson contexts.ndjson
+if [ -n "$ENDPOINT" ] && [ -n "$MODEL" ]; then
+	step "binfer: $MODEL at $ENDPOINT"
+	binfer -c "$cfg" -m "$MODEL" -e ollama --endpoint "$ENDPOINT" --cache cache \
+	    -o responses.ndjson counted.ndjson
+else
+	step "binfer: the extractive engine"
+	binfer -c "$cfg" -m extractive-baseline -e extractive --cache cache \
+	    -o responses.ndjson counted.ndjson
+fi
+step "bscore-merge: blind, autoscore, merge"
+bscore-merge blind -k key.json -d sheets --seed 42 --sources responses.ndjson
+bscore-merge autoscore --rater autoscore -o autoscore.ndjson sheets/sheet.csv
+bscore-merge merge -k key.json -r responses.ndjson -o scored.ndjson \
+    --raw-data raw-data.csv --details hallucination-details.json autoscore.ndjson
+step "bstats: the analysis"
+bstats -r report.md -f figures -o results.ndjson scored.ndjson
+
+cat <<EOM
+The example study ran end to end. Its results:
+  report          $OUT/report.md
+  figures         $OUT/figures/
+  raw data        $OUT/raw-data.csv
+  scored records  $OUT/scored.ndjson
+  test results    $OUT/results.ndjson
+  mapping report  $OUT/mapping-report.txt
+Every stage's input and output is kept in $OUT.
+EOM
