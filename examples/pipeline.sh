@@ -88,6 +88,9 @@ bscore-merge merge -k key.json -r responses.ndjson -o scored.ndjson \
 step "bstats: the analysis"
 bstats -r report.md -f figures -o results.ndjson scored.ndjson
 
+kill "$server_pid" 2>/dev/null || :
+wait "$server_pid" 2>/dev/null || :
+server_pid=""
 cat <<EOM
 The example study ran end to end. Its results:
   report          $OUT/report.md
@@ -98,3 +101,4 @@ The example study ran end to end. Its results:
   mapping report  $OUT/mapping-report.txt
 Every stage's input and output is kept in $OUT.
 EOM
+exit 0
