@@ -1384,11 +1384,14 @@ void bstats_analyse(struct bst_study *s)
 		idx[i] = &s->obs[i];
 	qsort(idx, s->nobs, sizeof *idx, cmp_obs_key);
 	for (i = 1; i < s->nobs; i++)
-		if (same_triple(idx[i - 1], idx[i]) && idx[i - 1]->cond == idx[i]->cond)
+		if (same_triple(idx[i - 1], idx[i]) && idx[i - 1]->cond == idx[i]->cond) {
+			const struct bst_obs *a = idx[i - 1], *b = idx[i];
+
+			free(idx);	/* nothing left behind for the leak checker */
 			diex(EXIT_DATA, "%s:%lu: a second primary rating of (%s, %s, %s, "
-			    "%c) (first at line %lu)", idx[i]->file, idx[i]->line,
-			    idx[i]->site, idx[i]->question, idx[i]->model,
-			    idx[i]->cond, idx[i - 1]->line);
+			    "%c) (first at line %lu)", b->file, b->line,
+			    b->site, b->question, b->model, b->cond, a->line);
+		}
 	s->pairs = xreallocarray(NULL, s->nobs / 2 + 1, sizeof *s->pairs);
 	for (i = 0; i + 1 < s->nobs; i++)
 		if (idx[i]->cond == 'A' && idx[i + 1]->cond == 'B' &&
