@@ -250,27 +250,19 @@ str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-/* Where share/binfer lives (see the brief: $CTXBENCH_SHARE, the source tree, CTX_SHAREDIR). */
+/*
+ * A file of share/binfer, found by ctx_share_path(); when it is nowhere, the
+ * installed path, so the caller's error names where it was expected.
+ */
 static char *
 share_path(const char *name)
 {
-	const char *env = getenv("CTXBENCH_SHARE");
-	char exe[PATH_MAX], *dir, *p;
-	ssize_t n;
+	char *rel = xasprintf("binfer/%s", name), *p = ctx_share_path(rel);
 
-	if (env && *env)
-		return xasprintf("%s/binfer/%s", env, name);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		dir = path_dirname(exe);
-		p = xasprintf("%s/../../share/binfer/%s", dir, name);
-		free(dir);
-		if (file_exists(p))
-			return p;
-		free(p);
-	}
-	return xasprintf("%s/binfer/%s", CTX_SHAREDIR, name);
+	if (p == NULL)
+		p = xasprintf("%s/%s", CTX_SHAREDIR, rel);
+	free(rel);
+	return p;
 }
 
 /* ------------------------------------------------------------ records */
