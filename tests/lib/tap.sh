@@ -26,8 +26,12 @@
 set -u
 : "${CTXBENCH_TOP:=$(cd "${0%/*}/../.." && pwd)}"
 : "${CTXBENCH_BUILD:=$CTXBENCH_TOP/build}"
-export CTXBENCH_TOP CTXBENCH_BUILD LC_ALL=C CTXBENCH_PROGRESS=0
+# The study's shared data (corpus, conformance files) is read only through
+# CTXBENCH_SHARED; a clone without it skips those cases (need_shared).
+: "${CTXBENCH_SHARED:=$CTXBENCH_TOP/../shared}"
+export CTXBENCH_TOP CTXBENCH_BUILD CTXBENCH_SHARED LC_ALL=C CTXBENCH_PROGRESS=0
 TOP=$CTXBENCH_TOP
+SHARED=$CTXBENCH_SHARED
 T=$(mktemp -d "${TMPDIR:-/tmp}/ctxbench-test.XXXXXX")
 _tap_n=0
 _tap_failed=0
@@ -64,6 +68,9 @@ pass() { _tap_result 0 "$1"; }
 fail() { _tap_result 1 "$1"; }
 skip_all() { printf '1..0 # SKIP %s\n' "$1"; exit 0; }
 skip() { _tap_n=$((_tap_n + 1)); printf 'ok %d # skip %s\n' "$_tap_n" "$1"; }
+# need_shared SUBPATH: true when $SHARED/SUBPATH exists; else false, and the
+# caller skips (skip or skip_all) naming what is missing.
+need_shared() { [ -e "$SHARED/$1" ]; }
 
 # ok COMMAND... : passes when the command succeeds; description is $DESC or the command.
 ok() {
