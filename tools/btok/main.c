@@ -80,30 +80,14 @@ struct run {
 	struct btok_ids buf;
 };
 
+/* share/btok, found at run time by ctx_share_file() (see ctx.h). */
 static char *share_dir(const char *argv0)
 {
-	const char *env = getenv("CTXBENCH_SHARE");
-	char self[4096];
-	ssize_t n;
-	if (env && *env)
-		return path_join(env, "btok");
-	n = readlink("/proc/self/exe", self, sizeof self - 1);
-	if (n > 0) {
-		char *d, *p;
-		self[n] = 0;
-		d = path_dirname(self);
-		p = xasprintf("%s/../../share/btok/manifest", d);
-		if (file_exists(p)) {
-			free(p);
-			p = xasprintf("%s/../../share/btok", d);
-			free(d);
-			return p;
-		}
-		free(p);
-		free(d);
-	}
+	char *m = ctx_share_file("btok/manifest"), *d = path_dirname(m);
+
 	(void)argv0;
-	return xstrdup(CTX_SHAREDIR "/btok");
+	free(m);
+	return d;
 }
 
 static char *tok_dir(void)
