@@ -104,7 +104,7 @@ parse_opts(int argc, char *argv[], struct opts *o, struct run *r,
 {
 	int c;
 
-	while ((c = getopt_long(argc, argv, "c:f:hilo:rSt:T:V", longopts, NULL)) != -1) {
+	while ((c = opt_getopt(argc, argv, "c:f:hilo:rSt:T:V", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_CACHE_DIR: o->cachedir = optarg; break;
 		case OPT_NO_CACHE: p->use_cache = 0; break;
