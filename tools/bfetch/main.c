@@ -593,7 +593,7 @@ main(int argc, char **argv)
 	run.o.per_host = 1;
 	run.o.max_redirs = 10;
 	run.o.max_size = 32ULL << 20;
-	while ((c = getopt_long(argc, argv, "A:a:c:hj:o:r:t:V", longopts,
+	while ((c = opt_getopt(argc, argv, "A:a:c:hj:o:r:t:V", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'A':
