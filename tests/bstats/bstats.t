@@ -168,14 +168,5 @@ isnt "$(jq -c 'select(.effect.ci_low) | .effect' "$T/r3.ndjson" | cksum)" \
 	"$(jq -c 'select(.effect.ci_low) | .effect' "$T/r1.ndjson" | cksum)" "another seed moves the bootstrap intervals"
 run --stdin "$T/study.ndjson" "$B"
 files_eq "$T/out" "$T/r1.ndjson" "stdin works like a file argument"
-# The man page's EXAMPLES run as written (on a scored.ndjson of its own).
-mkdir "$T/man" && cp "$T/study.ndjson" "$T/man/scored.ndjson"
-sed -n '/^\.Sh EXAMPLES/,/^\.Sh SEE/s/^\.Dl //p' "$TOP/man/bstats.1" | sed 's/\\(dq/"/g; s/\\-/-/g' >"$T/man/examples.sh"
-is "$(grep -c '^bstats' "$T/man/examples.sh")" 2 "two examples on the page"
-erc=0
-(cd "$T/man" && PATH=$(dirname "$B"):$PATH sh -e examples.sh >out 2>err) || erc=$?
-is "$erc" 0 "the EXAMPLES pipelines run"
-like "$(cat "$T/man/out")" '^\["H1",' "the jq example prints the primary results"
-ok test -s "$T/man/report.md"
-ok test -s "$T/man/figures/fig4-tokens-vs-accuracy.svg"
+# The man page's EXAMPLES run with every other page's: tests/docs/examples.t.
 done_testing
