@@ -20,7 +20,8 @@
 #include "err.h"
 #include "../../tools/bstats/stats.h"
 
-static double *arr(json_t *a, size_t *n)
+static double *
+arr(json_t *a, size_t *n)
 {
 	size_t i;
 	double *v;
@@ -32,7 +33,8 @@ static double *arr(json_t *a, size_t *n)
 	return v;
 }
 
-static enum bst_alt alt_of(json_t *rec)
+static enum bst_alt
+alt_of(json_t *rec)
 {
 	const char *s = json_string_value(json_object_get(rec, "alt"));
 
@@ -43,7 +45,8 @@ static enum bst_alt alt_of(json_t *rec)
 	return BST_TWO_SIDED;
 }
 
-static enum bst_method method_of(json_t *rec)
+static enum bst_method
+method_of(json_t *rec)
 {
 	const char *s = json_string_value(json_object_get(rec, "method"));
 
@@ -56,7 +59,8 @@ static enum bst_method method_of(json_t *rec)
 
 static double worst;
 
-static int close_rel(double got, double want, double rel)
+static int
+close_rel(double got, double want, double rel)
 {
 	double err = fabs(got - want);
 	int good = err <= rel * fabs(want) || err < 1e-300;
@@ -66,7 +70,8 @@ static int close_rel(double got, double want, double rel)
 	return good;
 }
 
-static void check(int line, const char *fn, const char *note,
+static void
+check(int line, const char *fn, const char *note,
     const struct bst_test *r, json_t *rec, double rel_s, double rel_p)
 {
 	json_t *ws = json_object_get(rec, "statistic");
@@ -91,7 +96,8 @@ static void check(int line, const char *fn, const char *note,
 		    wp ? json_number_value(wp) : NAN);
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	FILE *fp;
 	char *line = NULL;

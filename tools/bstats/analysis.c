@@ -23,14 +23,16 @@ static const char *const CATS[] = { "H-FAB", "H-SRC", "H-EXT", "H-TMP" };
 
 /* ------------------------------------------------------------ records in */
 
-static char *dup_opt(const json_t *rec, const char *key)
+static char *
+dup_opt(const json_t *rec, const char *key)
 {
 	const char *v = rec_str_opt(rec, key);
 
 	return v ? xstrdup(v) : NULL;
 }
 
-static int int_field(const json_t *rec, const char *key, long long lo,
+static int
+int_field(const json_t *rec, const char *key, long long lo,
     long long hi)
 {
 	long long v = rec_int(rec, key);
@@ -41,7 +43,8 @@ static int int_field(const json_t *rec, const char *key, long long lo,
 	return (int)v;
 }
 
-void bstats_add_record(struct bst_study *s, const json_t *rec)
+void
+bstats_add_record(struct bst_study *s, const json_t *rec)
 {
 	struct bst_obs o;
 	const char *cond = rec_str(rec, "condition");
@@ -159,14 +162,16 @@ void bstats_add_record(struct bst_study *s, const json_t *rec)
 	}
 }
 
-static void obs_free(struct bst_obs *o)
+static void
+obs_free(struct bst_obs *o)
 {
 	free(o->site); free(o->question); free(o->model); free(o->complexity);
 	free(o->tier); free(o->sector); free(o->lm); free(o->rater);
 	free(o->rater_kind); free(o->reason);
 }
 
-void bstats_free(struct bst_study *s)
+void
+bstats_free(struct bst_study *s)
 {
 	size_t i;
 
@@ -186,12 +191,14 @@ void bstats_free(struct bst_study *s)
 
 /* --------------------------------------------------------------- helpers */
 
-static int cmp_str(const char *a, const char *b)
+static int
+cmp_str(const char *a, const char *b)
 {
 	return strcmp(a ? a : "", b ? b : "");
 }
 
-static int cmp_obs_key(const void *x, const void *y)
+static int
+cmp_obs_key(const void *x, const void *y)
 {
 	const struct bst_obs *a = *(const struct bst_obs *const *)x;
 	const struct bst_obs *b = *(const struct bst_obs *const *)y;
@@ -205,13 +212,15 @@ static int cmp_obs_key(const void *x, const void *y)
 	return a->line < b->line ? -1 : a->line > b->line;
 }
 
-static int same_triple(const struct bst_obs *a, const struct bst_obs *b)
+static int
+same_triple(const struct bst_obs *a, const struct bst_obs *b)
 {
 	return !cmp_str(a->site, b->site) && !cmp_str(a->question, b->question) &&
 	    !cmp_str(a->model, b->model);
 }
 
-const char *bstats_magnitude(const char *measure, double v)
+const char *
+bstats_magnitude(const char *measure, double v)
 {
 	double a = fabs(v);
 
@@ -224,7 +233,8 @@ const char *bstats_magnitude(const char *measure, double v)
 	return NULL;
 }
 
-char *bstats_fmt_p(double p, char *out, size_t len)
+char *
+bstats_fmt_p(double p, char *out, size_t len)
 {
 	if (p == 0)	/* below the smallest double */
 		snprintf(out, len, "< 1e-300");
@@ -235,12 +245,14 @@ char *bstats_fmt_p(double p, char *out, size_t len)
 	return out;
 }
 
-static int cmp_strp(const void *a, const void *b)
+static int
+cmp_strp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int cmp_dbl(const void *a, const void *b)
+static int
+cmp_dbl(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -248,7 +260,8 @@ static int cmp_dbl(const void *a, const void *b)
 }
 
 /* A result record with the common fields. */
-static json_t *res_new(struct bst_study *s, const char *test, const char *group,
+static json_t *
+res_new(struct bst_study *s, const char *test, const char *group,
     const char *hyp, const char *family, const char *metric, const char *subset)
 {
 	json_t *r = json_object();
@@ -269,7 +282,8 @@ static json_t *res_new(struct bst_study *s, const char *test, const char *group,
 	return r;
 }
 
-static void res_test(json_t *r, const struct bst_test *t, const char *statname,
+static void
+res_test(json_t *r, const struct bst_test *t, const char *statname,
     enum bst_alt alt, int has_alt)
 {
 	json_set_int(r, "n", (long long)t->n);
@@ -291,7 +305,8 @@ static void res_test(json_t *r, const struct bst_test *t, const char *statname,
 	json_set_null(r, "p_adjusted");
 }
 
-static void res_effect(json_t *r, const char *measure, int ok, double v,
+static void
+res_effect(json_t *r, const char *measure, int ok, double v,
     double lo, double hi, double level, const char *why)
 {
 	json_t *e = json_object();
@@ -315,7 +330,8 @@ static void res_effect(json_t *r, const char *measure, int ok, double v,
 	json_set_new(r, "effect", e);
 }
 
-static void res_note(json_t *r, const char *note)
+static void
+res_note(json_t *r, const char *note)
 {
 	json_t *n = json_object_get(r, "notes");
 
@@ -327,7 +343,8 @@ static void res_note(json_t *r, const char *note)
 }
 
 /* Paired Cliff's delta with its bootstrap interval, from x (B side) and y. */
-static void cliff_effect(struct bst_study *s, json_t *r, const double *x,
+static void
+cliff_effect(struct bst_study *s, json_t *r, const double *x,
     const double *y, size_t n)
 {
 	long pos = 0, neg = 0, zero = 0;
@@ -351,7 +368,8 @@ static void cliff_effect(struct bst_study *s, json_t *r, const double *x,
 }
 
 /* Median, quartiles and (for small integer scales) the frequency table. */
-static json_t *summary(const double *v, size_t n, int freq)
+static json_t *
+summary(const double *v, size_t n, int freq)
 {
 	json_t *o = json_object();
 	double *c;
@@ -392,7 +410,8 @@ static json_t *summary(const double *v, size_t n, int freq)
 }
 
 /* Distributions beside the effect size (001 §7.4 L-SC-4). */
-static void res_distribution(json_t *r, const double *b, const double *a,
+static void
+res_distribution(json_t *r, const double *b, const double *a,
     size_t n, int freq, int lower_better)
 {
 	json_t *d = json_object();
@@ -447,7 +466,8 @@ static const char *const METRIC_NAME[] = { "factual_accuracy",
     "hallucination_count", "input_token_count", "completeness",
     "citation_fidelity" };
 
-static double metric_val(const struct bst_obs *o, enum metric m)
+static double
+metric_val(const struct bst_obs *o, enum metric m)
 {
 	switch (m) {
 	case M_ACC: return o->fa;
@@ -461,7 +481,8 @@ static double metric_val(const struct bst_obs *o, enum metric m)
 /* Collect B and A values of the pairs matching filter (NULL: all). */
 typedef int (*pair_filter)(const struct bst_pair *p, const void *arg);
 
-static size_t collect(const struct bst_study *s, enum metric m, pair_filter f,
+static size_t
+collect(const struct bst_study *s, enum metric m, pair_filter f,
     const void *arg, double **bv, double **av)
 {
 	size_t i, n = 0;
@@ -486,7 +507,8 @@ static size_t collect(const struct bst_study *s, enum metric m, pair_filter f,
  * The §6.2 test for one metric over the pairs passing f.  Δ = B - A for the
  * scores, A - B for tokens; the alternative follows the hypothesis.
  */
-static json_t *metric_test(struct bst_study *s, enum metric m, pair_filter f,
+static json_t *
+metric_test(struct bst_study *s, enum metric m, pair_filter f,
     const void *arg, const char *group, const char *hyp, const char *family,
     const char *subset)
 {
@@ -596,23 +618,27 @@ static json_t *metric_test(struct bst_study *s, enum metric m, pair_filter f,
 
 /* --------------------------------------------------------------- groups */
 
-static int by_tier(const struct bst_pair *p, const void *arg)
+static int
+by_tier(const struct bst_pair *p, const void *arg)
 {
 	return !cmp_str(p->b->tier, arg);
 }
 
-static int by_complexity(const struct bst_pair *p, const void *arg)
+static int
+by_complexity(const struct bst_pair *p, const void *arg)
 {
 	return !cmp_str(p->b->complexity, arg);
 }
 
-static int by_sector(const struct bst_pair *p, const void *arg)
+static int
+by_sector(const struct bst_pair *p, const void *arg)
 {
 	return !cmp_str(p->b->sector, arg);
 }
 
 /* Distinct values of a field over the pairs, in a canonical order. */
-static size_t distinct(const struct bst_study *s, int which, const char ***out)
+static size_t
+distinct(const struct bst_study *s, int which, const char ***out)
 {
 	static const char *const tiers[] = { "small", "medium", "large" };
 	static const char *const cx[] = { "single-fact",
@@ -655,7 +681,8 @@ static size_t distinct(const struct bst_study *s, int which, const char ***out)
 	return n;
 }
 
-static void subgroup(struct bst_study *s, int which, const char *hyp,
+static void
+subgroup(struct bst_study *s, int which, const char *hyp,
     const char *family, const char *label)
 {
 	const char **vals;
@@ -730,7 +757,8 @@ static void subgroup(struct bst_study *s, int which, const char *hyp,
 	free(vals);
 }
 
-static void sectors(struct bst_study *s)
+static void
+sectors(struct bst_study *s)
 {
 	const char **vals;
 	size_t nv = distinct(s, 2, &vals), i;
@@ -759,7 +787,8 @@ static void sectors(struct bst_study *s)
 
 /* ------------------------------------------------------------ clustering */
 
-static void clustering(struct bst_study *s)
+static void
+clustering(struct bst_study *s)
 {
 	enum metric ms[3] = { M_ACC, M_HALL, M_TOK };
 	enum bst_alt alts[3] = { BST_GREATER, BST_LESS, BST_GREATER };
@@ -866,7 +895,8 @@ static void clustering(struct bst_study *s)
  * A, and the distribution of the per-site percentages across sites.  The
  * reference (Llama 3) counts are used when every pair has them.
  */
-static void token_sites(struct bst_study *s)
+static void
+token_sites(struct bst_study *s)
 {
 	json_t *r, *sites = json_array();
 	double *pct = xreallocarray(NULL, s->npairs + 1, sizeof *pct);
@@ -917,7 +947,8 @@ static void token_sites(struct bst_study *s)
 
 /* Seconds since the epoch of an HTTP date (RFC 9110 IMF-fixdate) or an ISO
  * 8601 UTC time; -1 when it is neither. */
-static double parse_time(const char *s)
+static double
+parse_time(const char *s)
 {
 	static const char *const mon[] = { "Jan", "Feb", "Mar", "Apr", "May",
 	    "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
@@ -945,7 +976,8 @@ static double parse_time(const char *s)
 	return (double)timegm(&tm);
 }
 
-static void correlations(struct bst_study *s)
+static void
+correlations(struct bst_study *s)
 {
 	double *x = xreallocarray(NULL, s->npairs + 1, sizeof *x);
 	double *y = xreallocarray(NULL, s->npairs + 1, sizeof *y);
@@ -989,7 +1021,8 @@ static void correlations(struct bst_study *s)
 
 /* ------------------------------------------------------------- agreement */
 
-static const struct bst_obs *find_primary(const struct bst_study *s,
+static const struct bst_obs *
+find_primary(const struct bst_study *s,
     const struct bst_obs **idx, const struct bst_obs *o)
 {
 	size_t lo = 0, hi = s->nobs;
@@ -1013,7 +1046,8 @@ static const struct bst_obs *find_primary(const struct bst_study *s,
 	return NULL;
 }
 
-static int constant(const double *v, size_t n)
+static int
+constant(const double *v, size_t n)
 {
 	size_t i;
 
@@ -1023,7 +1057,8 @@ static int constant(const double *v, size_t n)
 	return 1;
 }
 
-static void kappa_res(struct bst_study *s, const char *kind, const char *metric,
+static void
+kappa_res(struct bst_study *s, const char *kind, const char *metric,
     const double *x, const double *y, size_t n, const double *labels,
     size_t nl, enum bst_kappa_weights w)
 {
@@ -1048,12 +1083,14 @@ static void kappa_res(struct bst_study *s, const char *kind, const char *metric,
 		    "discuss and refine the rubric before re-scoring");
 }
 
-static int is_kind(const struct bst_obs *o, const char *kind)
+static int
+is_kind(const struct bst_obs *o, const char *kind)
 {
 	return o->rater_kind && !strcmp(o->rater_kind, kind);
 }
 
-static void agreement(struct bst_study *s)
+static void
+agreement(struct bst_study *s)
 {
 	static const char *const kinds[] = { "inter_rater", "self_check",
 	    "human_vs_judge", "human_vs_autoscore" };
@@ -1158,7 +1195,8 @@ static void agreement(struct bst_study *s)
  * response) and spec 004 (the correlation between track 1 and track 2, and
  * each track between raters).
  */
-static void rubric_agreement(struct bst_study *s)
+static void
+rubric_agreement(struct bst_study *s)
 {
 	const struct bst_obs **idx;
 	size_t i, j, n;
@@ -1255,7 +1293,8 @@ static void rubric_agreement(struct bst_study *s)
 
 /* ------------------------------------------------------------ exclusions */
 
-static void exclusions(struct bst_study *s)
+static void
+exclusions(struct bst_study *s)
 {
 	json_t *e = json_object(), *reasons = json_object(), *sites = json_object(),
 	    *conds = json_object(), *flagged = json_array();
@@ -1331,7 +1370,8 @@ static void exclusions(struct bst_study *s)
 
 /* ------------------------------------------------------------------- BH */
 
-static void adjust(struct bst_study *s, const char *family)
+static void
+adjust(struct bst_study *s, const char *family)
 {
 	size_t i, n = 0, k = 0;
 	double *p, *adj;
@@ -1374,7 +1414,8 @@ static void adjust(struct bst_study *s, const char *family)
 
 /* ---------------------------------------------------------------- driver */
 
-void bstats_analyse(struct bst_study *s)
+void
+bstats_analyse(struct bst_study *s)
 {
 	const struct bst_obs **idx = xreallocarray(NULL, s->nobs + 1, sizeof *idx);
 	size_t i, np = 0;

@@ -25,13 +25,15 @@ static const char usage[] =
 "  -s, --seed SEED        bootstrap seed (default 42)\n"
 "  -V, --version          show the version and exit\n";
 
-static int each(json_t *rec, void *ctx)
+static int
+each(json_t *rec, void *ctx)
 {
 	bstats_add_record(ctx, rec);
 	return 0;
 }
 
-int main(int argc, char **argv)
+int
+main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "alpha", required_argument, NULL, 'a' },

@@ -12,24 +12,28 @@
 #include "ctx.h"
 #include "bstats.h"
 
-static double num(const json_t *o, const char *k)
+static double
+num(const json_t *o, const char *k)
 {
 	return json_number_value(json_object_get(o, k));
 }
 
-static const char *str(const json_t *o, const char *k)
+static const char *
+str(const json_t *o, const char *k)
 {
 	const char *v = json_string_value(json_object_get(o, k));
 
 	return v ? v : "";
 }
 
-static int is(const json_t *r, const char *k, const char *v)
+static int
+is(const json_t *r, const char *k, const char *v)
 {
 	return !strcmp(str(r, k), v);
 }
 
-static const char *test_title(const json_t *r)
+static const char *
+test_title(const json_t *r)
 {
 	const char *t = str(r, "test");
 
@@ -42,7 +46,8 @@ static const char *test_title(const json_t *r)
 	return t;
 }
 
-static const char *measure_title(const char *m)
+static const char *
+measure_title(const char *m)
 {
 	if (!strcmp(m, "cliffs_delta")) return "Cliff's δ";
 	if (!strcmp(m, "cohens_d")) return "Cohen's d";
@@ -53,7 +58,8 @@ static const char *measure_title(const char *m)
 
 /* "Wilcoxon signed-rank: W = 1,234, p = 0.003, Cliff's δ = 0.28 [0.15,
  * 0.41], n = 2,860 pairs" (001 §6.3), or the reason it is not computable. */
-static void result_line(FILE *fp, const json_t *r)
+static void
+result_line(FILE *fp, const json_t *r)
 {
 	char pb[32], pa[32];
 	json_t *e = json_object_get(r, "effect");
@@ -105,7 +111,8 @@ static void result_line(FILE *fp, const json_t *r)
 	fputc('\n', fp);
 }
 
-static void distribution(FILE *fp, const json_t *r)
+static void
+distribution(FILE *fp, const json_t *r)
 {
 	json_t *d = json_object_get(r, "distribution"), *tr;
 	const char *c;
@@ -180,7 +187,8 @@ static void distribution(FILE *fp, const json_t *r)
 	fprintf(fp, "\n");
 }
 
-static void family_table(FILE *fp, const json_t *res, const char *family,
+static void
+family_table(FILE *fp, const json_t *res, const char *family,
     const char *title)
 {
 	size_t i;
@@ -212,7 +220,8 @@ static void family_table(FILE *fp, const json_t *res, const char *family,
 	}
 }
 
-static const json_t *find(const json_t *res, const char *group,
+static const json_t *
+find(const json_t *res, const char *group,
     const char *hyp, const char *test)
 {
 	size_t i;
@@ -225,7 +234,8 @@ static const json_t *find(const json_t *res, const char *group,
 	return NULL;
 }
 
-static int significant(const json_t *r)
+static int
+significant(const json_t *r)
 {
 	if (!r || !json_is_true(json_object_get(r, "computable")))
 		return 0;
@@ -235,7 +245,8 @@ static int significant(const json_t *r)
 }
 
 /* 001 §6.10, quoted per hypothesis. */
-static void interpretation(FILE *fp, const json_t *res)
+static void
+interpretation(FILE *fp, const json_t *res)
 {
 	const json_t *h1 = find(res, "primary", "H1", NULL);
 	const json_t *h3 = find(res, "primary", "H3", NULL);
@@ -309,7 +320,8 @@ static void interpretation(FILE *fp, const json_t *res)
 		    sp ? str(sp, "reason") : "no result");
 }
 
-void bstats_report(const struct bst_study *s, FILE *fp)
+void
+bstats_report(const struct bst_study *s, FILE *fp)
 {
 	const json_t *res = s->results, *e = s->exclusions;
 	size_t i;

@@ -21,7 +21,8 @@
 #include "err.h"
 #include "stats.h"
 
-static void gsl_quiet(void)
+static void
+gsl_quiet(void)
 {
 	static int done;
 
@@ -31,7 +32,8 @@ static void gsl_quiet(void)
 	}
 }
 
-static void not_computable(struct bst_test *r, size_t n, const char *why)
+static void
+not_computable(struct bst_test *r, size_t n, const char *why)
 {
 	memset(r, 0, sizeof *r);
 	r->ok = 0;
@@ -39,14 +41,16 @@ static void not_computable(struct bst_test *r, size_t n, const char *why)
 	r->n = n;
 }
 
-static void result_init(struct bst_test *r, size_t n)
+static void
+result_init(struct bst_test *r, size_t n)
 {
 	memset(r, 0, sizeof *r);
 	r->ok = 1;
 	r->n = n;
 }
 
-const char *bst_alt_name(enum bst_alt alt)
+const char *
+bst_alt_name(enum bst_alt alt)
 {
 	switch (alt) {
 	case BST_GREATER: return "greater";
@@ -57,18 +61,21 @@ const char *bst_alt_name(enum bst_alt alt)
 
 /* ---------------------------------------------------------- distributions */
 
-double bst_norm_sf(double z)
+double
+bst_norm_sf(double z)
 {
 	return 0.5 * erfc(z / M_SQRT2);
 }
 
-double bst_norm_cdf(double z)
+double
+bst_norm_cdf(double z)
 {
 	return 0.5 * erfc(-z / M_SQRT2);
 }
 
 /* Regularised incomplete beta I_x(a, b) with GSL errors turned into limits. */
-static double beta_inc(double a, double b, double x)
+static double
+beta_inc(double a, double b, double x)
 {
 	gsl_sf_result res;
 
@@ -87,7 +94,8 @@ static double beta_inc(double a, double b, double x)
  * formula of cephes' stdtr that scipy uses (GSL's beta_inc picks the
  * accurate side of the symmetry itself).
  */
-double bst_t_sf(double t, double df)
+double
+bst_t_sf(double t, double df)
 {
 	double t2, tail;
 
@@ -100,7 +108,8 @@ double bst_t_sf(double t, double df)
 	return t > 0 ? tail : 1.0 - tail;
 }
 
-double bst_chi2_sf(double x, double df)
+double
+bst_chi2_sf(double x, double df)
 {
 	gsl_sf_result res;
 
@@ -120,7 +129,8 @@ double bst_chi2_sf(double x, double df)
 
 struct idx_val { double v; size_t i; };
 
-static int cmp_idx_val(const void *a, const void *b)
+static int
+cmp_idx_val(const void *a, const void *b)
 {
 	const struct idx_val *x = a, *y = b;
 
@@ -129,7 +139,8 @@ static int cmp_idx_val(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-double bst_rankdata(const double *x, size_t n, double *ranks)
+double
+bst_rankdata(const double *x, size_t n, double *ranks)
 {
 	struct idx_val *iv = xreallocarray(NULL, n ? n : 1, sizeof *iv);
 	double tie = 0;
@@ -156,7 +167,8 @@ double bst_rankdata(const double *x, size_t n, double *ranks)
 	return tie;
 }
 
-double bst_quantile(const double *s, size_t n, double q)
+double
+bst_quantile(const double *s, size_t n, double q)
 {
 	double h, frac;
 	size_t lo;
@@ -181,7 +193,8 @@ double bst_quantile(const double *s, size_t n, double q)
  * Number of subsets of {1..n} with each rank sum s (0 <= s <= n(n+1)/2):
  * the null distribution of R+ times 2^n.  n <= 62 keeps it in 64 bits.
  */
-static uint64_t *signrank_counts(size_t n, size_t *len)
+static uint64_t *
+signrank_counts(size_t n, size_t *len)
 {
 	size_t top = n * (n + 1) / 2, i, s;
 	uint64_t *c = xcalloc(top + 1, sizeof *c);
@@ -194,14 +207,16 @@ static uint64_t *signrank_counts(size_t n, size_t *len)
 	return c;
 }
 
-static int cmp_double(const void *a, const void *b)
+static int
+cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-void bst_wilcoxon(const double *d, size_t n, enum bst_alt alt, int correction,
+void
+bst_wilcoxon(const double *d, size_t n, enum bst_alt alt, int correction,
     enum bst_method method, struct bst_test *r)
 {
 	double *nz, *absd, *ranks, rplus = 0, rminus = 0, tie, T;
@@ -293,7 +308,8 @@ void bst_wilcoxon(const double *d, size_t n, enum bst_alt alt, int correction,
 
 /* ---------------------------------------------------------------- t-test */
 
-static void mean_sd(const double *x, size_t n, double *mean, double *sd)
+static void
+mean_sd(const double *x, size_t n, double *mean, double *sd)
 {
 	double s = 0, ss = 0;
 	size_t i;
@@ -306,7 +322,8 @@ static void mean_sd(const double *x, size_t n, double *mean, double *sd)
 	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
 }
 
-void bst_ttest_rel(const double *d, size_t n, enum bst_alt alt,
+void
+bst_ttest_rel(const double *d, size_t n, enum bst_alt alt,
     struct bst_test *r)
 {
 	double mean, sd, t, df;
@@ -337,7 +354,8 @@ void bst_ttest_rel(const double *d, size_t n, enum bst_alt alt,
 /* --------------------------------------------------------- Shapiro-Wilk */
 
 /* Algorithm AS 181.2: c[0] + c[1] x + ... + c[nord-1] x^(nord-1). */
-static double sw_poly(const double *c, int nord, double x)
+static double
+sw_poly(const double *c, int nord, double x)
 {
 	double res = c[0], p;
 	int j;
@@ -359,7 +377,8 @@ static double sw_poly(const double *c, int nord, double x)
  * The polynomial constants are the algorithm's single precision ones (as
  * scipy's Fortran swilk holds them).
  */
-void bst_shapiro(const double *x, size_t n, struct bst_test *r)
+void
+bst_shapiro(const double *x, size_t n, struct bst_test *r)
 {
 	static const double c1[6] = { 0.0f, 0.221157f, -0.147981f, -2.07119f,
 	    4.434685f, -2.706056f };
@@ -480,7 +499,8 @@ done:
 /* --------------------------------------------------------------- McNemar */
 
 /* P(X <= k) for X ~ Binomial(n, 1/2), summed from the largest term down. */
-static double binom_half_cdf(long k, long n)
+static double
+binom_half_cdf(long k, long n)
 {
 	double term, sum;
 	long i;
@@ -499,7 +519,8 @@ static double binom_half_cdf(long k, long n)
 	return sum;
 }
 
-void bst_mcnemar(long b, long c, int exact, int correction, struct bst_test *r)
+void
+bst_mcnemar(long b, long c, int exact, int correction, struct bst_test *r)
 {
 	long n = b + c;
 
@@ -524,7 +545,8 @@ void bst_mcnemar(long b, long c, int exact, int correction, struct bst_test *r)
 	}
 }
 
-int bst_paired_or(long b, long c, double level, double *or_, double *lo,
+int
+bst_paired_or(long b, long c, double level, double *or_, double *lo,
     double *hi, const char **reason)
 {
 	double z, se, l;
@@ -545,7 +567,8 @@ int bst_paired_or(long b, long c, double level, double *or_, double *lo,
 
 /* ------------------------------------------------------------ effect sizes */
 
-double bst_cliff_paired(const double *x, const double *y, size_t n)
+double
+bst_cliff_paired(const double *x, const double *y, size_t n)
 {
 	long dom = 0;
 	size_t i;
@@ -557,7 +580,8 @@ double bst_cliff_paired(const double *x, const double *y, size_t n)
 	return (double)dom / (double)n;
 }
 
-void bst_cliff_boot(long npos, long nzero, long nneg, unsigned long seed,
+void
+bst_cliff_boot(long npos, long nzero, long nneg, unsigned long seed,
     size_t nboot, double level, double *lo, double *hi)
 {
 	long n = npos + nzero + nneg;
@@ -590,7 +614,8 @@ void bst_cliff_boot(long npos, long nzero, long nneg, unsigned long seed,
 	gsl_rng_free(rng);
 }
 
-int bst_cohen_d_paired(const double *d, size_t n, double level, double *es,
+int
+bst_cohen_d_paired(const double *d, size_t n, double level, double *es,
     double *lo, double *hi, const char **reason)
 {
 	double mean, sd, z, se;
@@ -614,7 +639,8 @@ int bst_cohen_d_paired(const double *d, size_t n, double level, double *es,
 
 /* -------------------------------------------------------------------- BH */
 
-void bst_bh(const double *p, size_t n, double *adj)
+void
+bst_bh(const double *p, size_t n, double *adj)
 {
 	struct idx_val *iv;
 	double run = INFINITY;
@@ -640,7 +666,8 @@ void bst_bh(const double *p, size_t n, double *adj)
 
 /* -------------------------------------------------------- Kruskal-Wallis */
 
-void bst_kruskal(const double *const *groups, const size_t *sizes, size_t k,
+void
+bst_kruskal(const double *const *groups, const size_t *sizes, size_t k,
     struct bst_test *r)
 {
 	size_t total = 0, i, j, off;
@@ -695,7 +722,8 @@ void bst_kruskal(const double *const *groups, const size_t *sizes, size_t k,
  * are the coefficients of the Gaussian binomial [m+n choose m]_q =
  * prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i), built in exact 128-bit integers.
  */
-static double mwu_exact_sf(long u, size_t m, size_t n)
+static double
+mwu_exact_sf(long u, size_t m, size_t n)
 {
 	size_t deg, i, j, top;
 	__int128 *f, tail = 0, total = 0;
@@ -738,7 +766,8 @@ static double mwu_exact_sf(long u, size_t m, size_t n)
 	return p;
 }
 
-void bst_mannwhitney(const double *x, size_t nx, const double *y, size_t ny,
+void
+bst_mannwhitney(const double *x, size_t nx, const double *y, size_t ny,
     enum bst_alt alt, int continuity, enum bst_method method,
     struct bst_test *r)
 {
@@ -803,7 +832,8 @@ void bst_mannwhitney(const double *x, size_t nx, const double *y, size_t ny,
 
 /* -------------------------------------------------------------- Spearman */
 
-void bst_spearman(const double *x, const double *y, size_t n, enum bst_alt alt,
+void
+bst_spearman(const double *x, const double *y, size_t n, enum bst_alt alt,
     struct bst_test *r)
 {
 	double *rx, *ry, mx = 0, my = 0, sxx = 0, syy = 0, sxy = 0, rho, dof, t;
@@ -869,7 +899,8 @@ void bst_spearman(const double *x, const double *y, size_t n, enum bst_alt alt,
 
 /* ----------------------------------------------------------------- kappa */
 
-void bst_kappa(const double *y1, const double *y2, size_t n,
+void
+bst_kappa(const double *y1, const double *y2, size_t n,
     const double *labels, size_t nlabels, enum bst_kappa_weights w,
     struct bst_test *r)
 {

@@ -26,7 +26,8 @@ struct svgf {
 	const char *path;
 };
 
-static void xml_text(FILE *fp, const char *s)
+static void
+xml_text(FILE *fp, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '<') fputs("&lt;", fp);
@@ -37,7 +38,8 @@ static void xml_text(FILE *fp, const char *s)
 	}
 }
 
-static void svg_open(struct svgf *f, const char *dir, const char *name,
+static void
+svg_open(struct svgf *f, const char *dir, const char *name,
     const char *title)
 {
 	char *path = path_join(dir, name);
@@ -57,7 +59,8 @@ static void svg_open(struct svgf *f, const char *dir, const char *name,
 	fputs("</text>\n", f->fp);
 }
 
-static void svg_close(struct svgf *f)
+static void
+svg_close(struct svgf *f)
 {
 	fputs("</svg>\n", f->fp);
 	if (atomic_commit(f->af) != 0)
@@ -67,7 +70,8 @@ static void svg_close(struct svgf *f)
 
 enum { AX_NO_XTICKS = 1, AX_NO_YTICKS = 2 };
 
-static void axes(FILE *fp, double x0, double x1, double y0, double y1,
+static void
+axes(FILE *fp, double x0, double x1, double y0, double y1,
     const char *xl, const char *yl, int flags)
 {
 	int i;
@@ -97,17 +101,20 @@ static void axes(FILE *fp, double x0, double x1, double y0, double y1,
 	fputs("</text>\n", fp);
 }
 
-static double sx(double v, double lo, double hi)
+static double
+sx(double v, double lo, double hi)
 {
 	return ML + (v - lo) / (hi - lo) * (W - ML - MR);
 }
 
-static double sy(double v, double lo, double hi)
+static double
+sy(double v, double lo, double hi)
 {
 	return H - MB - (v - lo) / (hi - lo) * (H - MT - MB);
 }
 
-static unsigned long fnv(const char *a, const char *b, const char *c)
+static unsigned long
+fnv(const char *a, const char *b, const char *c)
 {
 	unsigned long h = 1469598103UL;
 	const char *p[3] = { a, b, c };
@@ -119,14 +126,16 @@ static unsigned long fnv(const char *a, const char *b, const char *c)
 	return h & 0xffffffUL;
 }
 
-static const char *js(const json_t *r, const char *k)
+static const char *
+js(const json_t *r, const char *k)
 {
 	const char *v = json_string_value(json_object_get(r, k));
 
 	return v ? v : "";
 }
 
-static const json_t *find_spearman(const json_t *res)
+static const json_t *
+find_spearman(const json_t *res)
 {
 	size_t i;
 	json_t *r;
@@ -138,7 +147,8 @@ static const json_t *find_spearman(const json_t *res)
 	return NULL;
 }
 
-static void scatter(const struct bst_study *s, const char *dir)
+static void
+scatter(const struct bst_study *s, const char *dir)
 {
 	struct svgf f;
 	const json_t *sp = find_spearman(s->results);
@@ -202,7 +212,8 @@ static void scatter(const struct bst_study *s, const char *dir)
 	svg_close(&f);
 }
 
-static void site_tokens(const struct bst_study *s, const char *dir)
+static void
+site_tokens(const struct bst_study *s, const char *dir)
 {
 	struct svgf f;
 	const char **site = xreallocarray(NULL, s->npairs + 1, sizeof *site);
@@ -254,7 +265,8 @@ static void site_tokens(const struct bst_study *s, const char *dir)
 	free(cnt);
 }
 
-static void accuracy_dist(const struct bst_study *s, const char *dir)
+static void
+accuracy_dist(const struct bst_study *s, const char *dir)
 {
 	struct svgf f;
 	double c[2][4] = { { 0 } }, top = 1;
@@ -292,7 +304,8 @@ static void accuracy_dist(const struct bst_study *s, const char *dir)
 	svg_close(&f);
 }
 
-static void forest(const struct bst_study *s, const char *dir)
+static void
+forest(const struct bst_study *s, const char *dir)
 {
 	struct svgf f;
 	size_t i, nrow = 0, row = 0;
@@ -332,7 +345,8 @@ static void forest(const struct bst_study *s, const char *dir)
 	svg_close(&f);
 }
 
-void bstats_figures(const struct bst_study *s, const char *dir)
+void
+bstats_figures(const struct bst_study *s, const char *dir)
 {
 	if (mkdir_p(dir, 0755) != 0)
 		die_errno("%s", dir);
