@@ -215,13 +215,95 @@ cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * Counts of the sign-flip distribution of R+ given the ranks (scaled by 2, so
+ * midranks are integers): c[s] is the number of the 2^m sign assignments
+ * whose doubled positive rank sum is s.  This is the exact conditional
+ * (permutation) distribution of scipy >= 1.15's method 'permutation', with
+ * every one of the 2^m assignments counted instead of sampled.  m <= 62 keeps
+ * the counts in 64 bits.
+ */
+static uint64_t *
+signrank_counts_tied(const double *ranks, size_t m, size_t *len)
+{
+	size_t top = 0, i, s, hi = 0;
+	uint64_t *c;
+
+	for (i = 0; i < m; i++)
+		top += (size_t)llround(2 * ranks[i]);
+	c = xcalloc(top + 1, sizeof *c);
+	c[0] = 1;
+	for (i = 0; i < m; i++) {
+		size_t r2 = (size_t)llround(2 * ranks[i]);
+
+		assert(r2 >= 1 && hi + r2 <= top);
+		hi += r2;
+		for (s = hi; s >= r2; s--)
+			c[s] += c[s - r2];
+	}
+	*len = top + 1;
+	return c;
+}
+
+/* p-value of the observed rank sum obs from the counts c[0..len) over total. */
+static double
+signrank_p(const uint64_t *c, size_t len, size_t obs, long double total,
+    enum bst_alt alt)
+{
+	long double le = 0, ge = 0, p;
+	size_t s;
+
+	for (s = 0; s < len; s++) {
+		if (s <= obs)
+			le += (long double)c[s];
+		if (s >= obs)
+			ge += (long double)c[s];
+	}
+	if (alt == BST_TWO_SIDED)
+		p = 2 * fminl(le, ge) / total;
+	else if (alt == BST_GREATER)
+		p = ge / total;
+	else
+		p = le / total;
+	return (double)fminl(p, 1.0L);
+}
+
+/* The normal approximation of scipy's method 'approx' (tie-corrected). */
+static void
+signrank_approx(double T, double dm, double tie, enum bst_alt alt,
+    int correction, struct bst_test *r)
+{
+	double mn = dm * (dm + 1) * 0.25;
+	double se = dm * (dm + 1) * (2 * dm + 1);
+	double cc = 0, z;
+
+	se -= 0.5 * tie;
+	se = sqrt(se / 24);
+	if (correction) {
+		if (alt == BST_TWO_SIDED)
+			cc = 0.5 * (T > mn ? 1 : T < mn ? -1 : 0);
+		else if (alt == BST_LESS)
+			cc = -0.5;
+		else
+			cc = 0.5;
+	}
+	z = (T - mn - cc) / se;
+	r->z = z;
+	if (alt == BST_TWO_SIDED)
+		r->p = 2 * bst_norm_sf(fabs(z));
+	else if (alt == BST_GREATER)
+		r->p = bst_norm_sf(z);
+	else
+		r->p = bst_norm_cdf(z);
+}
+
 void
 bst_wilcoxon(const double *d, size_t n, enum bst_alt alt, int correction,
     enum bst_method method, struct bst_test *r)
 {
-	double *nz, *absd, *ranks, rplus = 0, rminus = 0, tie, T;
+	double *nz, *absd, *ranks, rplus = 0, rminus = 0, tie;
 	size_t i, m = 0, nzero = 0;
-	int exact;
+	int exact, untied;
 
 	if (n == 0) {
 		not_computable(r, 0, "no pairs");
@@ -249,57 +331,27 @@ bst_wilcoxon(const double *d, size_t n, enum bst_alt alt, int correction,
 		else
 			rminus += ranks[i];
 	}
+	untied = nzero == 0 && tie == 0;
+	/* scipy >= 1.15 'auto': n (zeros included) <= 50; 64-bit counts: m <= 62 */
 	if (method == BST_AUTO)
-		exact = n <= 50 && nzero == 0 && tie == 0;
-	else	/* the 64-bit counts hold n <= 62 */
-		exact = method == BST_EXACT && nzero == 0 && m <= 62;
-	T = alt == BST_TWO_SIDED ? fmin(rplus, rminus) : rplus;
+		exact = n <= 50;
+	else
+		exact = method == BST_EXACT && m <= 62;
 	result_init(r, m);
-	r->statistic = T;
+	r->statistic = alt == BST_TWO_SIDED ? fmin(rplus, rminus) : rplus;
 	r->exact = exact;
+	r->conditional = exact && !untied;
 	if (exact) {
-		size_t len, s, rp = (size_t)rplus;	/* scipy: int(r_plus) */
-		uint64_t *c = signrank_counts(m, &len);
-		long double total = ldexpl(1.0L, (int)m), le = 0, ge = 0, p;
+		size_t len;
+		uint64_t *c = untied ? signrank_counts(m, &len) :
+		    signrank_counts_tied(ranks, m, &len);
+		size_t obs = untied ? (size_t)rplus : (size_t)llround(2 * rplus);
 
-		for (s = 0; s < len; s++) {
-			if (s <= rp)
-				le += (long double)c[s];
-			if (s >= rp)
-				ge += (long double)c[s];
-		}
-		if (alt == BST_TWO_SIDED)
-			p = rp == (len - 1) / 2 ? 1.0L : 2 * fminl(le, ge) / total;
-		else if (alt == BST_GREATER)
-			p = ge / total;
-		else
-			p = le / total;
-		r->p = (double)fminl(p, 1.0L);
+		assert(obs < len);
+		r->p = signrank_p(c, len, obs, ldexpl(1.0L, (int)m), alt);
 		free(c);
 	} else {
-		double dm = (double)m;
-		double mn = dm * (dm + 1) * 0.25;
-		double se = dm * (dm + 1) * (2 * dm + 1);
-		double cc = 0, z;
-
-		se -= 0.5 * tie;
-		se = sqrt(se / 24);
-		if (correction) {
-			if (alt == BST_TWO_SIDED)
-				cc = 0.5 * (T > mn ? 1 : T < mn ? -1 : 0);
-			else if (alt == BST_LESS)
-				cc = -0.5;
-			else
-				cc = 0.5;
-		}
-		z = (T - mn - cc) / se;
-		r->z = z;
-		if (alt == BST_TWO_SIDED)
-			r->p = 2 * bst_norm_sf(fabs(z));
-		else if (alt == BST_GREATER)
-			r->p = bst_norm_sf(z);
-		else
-			r->p = bst_norm_cdf(z);
+		signrank_approx(r->statistic, (double)m, tie, alt, correction, r);
 	}
 	free(nz);
 	free(absd);
@@ -404,9 +456,11 @@ bst_shapiro(const double *x, size_t n, struct bst_test *r)
 	for (i = 0; i < n; i++)
 		y[i] -= med;	/* scipy.stats.shapiro centres on the median */
 	range = y[n - 1] - y[0];
-	if (range < 1e-19) {
+	if (range < 1e-19) {	/* scipy 1.10: W = 1, p = 1 (with a warning) */
 		free(y);
-		not_computable(r, n, "the sample has range zero");
+		result_init(r, n);
+		r->statistic = 1;
+		r->p = 1;
 		return;
 	}
 	a = xcalloc(nn2 + 1, sizeof *a);	/* 1-based a[1..nn2] */
@@ -524,9 +578,10 @@ bst_mcnemar(long b, long c, int exact, int correction, struct bst_test *r)
 {
 	long n = b + c;
 
-	if (b < 0 || c < 0 || n == 0) {
-		not_computable(r, 0, "no discordant pairs: the conditions never "
-		    "disagree");
+	assert(b >= 0 && c >= 0);
+	if (n == 0 && !exact) {
+		not_computable(r, 0, "no discordant pairs: the chi-square "
+		    "statistic divides by zero (statsmodels: inf, p = 0)");
 		return;
 	}
 	result_init(r, (size_t)n);
@@ -814,14 +869,9 @@ bst_mannwhitney(const double *x, size_t nx, const double *y, size_t ny,
 		    ((dn + 1) - tie / (dn * (dn - 1))));
 		double num = U - mu - (continuity ? 0.5 : 0);
 
-		if (!(s > 0)) {
-			free(all);
-			free(ranks);
-			not_computable(r, n, "all values are identical");
-			return;
-		}
-		r->z = num / s;
-		r->p = bst_norm_sf(r->z);
+		/* every value tied: s = 0, scipy's z = -inf and p = 1 */
+		r->z = s > 0 ? num / s : -INFINITY;
+		r->p = s > 0 ? bst_norm_sf(r->z) : 1;
 	}
 	r->p *= f;
 	if (r->p > 1)
