@@ -56,7 +56,7 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "a:b:c:f:ho:r:s:V", longopts,
+	while ((c = opt_getopt(argc, argv, "a:b:c:f:ho:r:s:V", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'a':
