@@ -100,6 +100,10 @@ void bstats_analyse(struct bst_study *s);
 void bstats_report(const struct bst_study *s, FILE *fp);
 /* Write the SVG figures and their CSV data into dir (created). */
 void bstats_figures(const struct bst_study *s, const char *dir);
+/* The figures one by one (for the browser): name, and the SVG element. */
+#define BST_NFIGURES 4
+const char *bstats_figure_name(size_t i);
+void bstats_figure_svg(const struct bst_study *s, size_t i, FILE *fp);
 /* Write the self-contained HTML results browser. */
 void bstats_html(const struct bst_study *s, FILE *fp);
 void bstats_free(struct bst_study *s);

@@ -13,7 +13,7 @@
 
 static const char usage[] =
 "usage: bstats [-h] [-V] [-o FILE] [-r FILE] [-f DIR] [-s SEED] [-b N]\n"
-"              [-a ALPHA] [-c FILE] [FILE ...]\n"
+"              [-a ALPHA] [-c FILE] [--html FILE] [FILE ...]\n"
 "Run the pre-registered analysis (spec 001 §6, 000 §8) over scored records.\n"
 "\n"
 "  -a, --alpha ALPHA      significance level and BH q (default 0.05)\n"
@@ -22,7 +22,7 @@ static const char usage[] =
 "                         section in the report\n"
 "  -f, --figures DIR      write the SVG figures into DIR\n"
 "  -h, --help             show this help and exit\n"
-
+"      --html FILE        write the results browser (one self-contained page)\n"
 "  -o, --output FILE      write the result records to FILE (default stdout)\n"
 "  -r, --report FILE      write the Markdown report to FILE ('-': stdout)\n"
 "  -s, --seed SEED        bootstrap seed (default 42)\n"
@@ -48,6 +48,7 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 		{ "conformance", required_argument, NULL, 'c' },
 		{ "figures", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "report", required_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, 's' },
@@ -71,6 +72,9 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 			break;
 		case 'f':
 			o->figures = optarg;
+			break;
+		case 'H':
+			o->html = optarg;
 			break;
 		case 'h':
 			opt_help(usage);
@@ -140,6 +144,8 @@ main(int argc, char **argv)
 		write_doc(&s, o.report, bstats_report);
 	if (o.figures)
 		bstats_figures(&s, o.figures);
+	if (o.html)
+		write_doc(&s, o.html, bstats_html);
 	bstats_free(&s);
 	ctx_exit();
 }
