@@ -427,7 +427,8 @@ sw_poly(const double *c, int nord, double x)
  * correlation of the sorted sample with the antisymmetric coefficient
  * vector, and the normalising transformations of 1 - W for the p-value.
  * The polynomial constants are the algorithm's single precision ones (as
- * scipy's Fortran swilk holds them).
+ * scipy's Fortran swilk holds them).  One function, as the published
+ * algorithm is one routine: split, its steps would need a dozen shared values.
  */
 void
 bst_shapiro(const double *x, size_t n, struct bst_test *r)
