@@ -4,6 +4,7 @@
 # exclusions with dropped URLs, prompt filling, gold_coverage.
 . "${0%/*}/../lib/tap.sh"
 F=${0%/*}/fixture
+# The example study's configuration: the same prompts and budgets as the real one.
 CONFIG=$TOP/examples/benchmark-config.json
 BCTX=$(prog bctx)
 
