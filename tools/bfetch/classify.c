@@ -97,6 +97,79 @@ bfetch_is_html(const char *ct, const char *body, size_t len)
 }
 
 /*
+ * 1 when the body opens like an HTML document: the first tag is one of the
+ * WHATWG MIME Sniffing standard's HTML patterns (§7.1: <!DOCTYPE HTML,
+ * <HTML, <HEAD, <SCRIPT, ... followed by a space or '>'), after a BOM and
+ * white space.
+ */
+static int
+html_document(const char *body, size_t len)
+{
+	static const char *const tags[] = {
+		"<!doctype html", "<html", "<head", "<script", "<iframe", "<h1",
+		"<div", "<font", "<table", "<a", "<style", "<title", "<b",
+		"<body", "<br", "<p", "<!--", NULL
+	};
+	size_t i = 0, k, n;
+
+	if (len >= 3 && memcmp(body, "\xEF\xBB\xBF", 3) == 0)
+		i = 3;
+	while (i < len && isspace((unsigned char)body[i]))
+		i++;
+	for (k = 0; tags[k]; k++) {
+		n = strlen(tags[k]);
+		if (len - i > n && strncasecmp(body + i, tags[k], n) == 0 &&
+		    (body[i + n] == '>' || body[i + n] == ' '))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * 1 when some line has Markdown block structure: an ATX heading, a list
+ * item, a block quote, a fence, or an inline link.
+ */
+static int
+markdown_structure(const char *body, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		const char *l = body + i, *nl = memchr(l, '\n', len - i);
+		size_t ll = nl ? (size_t)(nl - l) : len - i, h = 0;
+
+		while (h < ll && h < 6 && l[h] == '#')
+			h++;
+		if ((h > 0 && h < ll && l[h] == ' ') ||
+		    (ll >= 2 && (l[0] == '-' || l[0] == '*' || l[0] == '+' ||
+		    l[0] == '>') && l[1] == ' ') ||
+		    (ll >= 3 && (memcmp(l, "```", 3) == 0 ||
+		    memcmp(l, "~~~", 3) == 0)))
+			return 1;
+		for (h = 0; h + 2 < ll; h++)
+			if (l[h] == ']' && l[h + 1] == '(')
+				return 1;
+		i += ll + 1;
+	}
+	return 0;
+}
+
+/*
+ * A body at a Markdown or llms.txt URL that is an HTML page: by its own
+ * structure first; the Content-Type decides only for a body with neither
+ * HTML document structure nor Markdown structure (a fragment).
+ */
+static int
+html_at_markdown_url(const char *ct, const char *body, size_t len)
+{
+	if (html_document(body, len))
+		return 1;
+	if (!bfetch_is_html(ct, "", 0))
+		return 0;
+	return !markdown_structure(body, len);
+}
+
+/*
  * The visible-text count runs on libxml2's HTML parser in SAX mode: no tree
  * is built, the callbacks count characters outside the skipped elements and
  * watch the mount elements of single-page applications.
@@ -350,7 +423,7 @@ bfetch_classify_response(enum bfetch_kind kind, long status, const char *ct,
 		if (blen == 0) {
 			v.status = BF_HTTP_ERROR;
 			v.reason = xasprintf("HTTP %ld with an empty body", status);
-		} else if (kind != BK_HTML && bfetch_is_html(ct, body, blen)) {
+		} else if (kind != BK_HTML && html_at_markdown_url(ct, body, blen)) {
 			v.status = BF_HTTP_ERROR;
 			v.reason = xasprintf("markdown URL answered with an HTML "
 			    "page (Content-Type: %s): not stored as %s",
