@@ -314,6 +314,82 @@ bfetch_visible_chars(const char *html, size_t len, int *shell)
 	return w.chars;
 }
 
+/*
+ * A lower bound on bfetch_visible_chars without parsing: non-space
+ * characters outside tags, comments and the elements it skips (and a few
+ * more raw-text elements), an entity counted once, scanning only until
+ * enough are seen.  Anything unusual (an unclosed comment, tag or skipped
+ * element) ends the scan with what was counted, so the bound stays low.
+ */
+static size_t
+visible_lower_bound(const char *s, size_t len, size_t enough)
+{
+	static const char *const raw[] = {
+		"script", "style", "noscript", "template", "head", "title",
+		"textarea", "xmp", "iframe", "noembed", "noframes", "svg",
+		"math", NULL
+	};
+	size_t i = 0, n = 0, j, k, nl;
+
+	while (i < len && n < enough) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '<' && i + 3 < len && memcmp(s + i, "<!--", 4) == 0) {
+			for (j = i + 4; j + 2 < len && (s[j] != '-' ||
+			    s[j + 1] != '-' || s[j + 2] != '>'); j++)
+				;
+			if (j + 2 >= len)
+				return n;
+			i = j + 3;
+			continue;
+		}
+		if (c == '<' && i + 1 < len && (isalpha((unsigned char)s[i + 1]) ||
+		    s[i + 1] == '/' || s[i + 1] == '!' || s[i + 1] == '?')) {
+			char q = 0;
+
+			j = i + 1 + (s[i + 1] == '/');
+			for (k = j; k < len && isalnum((unsigned char)s[k]); k++)
+				;
+			nl = k - j;
+			for (; k < len && (q || s[k] != '>'); k++)
+				if (q && s[k] == q)
+					q = 0;
+				else if (!q && (s[k] == '"' || s[k] == '\''))
+					q = s[k];
+			if (k >= len)
+				return n;
+			i = k + 1;
+			if (s[j - 1] == '/' || nl == 0)
+				continue;
+			for (k = 0; raw[k]; k++)
+				if (strlen(raw[k]) == nl &&
+				    strncasecmp(s + j, raw[k], nl) == 0)
+					break;
+			if (raw[k] == NULL)
+				continue;
+			/* to the element's end tag: no nesting counted */
+			for (; i + nl + 2 <= len; i++)
+				if (s[i] == '<' && s[i + 1] == '/' &&
+				    strncasecmp(s + i + 2, raw[k], nl) == 0)
+					break;
+			if (i + nl + 2 > len)
+				return n;
+			continue;
+		}
+		if (!isspace(c) && (c & 0xC0) != 0x80)
+			n++;
+		if (c == '&') {	/* an entity is one character */
+			for (j = i + 1; j < len && j - i < 12 &&
+			    (isalnum((unsigned char)s[j]) || s[j] == '#'); j++)
+				;
+			if (j < len && s[j] == ';')
+				i = j;
+		}
+		i++;
+	}
+	return n;
+}
+
 struct sig {
 	const char *vendor;
 	const char *header;	/* header that must be present, or NULL */
@@ -431,8 +507,13 @@ bfetch_classify_response(enum bfetch_kind kind, long status, const char *ct,
 			    kind == BK_MARKDOWN ? "Markdown" : "an llms.txt file");
 		} else if (kind == BK_HTML && bfetch_is_html(ct, body, blen)) {
 			int shell;
-			size_t n = bfetch_visible_chars(body, blen, &shell);
+			size_t n, need = 2 * (min_text > 512 ? min_text : 512);
 
+			/* most pages: plainly enough text, no parse needed */
+			if (visible_lower_bound(body, blen, need) >= need)
+				n = need, shell = 0;
+			else
+				n = bfetch_visible_chars(body, blen, &shell);
 			v.store = 1;
 			if (n < min_text) {
 				v.status = BF_JS_ONLY;
