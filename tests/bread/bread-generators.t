@@ -74,6 +74,11 @@ printf '<html><body><div class="content">%s%s<div role="tabpanel">npm install x<
 like "$(cat "$T/dep.got")" "pip install x" "a tab panel hidden by its tab is kept"
 like "$(cat "$T/dep.got")" "Tip text of the callout" "a callout <aside> is kept"
 unlike "$(cat "$T/dep.got")" "Related links" "another <aside> is dropped (Readability.js)"
+printf '<html><body><div class="content">%s%s<aside aria-label="Caution" class="starlight-aside starlight-aside--caution"><p aria-hidden="true">Caution</p><p>Callout body text.</p></aside><p aria-hidden="true">Decorative duplicate</p>%s</div></body></html>' \
+	"$ART" "$ART" "$ART" >"$T/lab.html"
+"$BREAD" "$T/lab.html" >"$T/lab.got"
+like "$(cat "$T/lab.got")" "^Caution$" "an aria-hidden title that its parent's aria-label repeats is kept"
+unlike "$(cat "$T/lab.got")" "Decorative duplicate" "other aria-hidden elements are dropped (Readability.js)"
 printf '<html><body><div class="content">%s%s<div hidden>secret hidden text</div>%s</div></body></html>' \
 	"$ART" "$ART" "$ART" >"$T/hid.html"
 unlike "$("$BREAD" "$T/hid.html")" "secret hidden" "other hidden elements are dropped (Readability.js)"

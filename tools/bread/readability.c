@@ -659,6 +659,29 @@ is_tab_panel(const xmlNode *n)
 	return role != NULL && strcmp(role, "tabpanel") == 0;
 }
 
+/*
+ * Not in Readability.js: an element hidden from screen readers only because
+ * its parent's aria-label already says it is seen on the page (the title of
+ * a Starlight aside: "Caution", "Small on purpose").
+ */
+static int
+labels_parent(const xmlNode *n)
+{
+	const char *label = n->parent ? bread_attr(n->parent, "aria-label") : NULL;
+	struct buf b = BUF_INIT;
+	char *t;
+	int same;
+
+	if (label == NULL || *label == '\0')
+		return 0;
+	bread_text_content(n, &b);
+	t = bread_js_trim(buf_str(&b), b.len);
+	same = strcmp(t, label) == 0;
+	free(t);
+	buf_release(&b);
+	return same;
+}
+
 /* Readability.js _isProbablyVisible */
 static int
 probably_visible(const xmlNode *n)
@@ -678,7 +701,8 @@ probably_visible(const xmlNode *n)
 		return 0;
 	ah = bread_attr(n, "aria-hidden");
 	if (ah && strcmp(ah, "true") == 0 &&
-	    strstr(attr0(n, "class"), "fallback-image") == NULL)
+	    strstr(attr0(n, "class"), "fallback-image") == NULL &&
+	    !labels_parent(n))
 		return 0;
 	return 1;
 }
