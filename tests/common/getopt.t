@@ -41,6 +41,7 @@ check bscore-merge merge
 check bscore-merge rubric
 check bstats -
 check btok -
+check bfetch -
 
 # An abbreviation that fits two long options.
 run "$(prog bctx)" plan --s x
