@@ -161,7 +161,7 @@ main(int argc, char **argv)
 		die_usage("%s: unknown command (blind, autoscore, merge, check or rubric)", cmd);
 	argc--;
 	argv++;
-	while ((c = getopt_long(argc, argv, "R:Vd:hk:o:r:", longopts, NULL)) != -1) {
+	while ((c = opt_getopt(argc, argv, "R:Vd:hk:o:r:", longopts, cmd)) != -1) {
 		if (c != '?' && c != 'h' && c != 'V' && c != 'R')
 			check_allowed(c, cmd);
 		switch (c) {

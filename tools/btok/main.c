@@ -240,7 +240,7 @@ int main(int argc, char *argv[])
 	r.field = "content";
 	r.special = 1;
 	p.use_cache = 1;
-	while ((c = getopt_long(argc, argv, "f:hio:rSt:T:V", longopts, NULL)) != -1) {
+	while ((c = opt_getopt(argc, argv, "f:hio:rSt:T:V", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_CACHE_DIR: cachedir = optarg; break;
 		case OPT_NO_CACHE: p.use_cache = 0; break;
