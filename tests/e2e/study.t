@@ -1,13 +1,20 @@
 #!/bin/sh
 # The full-study Makefile's dry run on the real corpus: no network, the
-# planned fetches and the mapping report.
+# corpus conformance line, the planned fetches and the mapping report.
 . "${0%/*}/../lib/tap.sh"
-C=$TOP/../shared/corpus
+need_shared corpus/questions.json || skip_all "no shared corpus ($SHARED/corpus)"
+C=$SHARED/corpus
 rc=0
 make -s -C "$TOP/examples/study" dry-run CORPUS="$C" OUT="$T/study" BIN="$CTXBENCH_BUILD/bin/" >"$T/log" 2>&1 || rc=$?
 is "$rc" 0 "make dry-run on the real corpus" || tail -n 20 "$T/log" | sed 's/^/# /'
+like "$(cat "$T/log")" "^corpus conformance: +37 sites, 286 questions, 286 gold answers: 133 MUST, 99 SHOULD, 3 NOTE findings" \
+    "the dry run checks the corpus against its design first"
+like "$(cat "$T/study/dry-run-conformance.txt")" "^Q-TEXT +001 §3\.5 +MUST +64 " "its table counts the departures per rule"
 is "$(wc -l <"$T/study/dry-run-llms.ndjson" | tr -d ' ')" 50 "llms.txt and llms-full.txt fetches of 37 sites planned"
 is "$(jq -r .action "$T/study/dry-run-fetches.ndjson" | sort -u)" fetch "every page job is a planned fetch"
 like "$(cat "$T/log")" "planned page fetches: +[0-9]+" "the number of page fetches is printed"
 like "$(cat "$T/study/dry-run-mapping.txt")" "^S037" "the mapping report covers the last site"
+rc=0
+make -s -C "$TOP/examples/study" dry-run CORPUS="$C" OUT="$T/study" BIN="$T/nowhere/" >"$T/log" 2>&1 || rc=$?
+isnt "$rc" 0 "a check that cannot run stops the dry run"
 done_testing

@@ -1124,8 +1124,8 @@ parse_opts(struct check *ck, int argc, char *argv[], const char **output)
 {
 	int c;
 
-	while ((c = getopt_long(argc, argv, "c:g:hl:o:q:s:V", longopts,
-	    NULL)) != -1) {
+	while ((c = opt_getopt(argc, argv, "c:g:hl:o:q:s:V", longopts,
+	    "check")) != -1) {
 		switch (c) {
 		case 'c': ck->config_path = optarg; break;
 		case OPT_FREEZE: set_date(ck->freeze, "--freeze", optarg); break;
@@ -1144,7 +1144,7 @@ parse_opts(struct check *ck, int argc, char *argv[], const char **output)
 		case OPT_STRICT: ck->strict = 1; break;
 		case OPT_TODAY: set_date(ck->today, "--today", optarg); break;
 		case 'V': opt_version(); break;
-		default: die_usage_hint();
+		default: die_usage("bad option");
 		}
 	}
 	if (optind < argc)
