@@ -4,8 +4,9 @@
 # llms.txt link records that list each HTML page's Markdown in every form
 # the html-source rule accepts.
 . "${0%/*}/../lib/tap.sh"
-CORPUS=${CTXBENCH_CORPUS:-$TOP/../shared/corpus}
-[ -d "$CORPUS" ] || CORPUS=/work/shared/corpus
+CORPUS=$SHARED/corpus
+need_shared corpus/questions.json && need_shared corpus/site-list.csv ||
+    skip_all "no shared corpus ($CORPUS): questions.json and site-list.csv"
 Q=$CORPUS/questions.json S=$CORPUS/site-list.csv
 BCTX=$(prog bctx)
 PY=/usr/bin/python3

@@ -199,22 +199,6 @@ jitter(void)
 	return (double)((R.rng * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
 }
 
-static const char *
-tokenizer_of(const char *family)
-{
-	if (!family)
-		return NULL;
-	if (strcmp(family, "llama") == 0)
-		return "llama3";
-	if (strcmp(family, "qwen3") == 0)
-		return "qwen3";
-	if (strcmp(family, "gemma3") == 0)
-		return "gemma3";
-	if (strcmp(family, "mistral") == 0)
-		return "mistral";
-	return family;
-}
-
 static long long
 count_of(const json_t *rec, const char *field, const char *tok)
 {
@@ -1145,7 +1129,7 @@ main(int argc, char **argv)
 			R.model_tag = json_string_value(json_object_get(mcfg, "ollama_tag"));
 		if (max_ctx < 0 && json_is_integer(json_object_get(mcfg, "max_context_length")))
 			max_ctx = json_integer_value(json_object_get(mcfg, "max_context_length"));
-		R.tokenizer = tokenizer_of(R.family);
+		R.tokenizer = cfg_model_tokenizer(mcfg);
 	}
 	if (!R.tokenizer && !R.judge && R.engine != BINFER_EXTRACTIVE)
 		R.tokenizer = "llama3";

@@ -277,33 +277,6 @@ load_derived(struct loader *l, json_t *arr, const char *what, struct bsm_derived
 	*n = json_array_size(arr);
 }
 
-char *
-bsm_share_path(const char *rel)
-{
-	const char *env = getenv("CTXBENCH_SHARE");
-	char exe[PATH_MAX];
-	ssize_t n;
-	char *p;
-
-	if (env && *env)
-		return path_join(env, rel);
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		char *dir, *top, *cand;
-		exe[n] = '\0';
-		dir = path_dirname(exe);
-		top = path_join(dir, "../../share");
-		cand = path_join(top, rel);
-		free(dir);
-		free(top);
-		if (access(cand, F_OK) == 0)
-			return cand;
-		free(cand);
-	}
-	p = path_join(CTX_SHAREDIR, rel);
-	return p;
-}
-
 struct bsm_rubric *
 bsm_rubric_load(const char *name)
 {
@@ -322,7 +295,7 @@ bsm_rubric_load(const char *name)
 			if (!isalnum((unsigned char)name[i]) && name[i] != '-' && name[i] != '_')
 				die_usage("--rubric: %s: not a rubric name", name);
 		rel = xasprintf("rubrics/%s.json", name);
-		r->path = bsm_share_path(rel);
+		r->path = ctx_share_file(rel);
 		free(rel);
 	}
 	l.path = r->path;
