@@ -468,7 +468,7 @@ site_columns(json_t *row, const char *path, unsigned long line, int list)
 static json_t *
 sites_read(const char *path, int list)
 {
-	static const char *required[] = {
+	static const char *const required[] = {
 		"site_id", "domain", "llms_txt_url", "html_docs_url", "sector",
 		"verification_status", NULL,
 	};
@@ -476,7 +476,8 @@ sites_read(const char *path, int list)
 	size_t i, k;
 	const char *id;
 
-	rows = csv_load_objects(path);
+	/* the list loader reports a missing column as a finding */
+	rows = list ? csv_load_objects(path) : csv_load_objects_req(path, required);
 	seen = json_object();
 	json_array_foreach(rows, i, row) {
 		unsigned long line = (unsigned long)json_integer_value(
