@@ -47,6 +47,8 @@ is "$(jq -r 'select(.primary == true and .rater_kind != null) | .rater_kind' "$T
 is "$(jq -r 'select(.primary == false) | .rater_kind' "$T/out/scored.ndjson" | sort -u)" autoscore "autoscore is kept as a second rating"
 like "$(cat "$T/log")" "the primary rater is not human; spec 000 §10 requires human verification" "the merge warns that a human must verify"
 like "$(cat "$T/out/report.md")" "human_vs_judge" "the report computes the agreement with the judge"
+like "$(cat "$T/out/report.md")" "Corpus conformance" "the report carries the corpus conformance section"
+like "$(sed -n '/Corpus conformance/,$p' "$T/out/report.md")" "Q-LLMS" "... with the check's counts per rule"
 ok test -s "$T/out/raw-data.csv"
 
 # ---- the EXAMPLES of ctxbench-scale(7) and bctx(1)'s check example, as written
