@@ -4,7 +4,8 @@
 # EXAMPLES section (tests/docs/examples.awk) is run by bash with errexit and
 # pipefail, from a fresh copy of a directory holding the example study run
 # end to end by examples/pipeline.sh (the example site served again on its
-# port, the study files under the names the pages use), and must exit 0.
+# port, the study files under the names the pages use, a copy of examples/),
+# and must exit 0.
 # A page's examples that need inputs of their own get them from
 # tests/docs/examples/PAGE.sh, run as "sh PAGE.sh N" in example N's directory
 # before it.
@@ -12,8 +13,10 @@
 # An example that cannot run offline or as written (a model server, elided
 # arguments) carries a marker on the line right before it, with the reason:
 #     .\" example-skip: needs an Ollama server
-# and is reported as a TAP skip with that reason.  A new example is picked up
-# without touching this file.
+# and is reported as a TAP skip with that reason; one that shows a failure
+# says which exit status it expects:
+#     .\" example-exit: 1
+# A new example is picked up without touching this file.
 . "${0%/*}/../lib/tap.sh"
 W=$T/work
 export PATH="$CTXBENCH_BUILD/bin:$PATH" CTXBENCH_TOP CTXBENCH_BUILD
@@ -39,8 +42,11 @@ until curl -sf -o /dev/null "http://127.0.0.1:$port/llms.txt"; do
 done
 ORIGIN=http://127.0.0.1:$port
 export ORIGIN
-# The names the pages use for the study's files.
+# The names the pages use for the study's files, and a copy of the source
+# tree's examples/ for the examples that start from it.
 cp "$W"/study/* "$W/"
+mkdir "$W/examples"
+(cd "$TOP/examples" && tar cf - --exclude=./out .) | (cd "$W/examples" && tar xf -)
 ln -s benchmark-config.json "$W/config.json"
 ln -s pages-a.ndjson "$W/a.ndjson"
 ln -s pages-b.ndjson "$W/b.ndjson"
@@ -51,7 +57,7 @@ for page in "$TOP"/man/*.[1-9]; do
 	mkdir -p "$X"
 	awk -v dir="$X" -f "$TOP/tests/docs/examples.awk" "$page" >"$X/list"
 	setup=$TOP/tests/docs/examples/$name.sh
-	while IFS="$(printf '\t')" read -r n why; do
+	while IFS="$(printf '\t')" read -r n want why; do
 		desc="$name example $n: $(head -n 1 "$X/$n.sh" | cut -c1-60)"
 		if [ -n "$why" ]; then
 			skip "$desc: $why"
@@ -70,7 +76,7 @@ for page in "$TOP"/man/*.[1-9]; do
 			fi
 		fi
 		(cd "$R" && bash -e -o pipefail "$X/$n.sh") >"$T/ex.out" 2>"$T/ex.err" || rc=$?
-		if ! is "$rc" 0 "$desc"; then
+		if ! is "$rc" "$want" "$desc"; then
 			sed 's/^/# /' "$X/$n.sh"
 			tail -n 10 "$T/ex.err" | sed 's/^/# /'
 		fi
