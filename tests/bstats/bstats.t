@@ -189,13 +189,14 @@ files_eq "$T/out" "$T/r1.ndjson" "stdin works like a file argument"
 # The man page's EXAMPLES run as written (on a scored.ndjson of its own).
 mkdir "$T/man" && cp "$T/study.ndjson" "$T/man/scored.ndjson"
 sed -n '/^\.Sh EXAMPLES/,/^\.Sh SEE/s/^\.Dl //p' "$TOP/man/bstats.1" | sed 's/\\(dq/"/g; s/\\-/-/g' >"$T/man/examples.sh"
-is "$(grep -c '^bstats' "$T/man/examples.sh")" 2 "two examples on the page"
+is "$(grep -c '^bstats' "$T/man/examples.sh")" 3 "three examples on the page"
 erc=0
 (cd "$T/man" && PATH=$(dirname "$B"):$PATH sh -e examples.sh >out 2>err) || erc=$?
 is "$erc" 0 "the EXAMPLES pipelines run"
 like "$(cat "$T/man/out")" '^\["H1",' "the jq example prints the primary results"
 ok test -s "$T/man/report.md"
 ok test -s "$T/man/figures/fig4-tokens-vs-accuracy.svg"
+like "$(head -c 200 "$T/man/results.html")" '<!DOCTYPE html>' "the browser example writes the page"
 
 # --- the sign convention: positive = Condition B better, everywhere
 # B has more hallucinations and more tokens than A in every pair
