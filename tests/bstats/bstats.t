@@ -107,7 +107,7 @@ aq() {	# question primary rater quality
   aq Q3 true r1 0.2; aq Q3 false r2 0.3; aq Q4 true r1 0.6; aq Q4 false r2 0.65; } >"$T/aq.ndjson"
 run "$B" "$T/aq.ndjson"
 expect_status 0 "answer-quality ratings alone are analysed"
-is "$(jq -r 'select(.metric|startswith("pass_fail")) | .statistic' "$T/out")" 0.5 "002 PASS/FAIL kappa (sklearn: 0.5)"
+is "$(jq -r 'select((.metric // "")|startswith("pass_fail")) | .statistic' "$T/out")" 0.5 "002 PASS/FAIL kappa (sklearn: 0.5)"
 dt() {	# question t1 t2
 	printf '{"site_id":"S1","question_id":"%s","model_id":"m","condition":"B","rubric":"dual-track","rater_id":"r1","factual_accuracy_score":%s,"reasoning_quality":%s}\n' "$@"
 }
