@@ -304,6 +304,16 @@ is "$(jq -c 'select(.test=="corpus_conformance") | [.by_level.MUST, .by_level.SH
 like "$(cat "$T/conf.md")" '## Corpus conformance \(001 §1, §3' "the report has the conformance section"
 like "$(cat "$T/conf.md")" 'design of the corpus: 3 MUST, 1 SHOULD and 1 NOTE findings' "... with the counts per level"
 like "$(cat "$T/conf.md")" '\| Q-TEXT \| 001 §3\.5 \| MUST \| 2 \| S1-Q04, S1-Q07 \|' "... one row per rule with examples"
+# the real thing: bctx check --json on the example corpus
+BCTX=$(prog bctx)
+E=$TOP/examples
+"$BCTX" check -s "$E/site-list.csv" -q "$E/questions.json" -g "$E/gold-answers.json" --json \
+	--today 2026-03-01 -o "$T/bctx-check.ndjson" 2>/dev/null || :
+run "$B" -c "$T/bctx-check.ndjson" -r "$T/conf2.md" -b 100 "$T/study.ndjson"
+expect_status 0 "bstats reads the findings bctx check --json writes"
+is "$(jq -r 'select(.test=="corpus_conformance") | .by_level | .MUST + .SHOULD + .NOTE' "$T/out")" \
+	"$(jq -s 'map(select(.rule != null)) | length' "$T/bctx-check.ndjson")" "every finding counted"
+like "$(cat "$T/conf2.md")" '\| SECTOR-CAP \| 001 §1\.3 \| MUST \| 1 \| site-list\.csv \|' "a corpus-wide finding is named by its file"
 cf 3 Q-ID "001 §3.5" MAYBE null x >"$T/badconf.ndjson"
 run "$B" -c "$T/badconf.ndjson" "$T/study.ndjson"
 expect_status 1 "an unknown level is a data error"
