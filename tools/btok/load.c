@@ -144,7 +144,7 @@ void btok_load(struct btok *t, const char *name, const char *file,
 
 	if (want_sha && p->use_cache) {
 		sha256_tohex(want_sha, hex);
-		cpath = xasprintf("%s/%s-%.16s.btc", p->cachedir, name, hex);
+		cpath = xasprintf("%s/%s-%.16s.v%u.btc", p->cachedir, name, hex, BTOK_FORMAT);
 		if ((img = map_file(cpath, &size))) {
 			if (btok_attach(t, cpath, img, size, 1, &err) == 0) {
 				if (memcmp(t->h->source_sha256, want_sha, 32) == 0) {
@@ -180,7 +180,7 @@ void btok_load(struct btok *t, const char *name, const char *file,
 	}
 	if (!cpath && p->use_cache) {
 		sha256_tohex(sha, hex);
-		cpath = xasprintf("%s/%s-%.16s.btc", p->cachedir, name, hex);
+		cpath = xasprintf("%s/%s-%.16s.v%u.btc", p->cachedir, name, hex, BTOK_FORMAT);
 		if ((img = map_file(cpath, &size))) {
 			if (btok_attach(t, name, img, size, 1, &err) == 0) {
 				if (memcmp(t->h->source_sha256, sha, 32) == 0) {
