@@ -182,7 +182,8 @@ int btok_uc_assigned(uint32_t cp);
 char *btok_nfc(const char *s, size_t n, size_t *outlen);
 
 /* Decode one code point of valid UTF-8 at s; returns its length. */
-static inline size_t btok_u8dec(const unsigned char *s, size_t n, uint32_t *cp)
+static inline size_t
+btok_u8dec(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	unsigned c = s[0];
 	if (c < 0x80 || n < 2) { *cp = c; return 1; }
