@@ -40,8 +40,8 @@ printf '%-10s %9s %9s %7s %10s %9s %9s %9s  %s\n' tokenizer btok_MB/s ref_MB/s r
     ref_load btok_RSS ref_RSS ids
 for t in $names; do
 	"$btok" -t "$t" "$w/tiny" >/dev/null	# build the compiled cache
-	set -- $(cpu "$btok" -r -i -t "$t" "$w/text"); bs=$1 brss=$2
-	cp "$w/cpu.out" "$w/btok.ids"
+	set -- $(cpu "$btok" -r -t "$t" "$w/text"); bs=$1 brss=$2
+	"$btok" -r -i -t "$t" "$w/text" >"$w/btok.ids"
 	set -- $(cpu "$btok" -r -t "$t" "$w/tiny"); b0=$1
 	bt=$(echo "$bytes $bs $b0" | awk '{ e = $2 - $3; if (e < 0.001) e = 0.001; printf "%.1f", $1 / 1048576 / e }')
 	best=999999
