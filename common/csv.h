@@ -56,6 +56,12 @@ long csv_read(struct csv_reader *r);
  */
 #include <jansson.h>
 json_t *csv_load_objects(const char *path);
+/*
+ * The same, also dying with "FILE:LINE: header: missing column 'NAME'" when
+ * the header lacks a name of required (NULL-terminated), with or without
+ * records after it.
+ */
+json_t *csv_load_objects_req(const char *path, const char *const *required);
 
 struct csv_writer {
 	FILE *fp;
@@ -70,6 +76,15 @@ void csv_write_bom(struct csv_writer *w);
 void csv_write_field(struct csv_writer *w, const char *s);
 void csv_write_fieldn(struct csv_writer *w, const char *s, size_t n);
 void csv_end_record(struct csv_writer *w);
+/*
+ * Write a text cell that a spreadsheet must show as text: a cell starting
+ * with '=', '+', '-' or '@' (a formula to Excel, LibreOffice and Google
+ * Sheets; OWASP "CSV Injection"), or with a tab or carriage return (which
+ * some of them strip before looking), gets one leading space.  Numbers are
+ * written with csv_write_field, untouched.
+ */
+int csv_is_formula(const char *s);
+void csv_write_text(struct csv_writer *w, const char *s);
 /* Write a whole record of n fields (NULL fields are written empty). */
 void csv_write_row(struct csv_writer *w, const char *const *fields, size_t n);
 

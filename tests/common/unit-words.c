@@ -1,11 +1,13 @@
 /*
  * unit-words.c - common/words.c: what a word, a content word and a stop
- * word are, the two normalisations, and the multiset's counts and growth.
+ * word are, the two normalisations, and the multiset's counts and growth;
+ * common/mdcode.c: which Markdown lines are code.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "ctx.h"
+#include "mdcode.h"
 #include "words.h"
 #include "tap.h"
 
@@ -74,6 +76,51 @@ test_set(void)
 	TAP_IS_INT(wordset_count(&ws, "w1"), 0, "set: released set is empty");
 }
 
+/* The classes of text's lines: one letter each (t b f c). */
+static const char *
+classes(const char *text)
+{
+	static char out[128];
+	struct md_code st = MD_CODE_INIT;
+	const char *p = text;
+	size_t n = 0;
+
+	while (*p && n < sizeof out - 1) {
+		size_t len = strcspn(p, "\n");
+
+		out[n++] = "tbfc"[md_code_line(&st, p, len, NULL)];
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	out[n] = '\0';
+	return out;
+}
+
+static void
+test_mdcode(void)
+{
+	struct md_code st = MD_CODE_INIT;
+	size_t body = 0;
+
+	TAP_IS_STR(classes("text\n````sh\n# not a heading\n\n```\n````\nafter"),
+	    "tfcccft", "fence: closed by a run at least as long, blank lines inside are code");
+	TAP_IS_STR(classes("~~~\n```\n~~~~ \nx"), "fcft", "fence: tilde, other char inside, spaces after the closer");
+	TAP_IS_STR(classes("```a`b\ntext"), "tt", "fence: a backtick info string with a backtick is no fence");
+	TAP_IS_STR(classes("para\n    not code\n\n    code\n\n    more\nend"),
+	    "ttbcbct", "indented: not after a paragraph; blank lines between chunks");
+	TAP_IS_STR(classes("- item\n\n    continuation\n\ntext\n\n\tcode"),
+	    "tbtbtbc", "indented: a list item's continuation is not code; a tab is four columns");
+	TAP_IS_STR(classes("# Title\n    code"), "tc", "indented: may follow a heading");
+	TAP_IS_STR(classes("> ```\n> > inner\n> <!-- c -->\n> ```\n> text"),
+	    "fccft", "block quote: a fence inside, its quote markers stripped once");
+	TAP_IS_STR(classes("> ```\n> code\nlazy\n```"), "fctf",
+	    "block quote: the fence ends with the quote");
+	md_code_line(&st, "> ```", 5, &body);
+	md_code_line(&st, "> > x", 5, &body);
+	TAP_IS_INT(body, 2, "body: the content after the fence's own markers");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -81,5 +128,6 @@ main(int argc, char **argv)
 	ctx_init(argv[0]);
 	test_words();
 	test_set();
+	test_mdcode();
 	return tap_done();
 }
