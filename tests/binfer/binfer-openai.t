@@ -30,7 +30,9 @@ for mode in whole stream; do
 	run --stdin "$T/ctx.ndjson" "$BINFER" -c "$CFG" -e openai -m mistral-small-3.1-24b-q8_0 \
 	    --endpoint "$url_a" --api-key-env BINFER_TEST_KEY --extra '{"top_k":0,"repeat_penalty":1.0}' \
 	    -j 3 --retries 2 --retry-delay 20 --cache "$T/cache-$mode" --warmup 2 $flag
-	expect_status 0 "$mode: exit 0"
+	expect_status 1 "$mode: exit 1: two records failed"
+	like "$err" "2 of 10 records failed" "$mode: failures counted"
+	like "$err" "server kind openai: cannot lock num_ctx" "$mode: a plain OpenAI server: what cannot be locked, said once"
 	printf '%s\n' "$out" >"$T/out.ndjson"
 	o=$T/out.ndjson
 	is "$(jq -r '.question_id + .condition' "$o" | tr '\n' ' ')" "$(jq -r '.question_id + .condition' "$T/ctx.ndjson" | tr '\n' ' ')" \

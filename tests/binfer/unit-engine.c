@@ -150,7 +150,7 @@ test_bodies(void)
 	    "\"repeat_penalty\":1.0,\"num_predict\":512,\"num_ctx\":4096}}", "ollama body: every option explicit");
 	free(s);
 	json_decref(b);
-	b = binfer_openai_body("m", NULL, "usr", &p, extra, 1);
+	b = binfer_openai_body(SRV_OPENAI, "m", NULL, "usr", &p, 0, extra, 1);
 	s = json_compact(b, NULL);
 	TAP_IS_STR(s, "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"usr\"}],"
 	    "\"temperature\":0.0,\"seed\":42,\"top_p\":1.0,\"max_tokens\":512,\"stream\":true,"
