@@ -174,4 +174,16 @@ is "$(printf '%s\n' "$out" | jq -c '[.exclusion_reason, (.error | test("Couldn.t
    "no server: connection error recorded"
 like "$err" "warm-up request 1 failed" "no server: warm-up failure reported"
 
+# the model's maximum context comes from /api/show, not only the config
+start_server small --ctx-len 40960
+mkctx "$T/big.ndjson" <<EOF2
+S006-Q01	A	Big?	a big prompt	lie:40000
+S006-Q01	B	Bigger?	a bigger prompt	lie:45000
+EOF2
+run --stdin "$T/big.ndjson" "$BINFER" -c "$CFG" -m qwen3-8b-q8_0 --endpoint "$url_small" --no-cache --warmup 0
+is "$(printf '%s\n' "$out" | jq -c '[.num_ctx, .exclusion_reason]' | tr '\n' ' ')" '[40640,"CONTEXT_TRUNCATED"] [40960,"CONTEXT_OVERFLOW"] ' \
+   "num_ctx = min(/api/show context_length 40960, prompt + 512 + 128), never the config's 131072"
+like "$(printf '%s\n' "$out" | sed -n 2p | jq -r .error)" "does not fit the model.s context of 40960" "overflow against the server's context length"
+is "$(printf '%s\n' "$out" | jq -c '[.server, .server_version]' | sort -u)" '["ollama","0.12.6"]' "server kind and version on every record"
+
 done_testing

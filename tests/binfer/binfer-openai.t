@@ -6,7 +6,7 @@
 
 CFG=$HERE/config.json
 SECRET=sk-test-7f3a9c0d1e2b
-start_server a --api-key "$SECRET" --n-ctx 4096
+start_server a --api-key "$SECRET" --n-ctx 4096 --openai-only
 
 mkctx "$T/ctx.ndjson" <<EOF2
 S001-Q01	A	What is the rate limit?	The rate limit is 100 requests per minute.
@@ -79,5 +79,17 @@ run --stdin "$T/one.ndjson" "$BINFER" -c "$CFG" -e openai -m qwen3-8b-q8_0 --end
     --api-key-env BINFER_NO_SUCH_VAR --no-cache
 expect_status 1 "unset key variable: exit 1"
 like "$err" "environment variable BINFER_NO_SUCH_VAR is not set" "unset key variable: message"
+
+# a server that echoes the key in an error: masked in every field and message
+mkctx "$T/echo.ndjson" <<EOF2
+S009-Q01	A	Echo?	echo [[ECHOKEY]] the key
+EOF2
+run --stdin "$T/echo.ndjson" "$BINFER" -c "$CFG" -e openai -m qwen3-8b-q8_0 --endpoint "$url_a" \
+    --api-key-env BINFER_TEST_KEY --no-cache --warmup 0
+expect_status 1 "echoed key: exit 1"
+unlike "$out$err" "$SECRET" "echoed key: never written"
+is "$(printf '%s\n' "$out" | jq -r '.error')" "HTTP 401: key rejected: Bearer [MASKED] (invalid_api_key)" "echoed key: masked in the error field"
+is "$(printf '%s\n' "$out" | jq -c '[.server, .server_version, .model_identity]')" '["openai",null,"openai:qwen3:8b-q8_0 owned_by=library created=1771581600"]' \
+   "plain OpenAI server: kind and the model's identity from /v1/models"
 
 done_testing

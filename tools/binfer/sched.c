@@ -8,6 +8,7 @@
  */
 #include <assert.h>
 #include <math.h>
+#include <poll.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,11 +63,49 @@ next_record(struct input *in)
 	return NULL;
 }
 
-/* Read records into the window while there is room. */
+/*
+ * Can a record be read without waiting?  Bytes in the stdio buffer (as
+ * gnulib's freadahead reads them on glibc), else the descriptor polls
+ * readable (always so for a regular file, and at end of input).
+ */
+static int
+input_ready(const struct input *in)
+{
+	struct pollfd pfd;
+
+	if (!in->open)
+		return 1;
+#ifdef __GLIBC__
+	if (in->rd.fp->_IO_read_ptr < in->rd.fp->_IO_read_end)
+		return 1;
+#endif
+	pfd.fd = fileno(in->rd.fp);
+	pfd.events = POLLIN;
+	return poll(&pfd, 1, 0) > 0;
+}
+
+/* Anything to do but wait for input? */
+static int
+busy(const struct binfer_run *R)
+{
+	unsigned long long s;
+
+	if (R->inflight > 0 || R->retry_head)
+		return 1;
+	for (s = R->head; s < R->tail; s++)
+		if (R->win[s % R->wcap].state == J_READY || R->win[s % R->wcap].state == J_DONE)
+			return 1;
+	return 0;
+}
+
+/*
+ * Read records into the window while there is room, without waiting for a
+ * slow producer while requests are in flight or records wait to be written.
+ */
 static void
 fill(struct binfer_run *R, struct input *in)
 {
-	while (!in->eof && R->tail - R->head < R->wcap) {
+	while (!in->eof && R->tail - R->head < R->wcap && (input_ready(in) || !busy(R))) {
 		json_t *rec = next_record(in);
 		struct job *j;
 
@@ -324,7 +363,7 @@ static void
 emit_ready(struct binfer_run *R, struct progress *pg)
 {
 	char note[96];
-	unsigned long long fails = 0;
+	unsigned long long fails = 0, head = R->head;
 	int k;
 
 	for (k = 0; k < REASON_N; k++)
@@ -344,6 +383,8 @@ emit_ready(struct binfer_run *R, struct progress *pg)
 		    el > 0 ? (double)R->tokens_out / el : 0.0, fails);
 		progress_add(pg, 1, note);
 	}
+	if (R->head != head)
+		fflush(ndj_output());	/* written means readable downstream */
 }
 
 /* The first job that needs the network, for the warm-up's num_ctx. */
