@@ -18,7 +18,7 @@ DESTDIR  ?=
 BUILD    ?= build
 
 CC       ?= cc
-PKGS      = libcurl libxml-2.0 jansson gsl zlib
+PKGS      = libcurl libxml-2.0 jansson gsl zlib libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -30,7 +30,7 @@ ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE \
             -DCTX_SHAREDIR='"$(SHAREDIR)"' \
             -Icommon $(PKG_CFLAGS) $(WARN) $(CFLAGS) $(CPPFLAGS)
 ALL_LDFLAGS = $(LDFLAGS)
-LDLIBS_ALL = $(PKG_LIBS) -lm -lpthread
+LDLIBS_ALL = $(PKG_LIBS) -lutf8proc -lm -lpthread
 
 ifeq ($(V),1)
 Q =

@@ -299,6 +299,27 @@ csv_write_field(struct csv_writer *w, const char *s)
 	csv_write_fieldn(w, s ? s : "", s ? strlen(s) : 0);
 }
 
+int
+csv_is_formula(const char *s)
+{
+	return s && (*s == '=' || *s == '+' || *s == '-' || *s == '@' ||
+	    *s == '\t' || *s == '\r');
+}
+
+void
+csv_write_text(struct csv_writer *w, const char *s)
+{
+	char *t;
+
+	if (!csv_is_formula(s)) {
+		csv_write_field(w, s);
+		return;
+	}
+	t = xasprintf(" %s", s);
+	csv_write_field(w, t);
+	free(t);
+}
+
 void
 csv_end_record(struct csv_writer *w)
 {

@@ -70,6 +70,15 @@ void csv_write_bom(struct csv_writer *w);
 void csv_write_field(struct csv_writer *w, const char *s);
 void csv_write_fieldn(struct csv_writer *w, const char *s, size_t n);
 void csv_end_record(struct csv_writer *w);
+/*
+ * Write a text cell that a spreadsheet must show as text: a cell starting
+ * with '=', '+', '-' or '@' (a formula to Excel, LibreOffice and Google
+ * Sheets; OWASP "CSV Injection"), or with a tab or carriage return (which
+ * some of them strip before looking), gets one leading space.  Numbers are
+ * written with csv_write_field, untouched.
+ */
+int csv_is_formula(const char *s);
+void csv_write_text(struct csv_writer *w, const char *s);
 /* Write a whole record of n fields (NULL fields are written empty). */
 void csv_write_row(struct csv_writer *w, const char *const *fields, size_t n);
 

@@ -92,6 +92,10 @@ ctx_share_path(const char *rel)
 		exe[n] = '\0';
 		dir = path_dirname(exe);
 		p = xasprintf("%s/../../share/%s", dir, rel);
+		if (!exists(p)) {
+			free(p);
+			p = xasprintf("%s/../share/ctxbench/%s", dir, rel);
+		}
 		free(dir);
 		if (exists(p))
 			return p;
@@ -102,6 +106,17 @@ ctx_share_path(const char *rel)
 		return p;
 	free(p);
 	return NULL;
+}
+
+char *
+ctx_share_file(const char *rel)
+{
+	const char *env = getenv("CTXBENCH_SHARE");
+	char *p = ctx_share_path(rel);
+
+	if (p != NULL)
+		return p;
+	return path_join(env && *env ? env : CTX_SHAREDIR, rel);
 }
 
 char *

@@ -31,12 +31,21 @@ extern volatile int ctx_interrupted;
 void ctx_catch_signals(void);
 
 /*
- * Where installed data lives: $CTXBENCH_SHARE/REL when that variable is
- * set, else the source tree's share/REL next to the running binary
- * (BUILD/bin/../../share), else CTX_SHAREDIR/REL (the installed copy).  The
- * first that exists is returned (malloc'd); NULL when none does.
+ * Where installed data lives, looked up at run time so that a program
+ * installed under any PREFIX (and DESTDIR) finds its data without a rebuild:
+ *   1. $CTXBENCH_SHARE/REL, when that variable is set;
+ *   2. the source tree's share/REL next to the running binary
+ *      (BUILD/bin/../../share/REL);
+ *   3. the installed copy beside the installed program
+ *      (PREFIX/bin/../share/ctxbench/REL, from /proc/self/exe);
+ *   4. CTX_SHAREDIR/REL, the SHAREDIR the program was built with.
+ * The first that exists is returned (malloc'd); NULL when none does.
+ * ctx_share_file() returns the same, or when none exists the path where the
+ * file was expected ($CTXBENCH_SHARE/REL if set, else CTX_SHAREDIR/REL) for
+ * the caller's error message; never NULL.
  */
 char *ctx_share_path(const char *rel);
+char *ctx_share_file(const char *rel);
 
 /* Current UTC time as "2026-02-26T10:00:00Z" into out (>= 21 bytes). */
 char *ctx_utc_now(char *out, size_t outlen);

@@ -3,6 +3,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,4 +175,83 @@ opt_version(void)
 	if (fflush(stdout) == EOF || ferror(stdout))
 		die_errno("write error");
 	exit(0);
+}
+
+/*
+ * The number of long options whose name starts with the len bytes of name,
+ * and whose val is val (any val when val is 0); *found is set to the option
+ * named exactly so (then the count is 1), or to the first match.
+ */
+static int
+long_matches(const struct option *lo, const char *name, size_t len, int val,
+    const struct option **found)
+{
+	int n = 0;
+
+	*found = NULL;
+	for (; lo && lo->name; lo++) {
+		if (strncmp(lo->name, name, len) != 0 || (val && lo->val != val))
+			continue;
+		if (lo->name[len] == '\0') {
+			*found = lo;
+			return 1;
+		}
+		if (*found == NULL)
+			*found = lo;
+		n++;
+	}
+	return n;
+}
+
+static CTX_NORETURN void
+getopt_error(int c, char *const argv[], int argc,
+    const struct option *longopts, const char *sub)
+{
+	const char *el = optind > 0 && optind <= argc ? argv[optind - 1] : NULL;
+	const char *sp = sub ? sub : "", *sep = sub ? ": " : "";
+	const struct option *lo = NULL;
+	size_t len = 0;
+	int n = 0;
+
+	if (el && el[0] == '-' && el[1] == '-' && el[2]) {
+		len = strcspn(el + 2, "=");
+		n = long_matches(longopts, el + 2, len, optopt, &lo);
+	}
+	if (n == 0) {
+		/* A short option (getopt_long sets optopt to it). */
+		if (c == ':')
+			die_usage("%s%s-%c: missing argument", sp, sep, optopt);
+		if (optopt)
+			die_usage("%s%sunknown option -%c", sp, sep, optopt);
+		die_usage("%s%sunknown option %.*s", sp, sep,
+		    (int)(len + 2), el ? el : "");
+	}
+	if (c == ':')
+		die_usage("%s%s--%s: missing argument", sp, sep, lo->name);
+	if (optopt)
+		die_usage("%s%s--%s: takes no argument", sp, sep, lo->name);
+	die_usage("%s%sambiguous option --%.*s", sp, sep, (int)len, el + 2);
+}
+
+int
+opt_getopt(int argc, char *const argv[], const char *optstring,
+    const struct option *longopts, const char *sub)
+{
+	char buf[256];
+	size_t pre = 0, n = strlen(optstring);
+	int c;
+
+	/* A leading ':' makes getopt tell a missing argument from an unknown option. */
+	if (n + 2 > sizeof buf)
+		die("opt_getopt: option string too long");
+	while (pre < n && (optstring[pre] == '+' || optstring[pre] == '-'))
+		pre++;
+	memcpy(buf, optstring, pre);
+	buf[pre] = ':';
+	memcpy(buf + pre + 1, optstring + pre, n - pre + 1);
+	opterr = 0;
+	c = getopt_long(argc, argv, buf, longopts, NULL);
+	if (c == '?' || c == ':')
+		getopt_error(c, argv, argc, longopts, sub);
+	return c;
 }

@@ -42,6 +42,20 @@ void strv_free(char **v);
  */
 void opt_help(const char *usage_text);
 void opt_version(void);
+
+struct option;
+/*
+ * getopt_long(3) with one error style for every program: opterr is off, and
+ * instead of getopt's own messages (which name argv[0] with its full path)
+ * a missing argument prints "PROGRAM[: SUB]: -X: missing argument" (a long
+ * option as --name), an unknown option "PROGRAM[: SUB]: unknown option -X"
+ * (or --name), an ambiguous abbreviation "ambiguous option --na", and an
+ * argument given to a long option that takes none "--name: takes no
+ * argument"; then the usage hint, exit 2.  sub is the subcommand or NULL.
+ * Otherwise it returns what getopt_long returns; never '?' or ':'.
+ */
+int opt_getopt(int argc, char *const argv[], const char *optstring,
+    const struct option *longopts, const char *sub);
 #define CTXBENCH_VERSION_STR CTX_VERSION
 
 #endif

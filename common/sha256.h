@@ -1,6 +1,6 @@
 /*
  * sha256.h - SHA-256 (FIPS 180-4), incremental and one-shot, with lowercase
- * hex output as 001 §2.1 uses for url_hash.
+ * hex output as 001 §2.1 uses for url_hash.  Computed by libcrypto.
  */
 #ifndef CTX_SHA256_H
 #define CTX_SHA256_H
@@ -11,11 +11,9 @@
 #define SHA256_LEN 32
 #define SHA256_HEX_LEN 64
 
+/* Room for libcrypto's SHA256_CTX; no allocation, nothing to free. */
 struct sha256 {
-	uint32_t h[8];
-	uint64_t nbytes;
-	unsigned char block[64];
-	size_t used;
+	uint64_t ctx[16];
 };
 
 void sha256_init(struct sha256 *c);

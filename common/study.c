@@ -216,6 +216,8 @@ study_config_load(const char *path)
 			    i, json_type_desc(m));
 		doc_str(&d, m, st, 2, "model_id");
 		doc_str(&d, m, st, 2, "family");
+		if (json_object_get(m, "tokenizer"))
+			doc_str(&d, m, st, 2, "tokenizer");
 		for (k = 0; k < i; k++)
 			if (strcmp(json_string_value(json_object_get(json_array_get(models,
 			    k), "model_id")), json_string_value(json_object_get(m,
@@ -282,6 +284,24 @@ cfg_model(const json_t *cfg, const char *model_id)
 			return m;
 	}
 	return NULL;
+}
+
+const char *
+cfg_model_tokenizer(const json_t *model)
+{
+	const char *tok = json_string_value(json_object_get(model, "tokenizer"));
+	const char *fam = json_string_value(json_object_get(model, "family"));
+	const char *id = json_string_value(json_object_get(model, "model_id"));
+
+	if (tok)
+		return tok;
+	if (!fam)
+		return NULL;
+	if (strcmp(fam, "llama") == 0)
+		return "llama3";
+	if (strcmp(fam, "mistral") == 0)
+		return id && strstr(id, "large") ? "mistral-v3" : "mistral";
+	return fam;
 }
 
 char *

@@ -27,6 +27,16 @@ const char *cfg_str(const json_t *cfg, const char *dotted, const char *def);
 int cfg_bool(const json_t *cfg, const char *dotted, int def);
 /* The models[] entry with this model_id (borrowed), or NULL. */
 json_t *cfg_model(const json_t *cfg, const char *model_id);
+/*
+ * The btok tokenizer that counts a models[] entry's input (btok(1) MODELS):
+ * its "tokenizer" member when present (a non-empty string, checked by
+ * study_config_load), else from its family: llama -> llama3 (Llama 3.1's,
+ * also the reference count); mistral -> mistral-v3 (SentencePiece v3, Mistral
+ * Large 2407) when model_id contains "large", else mistral (Tekken, Mistral
+ * Small 3.1); any other family names its tokenizer (qwen3, gemma3).  NULL
+ * when the entry has no family.  Borrowed from model.
+ */
+const char *cfg_model_tokenizer(const json_t *model);
 /* Resolve a "paths" entry against the config's directory; malloc'd or NULL. */
 char *cfg_path(const json_t *cfg, const char *key);
 

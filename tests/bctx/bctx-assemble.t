@@ -4,8 +4,8 @@
 # exclusions with dropped URLs, prompt filling, gold_coverage.
 . "${0%/*}/../lib/tap.sh"
 F=${0%/*}/fixture
-CONFIG=${CTXBENCH_CORPUS:-$TOP/../shared/corpus}/benchmark-config.json
-[ -f "$CONFIG" ] || CONFIG=/work/shared/corpus/benchmark-config.json
+# The example study's configuration: the same prompts and budgets as the real one.
+CONFIG=$TOP/examples/benchmark-config.json
 BCTX=$(prog bctx)
 
 run "$BCTX" assemble -q "$F/questions.json" -s "$F/sites.csv" -g "$F/gold.json" \

@@ -6,8 +6,9 @@
 # --all-links` must give the reference create_ctx output byte for byte; and
 # bctx plan must accept the link records.
 . "${0%/*}/../lib/tap.sh"
-CONF=${CTXBENCH_CONFORMANCE:-$TOP/../shared/conformance/llmstxt}
-[ -d "$CONF" ] || CONF=/work/shared/conformance/llmstxt
+CONF=$SHARED/conformance/llmstxt
+need_shared conformance/llmstxt/corpus ||
+    skip_all "no shared llms.txt conformance data ($CONF)"
 BCTX=$(prog bctx)
 BMDPREP=$(prog bmdprep)
 TAB=$(printf '\t')

@@ -5,8 +5,9 @@
 # reference renders).  Inputs are built from the reference's own parse
 # result, so this tests bctx's rendering alone, byte for byte.
 . "${0%/*}/../lib/tap.sh"
-CONF=${CTXBENCH_CONFORMANCE:-$TOP/../shared/conformance/llmstxt}
-[ -d "$CONF" ] || CONF=/work/shared/conformance/llmstxt
+CONF=$SHARED/conformance/llmstxt
+need_shared conformance/llmstxt/corpus ||
+    skip_all "no shared llms.txt conformance data ($CONF)"
 PY=/usr/bin/python3
 BCTX=$(prog bctx)
 

@@ -11,11 +11,19 @@ expect_status 0 "--help exits 0"
 like "$out" '--resume' "--help lists the options"
 run "$BFETCH" -V
 like "$out" '^bfetch \(ctxbench\) ' "--version"
-for a in "-j 0" "--rate-limit x" "--timeout 0" "--max-size 0" "--bogus" "--retry 99" "-A /1.0" "--resolve x" "--resolve h:0:1.2.3.4" "--resolve h:80:"; do
+for a in "-j 0" "--rate-limit x" "--timeout 0" "--max-size 0" "--bogus" "--retry 99" "-A /1.0" "--resolve x" "--resolve h:0:1.2.3.4" "--resolve h:80:" \
+    "--connect-to x" "--connect-to h:80:a" "--connect-to h:99999:a:80" "--connect-to h:80::80" "--connect-to h:80:a:x"; do
 	# shellcheck disable=SC2086
 	run "$BFETCH" $a
 	expect_status 2 "usage error: $a"
 done
+run "$BFETCH" -j
+expect_status 2 "missing argument: exit 2"
+is "$(head -n 1 "$T/err")" "bfetch: -j: missing argument" "missing argument: one message, no path"
+run "$BFETCH" --bogus
+is "$(head -n 1 "$T/err")" "bfetch: unknown option --bogus" "unknown option: named"
+run "$BFETCH" --connect-to h:80:a
+like "$err" "connect-to: expected HOST:PORT:ADDRESS:PORT" "--connect-to: message"
 run "$BFETCH" --sites x.csv jobs.ndjson
 expect_status 2 "--sites with input files"
 like "$err" "exclusive" "--sites with input files: message"

@@ -4,7 +4,10 @@
 # and reference mode errors with file and line.
 . "${0%/*}/../lib/tap.sh"
 B=$(prog bmdprep)
-C=$TOP/../shared/conformance/llmstxt/corpus
+# Own fixtures in tests/bmdprep/llms; the llms.txt conformance corpus of the
+# shared study data is read too when present.
+F=$TOP/tests/bmdprep/llms
+C=$SHARED/conformance/llmstxt/corpus
 
 # ---------------------------------------------------------------- lenient
 cat >"$T/site.txt" <<'EOF'
@@ -107,23 +110,27 @@ is "$(printf '%s\n' "$out" | jq -r 'select(.kind=="diagnostic") | .code')" "miss
 is "$(printf '%s\n' "$out" | jq -r 'select(.kind=="link") | .description')" "a" "CRLF: no CR in the description"
 
 # real files: the lenient parser reads every corpus file, the reference ones too
-for f in "$C"/*.txt; do
-	run "$B" --llms "$f"
-	[ "$rc" -eq 0 ] || break
-done
-expect_status 0 "lenient parse of every conformance corpus file"
-run "$B" --llms "$C/07-langgraph-docs-2026-02.txt"
+if need_shared conformance/llmstxt/corpus; then
+	for f in "$C"/*.txt; do
+		run "$B" --llms "$f"
+		[ "$rc" -eq 0 ] || break
+	done
+	expect_status 0 "lenient parse of every conformance corpus file"
+else
+	skip "no shared llms.txt conformance corpus ($C)"
+fi
+run "$B" --llms "$F/prose.txt"
 is "$(printf '%s\n' "$out" | jq -r 'select(.kind=="llms") | .link_count')" \
-	"$(grep -c '^- \[' "$C/07-langgraph-docs-2026-02.txt")" "langgraph: every link list item is a link"
+	"$(grep -c '^- \[' "$F/prose.txt")" "prose.txt: every link list item is a link"
 like "$(printf '%s\n' "$out" | jq -r 'select(.kind=="diagnostic") | .code' | sort -u | tr '\n' ' ')" \
-	"content_outside_structure .*repeated_h1" "langgraph: prose and second H1 reported"
+	"content_outside_structure .*repeated_h1" "prose.txt: prose and second H1 reported"
 
 # ---------------------------------------------------------------- reference
-run "$B" --llms -r "$C/22-llmstxtkit-missing-urls.txt"
+run "$B" --llms -r "$F/broken.txt"
 expect_status 1 "reference mode fails where the reference raises"
-like "$err" "^bmdprep: $C/22-llmstxtkit-missing-urls.txt:7: reference parser raises AttributeError" \
+like "$err" "^bmdprep: $F/broken.txt:7: reference parser raises AttributeError" \
 	"error names file and line"
-run "$B" --llms -r --site-id S1 "$C/01-answerdotai-llms-txt-sample.txt"
+run "$B" --llms -r --site-id S1 "$F/sample.txt"
 expect_status 0 "reference mode records"
 is "$(printf '%s\n' "$out" | jq -r 'select(.kind=="link") | .optional' | sort | uniq -c | tr -s ' ' | tr '\n' ';')" \
 	" 4 false; 1 true;" "reference Optional section flagged"
@@ -135,19 +142,19 @@ like "$err" "^bmdprep: <stdin>:1: reference parser raises AttributeError" "stdin
 # ---------------------------------------------------------------- records
 A=$T/archive
 mkdir -p "$A/llms/S1" "$A/llms/S2"
-cp "$C/10-shadcn-svelte.txt" "$A/llms/S1/aa.txt"
+cp "$F/quarry.txt" "$A/llms/S1/aa.txt"
 printf '# Tiny\n\n> t\n\n## Docs\n- [a](a.md)\n- [b](b.md)\n' >"$A/llms/S2/bb.txt"
 cat >"$T/manifest.ndjson" <<EOF
-{"site_id":"S1","url":"https://www.shadcn-svelte.com/llms.txt","condition":"llms_txt","fetch_status":"SUCCESS","http_status":200,"archive_path":"llms/S1/aa.txt"}
+{"site_id":"S1","url":"https://quarry.example.com/llms.txt","condition":"llms_txt","fetch_status":"SUCCESS","http_status":200,"archive_path":"llms/S1/aa.txt"}
 {"site_id":"S2","url":"https://tiny.example.org/docs/llms.txt","condition":"llms_txt","fetch_status":"SUCCESS","http_status":200,"archive_path":"llms/S2/bb.txt"}
 {"site_id":"S3","url":"https://gone.example.org/llms.txt","condition":"llms_txt","fetch_status":"HTTP_ERROR","http_status":404,"archive_path":null,"failure_reason":"HTTP 404"}
-{"site_id":"S1","url":"https://www.shadcn-svelte.com/docs","condition":"A","fetch_status":"SUCCESS","archive_path":"html/S1/x.html"}
+{"site_id":"S1","url":"https://quarry.example.com/docs","condition":"A","fetch_status":"SUCCESS","archive_path":"html/S1/x.html"}
 EOF
 run "$B" --llms -a "$A" "$T/manifest.ndjson"
 expect_status 0 "record mode"
 printf '%s\n' "$out" >"$T/rec.ndjson"
 is "$(jq -r 'select(.kind=="llms") | "\(.site_id) \(.link_count) \(.http_status)"' "$T/rec.ndjson")" \
-"S1 72 200
+"S1 20 200
 S2 2 200
 S3 0 404" "one llms record per site, manifest fields passed through"
 is "$(jq -r 'select(.kind=="link" and .site_id=="S2") | .url' "$T/rec.ndjson")" \
@@ -176,7 +183,7 @@ run "$B" --llms --records "$T/bad.ndjson"
 expect_status 1 "invalid JSON line fails"
 like "$err" "bad.ndjson:2:" "bad line named"
 
-cp "$C/22-llmstxtkit-missing-urls.txt" "$A/llms/S2/bad.txt"
+cp "$F/broken.txt" "$A/llms/S2/bad.txt"
 printf '{"site_id":"S2","url":"https://e.org/llms.txt","condition":"llms_txt","fetch_status":"SUCCESS","archive_path":"llms/S2/bad.txt"}\n' >"$T/refbad.ndjson"
 run "$B" --llms -r -a "$A" "$T/refbad.ndjson"
 expect_status 0 "reference mode in records: a raising file does not stop the run"
@@ -207,7 +214,7 @@ S3 FAIL false false false false" "verdict per site: pass, too few links, fetch f
 run "$B" --check --min-links 2 -a "$A" "$T/manifest.ndjson"
 is "$(printf '%s\n' "$out" | jq -r 'select(.site_id=="S2") | .reasons[]')" \
 	"EC-1: bare link list, no link has a description" "--min-links lowers IC-2; reasons listed"
-run "$B" --check "$C/22-llmstxtkit-missing-urls.txt"
+run "$B" --check "$F/broken.txt"
 is "$(printf '%s\n' "$out" | jq -r '"\(.ic1) \(.reference_parses) \(.link_count)"')" "true false 3" \
 	"reference failure reported, lenient verdict kept"
 

@@ -42,7 +42,7 @@ printf '# A\n<!-- x -->\ntext\n' >a.md
 printf '# B\n' >b.md
 cp a.md archive/markdown/S1/a.md
 printf '{"site_id":"S1","url":"https://docs.example.com/llms.txt","condition":"llms_txt","fetch_status":"SUCCESS","archive_path":"llms/S1/l.txt"}\n{"site_id":"S1","url":"https://docs.example.com/a.md","condition":"B","fetch_status":"SUCCESS","archive_path":"markdown/S1/a.md"}\n' >manifest.ndjson
-cp "$TOP/../shared/corpus/benchmark-config.json" .
+cp "$TOP/examples/benchmark-config.json" .
 run "$B" --llms -b https://docs.example.com/llms.txt llms.txt
 like "$out" '"url":"https://docs.example.com/a.md"' "example: parse by hand"
 run sh -c "'$B' --check -a archive manifest.ndjson | jq -r 'select(.verdict==\"FAIL\") | .site_id'"

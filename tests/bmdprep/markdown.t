@@ -3,7 +3,8 @@
 # raw files, the reference line filter, condition B records, the config.
 . "${0%/*}/../lib/tap.sh"
 B=$(prog bmdprep)
-CFG=$TOP/../shared/corpus/benchmark-config.json
+# The example study's configuration (the same markdown_preprocessing as the real one).
+CFG=$TOP/examples/benchmark-config.json
 
 printf -- '---\ntitle: x\n---\n\n\n# Title\r\n\r\nText <!-- inline --> more\r\n<!-- whole line -->\nkeep\n<!--\nmulti\nline\n-->\nafter\n\n\n\n\n\nbig gap\n![logo](data:image/png;base64,AAAA) caption\n![real](https://e.org/i.png)\n<img alt="x"\n  src="data:image/gif;base64,R0lG">\n<IMG src='"'"'data:image/png;base64,QQ=='"'"' />tail\n<img src="/real.png">\n[ref]: data:image/png;base64,ZZZ\n```html\n<!-- kept in code -->\n![x](data:image/png;base64,QQ)\n```\nUse `<!-- more -->` inline.\nunterminated <!-- comment\nend\n\n\n' >"$T/doc.md"
 

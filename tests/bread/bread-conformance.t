@@ -7,8 +7,9 @@
 # that any regression in the algorithm shows.
 . "${0%/*}/../lib/tap.sh"
 
-PAGES=${CTXBENCH_READABILITY_PAGES:-$TOP/../shared/conformance/readability/test-pages}
-[ -d "$PAGES" ] || PAGES=/work/shared/conformance/readability/test-pages
+PAGES=$SHARED/conformance/readability/test-pages
+need_shared conformance/readability/test-pages ||
+    skip_all "no shared Readability test pages ($PAGES)"
 BREAD=$(prog bread)
 export PYTHONDONTWRITEBYTECODE=1
 F1_FLOOR=0.9990

@@ -149,7 +149,7 @@ like "$err" 'bad.csv:7: completeness: missing value' "an empty required score"
 bad "unscored response" --delete-row 7
 like "$err" 'response R[0-9A-F]+ has not been scored by any rater' "every blinded response must be scored"
 bad "no rater column" --drop rater_id
-like "$err" 'bad.csv: no rater_id column' "a sheet must say who scored it"
+like "$err" 'bad.csv:1: no rater_id column' "a sheet must say who scored it"
 bad "several problems" --set "3:factual_accuracy=9" --set "5:completeness=7" --set "8:citation_fidelity=-1"
 is "$(printf '%s\n' "$err" | grep -c 'out of range')" 3 "every problem is reported at once"
 like "$err" '3 problems; nothing written' "with their count"
@@ -201,6 +201,64 @@ like "$err" 'which the key.s self-check subset does not hold' "are rejected"
 run "$B" merge -k "$T/key.json" -r "$R" $(out) --primary carol "$T/alice.csv" "$T/alice-h.csv"
 expect_status 1 "a primary rater who scored nothing"
 like "$err" 'no sheet was scored by rater "carol"' "is named"
+
+# Formula-like text cells of raw-data.csv are neutralised as in the sheets
+# (a leading space); --raw-csv keeps them; numbers are never touched.
+$FILL "$T/alice.csv" "$T/alice-f.csv" --set '1:scoring_notes==HYPERLINK("http://x")'
+run "$B" merge -k "$T/key.json" -r "$R" $(out) "$T/alice-f.csv" "$T/alice-h.csv" "$T/bob.csv" "$T/alice-self.csv"
+expect_status 0 "merge with a formula in scoring_notes"
+like "$(cat "$T/raw-data.csv")" '," =HYPERLINK\(""http://x""\)",' "raw-data.csv: the formula cell starts with a space"
+is "$(jq -r 'select(.primary and .response_id == "'"$id1"'") | .scoring_notes' "$T/scored.ndjson")" '=HYPERLINK("http://x")' \
+	"the scored record keeps the text as the rater wrote it"
+run "$B" merge -k "$T/key.json" -r "$R" $(out) --raw-csv "$T/alice-f.csv" "$T/alice-h.csv" "$T/bob.csv" "$T/alice-self.csv"
+like "$(cat "$T/raw-data.csv")" ',"=HYPERLINK\(""http://x""\)",' "--raw-csv: the cell is written untouched"
+
+# A full disk: every output or none, and the message names the file.  A
+# small tmpfs in a private mount namespace (needs root or user namespaces).
+D=$T/full
+mkdir -p "$D"
+run "$B" merge -k "$T/key.json" -r "$R" $(out) "$T/alice.csv" "$T/alice-h.csv" "$T/bob.csv" "$T/alice-self.csv"
+pages() { echo $(( ($(wc -c <"$1") + 4095) / 4096 )); }
+fit=$(( $(pages "$T/scored.ndjson") + $(pages "$T/raw-data.csv") ))
+if unshare -m sh -c "mount -t tmpfs -o size=1m tmpfs '$D'" 2>/dev/null; then
+	unshare -m sh -c '
+		D=$1; shift; fit=$1; shift
+		mount -t tmpfs -o size=1m tmpfs "$D" || exit 99
+		# Leave room for scored.ndjson and raw-data.csv, none for the details.
+		head -c $(( (256 - fit) * 4096 )) /dev/zero >"$D/filler" 2>/dev/null
+		rc=0
+		"$@" -o "$D/scored.ndjson" --raw-data "$D/raw-data.csv" --details "$D/hd.json" \
+		    2>"$D/../full.err" || rc=$?
+		echo "$rc" >"$D/../full.rc"
+		ls "$D" >"$D/../full.ls"
+	' sh "$D" "$fit" "$B" merge -k "$T/key.json" -r "$R" \
+	    "$T/alice.csv" "$T/alice-h.csv" "$T/bob.csv" "$T/alice-self.csv"
+	is "$(cat "$T/full.rc")" 1 "a full disk: exit 1"
+	is "$(cat "$T/full.ls")" filler "a full disk: no output committed, no temporary left"
+	like "$(cat "$T/full.err")" "hd.json: cannot write: No space left on device; no output written" \
+		"a full disk: the message names the file"
+else
+	for i in 1 2 3; do skip "cannot mount a small tmpfs here (needs root or user namespaces)"; done
+fi
+
+# A sheet with another header is refused even without rows (file:line).
+printf 'response_id,rater_id,scoring_date,factul_accuracy\n' >"$T/typo.csv"
+run "$B" check "$T/typo.csv"
+expect_status 1 "check: a header-only sheet without any rubric column"
+like "$err" "typo.csv:1: no column of rubric context-collapse" "names file and line"
+printf 'a,b\n' >"$T/other.csv"
+run "$B" check "$T/other.csv"
+expect_status 1 "check: a CSV that is not a sheet"
+like "$err" "other.csv:1: no response_id column" "names file and line"
+run "$B" merge -k "$T/key.json" -r "$R" $(out) "$T/alice.csv" "$T/alice-h.csv" "$T/bob.csv" "$T/alice-self.csv" "$T/other.csv"
+expect_status 1 "merge: a CSV that is not a sheet among good ones"
+like "$err" "other.csv:1: no response_id column" "names it"
+run "$B" autoscore "$T/other.csv"
+expect_status 1 "autoscore: a CSV that is not a blind sheet"
+like "$err" "other.csv:1: no response_id column" "names file and line"
+run "$B" autoscore "$T/typo.csv"
+expect_status 1 "autoscore: a header without the sheet's columns"
+like "$err" "typo.csv:1: no question column" "names the missing column"
 
 # Usage.
 run "$B" merge -k "$T/key.json" "$T/alice.csv"

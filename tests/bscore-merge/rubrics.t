@@ -104,6 +104,20 @@ sed 's/"require": "factual_accuracy <= 2"/"require": "factual_accuracy <= (2"/' 
 run "$B" rubric -R "$T/broken.json"
 expect_status 1 "a rubric with a broken rule"
 like "$err" 'broken.json: rules\[0\]: require: expected .\). at offset' "is rejected with where"
+# A rule nested 50,000 deep is refused with a clear error, not a crash.
+deep=$(awk 'BEGIN { for (i = 0; i < 50000; i++) printf "("; printf "factual_accuracy <= 2"; for (i = 0; i < 50000; i++) printf ")" }')
+jq --arg d "$deep" '.rules[0].require = $d' "$TOP/share/rubrics/context-collapse.json" >"$T/deep.json"
+run "$B" rubric -R "$T/deep.json"
+expect_status 1 "a rule with 50,000 nested parentheses: exit 1"
+like "$err" 'deep.json: rules\[0\]: require: expression nested deeper than 200 levels' "names file, rule and the depth bound"
+# A pass name goes into sheet file names: only letters, digits, _ and -.
+jq '.passes[1].name = "../../evil"' "$TOP/share/rubrics/context-collapse.json" >"$T/evilpass.json"
+run "$B" rubric -R "$T/evilpass.json"
+expect_status 1 "a pass name with a path in it: exit 1"
+like "$err" "evilpass.json: passes\\[1\\]: name: expected letters, digits" "names file, pass and field"
+run "$B" blind -R "$T/evilpass.json" -k "$T/ek.json" -d "$T/ev" --passes "$TOP/tests/bscore-merge/fixtures/responses.ndjson"
+expect_status 1 "blind --passes refuses it before writing a sheet"
+ok test ! -e "$T/evil.csv"
 mkdir -p "$T/share/rubrics"
 jq '.rubric = "study-x" | .rules += [{"id":"no-perfect","when":"true","require":"factual_accuracy < 3","message":"this study caps accuracy at 2"}]' \
 	"$TOP/share/rubrics/context-collapse.json" >"$T/share/rubrics/study-x.json"

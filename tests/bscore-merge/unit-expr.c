@@ -54,6 +54,57 @@ is(const char *text, const char *want)
 	free(got);
 }
 
+/* Depth bound: deep nesting is an error, never a stack overflow. */
+static void
+deep(void)
+{
+	struct buf b = BUF_INIT;
+	size_t i, n = 50000;
+	char *got;
+
+	for (i = 0; i < n; i++)
+		buf_addc(&b, '(');
+	buf_addc(&b, 'a');
+	for (i = 0; i < n; i++)
+		buf_addc(&b, ')');
+	got = eval(b.s);
+	TAP_IS_STR(got, "error: expression nested deeper than 200 levels at offset 200",
+	    "50,000 nested parentheses");
+	free(got);
+	buf_reset(&b);
+	for (i = 0; i < n; i++)
+		buf_adds(&b, "not ");
+	buf_addc(&b, 'a');
+	got = eval(b.s);
+	TAP_OK(strstr(got, "nested deeper than 200 levels") != NULL, "50,000 nested not: %s", got);
+	free(got);
+	buf_reset(&b);
+	for (i = 0; i < n; i++)
+		buf_adds(&b, "- ");
+	buf_addc(&b, 'a');
+	got = eval(b.s);
+	TAP_OK(strstr(got, "nested deeper than 200 levels") != NULL, "50,000 nested minus: %s", got);
+	free(got);
+	buf_reset(&b);
+	buf_addc(&b, 'a');
+	for (i = 0; i < n; i++)
+		buf_adds(&b, " + a");
+	got = eval(b.s);
+	TAP_OK(strstr(got, "nested deeper than 200 levels") != NULL, "a chain of 50,000 additions: %s", got);
+	free(got);
+	buf_reset(&b);
+	for (i = 0; i < 60; i++)
+		buf_addc(&b, '(');
+	buf_adds(&b, "a + 1");
+	for (i = 0; i < 60; i++)
+		buf_addc(&b, ')');
+	buf_adds(&b, " == 3");
+	got = eval(b.s);
+	TAP_IS_STR(got, "true", "60 nested parentheses are fine");
+	free(got);
+	buf_release(&b);
+}
+
 int
 main(void)
 {
@@ -94,6 +145,7 @@ main(void)
 	is("attr(1, \"p\")", "error: attr() takes a field name and an attribute");
 	is("\"open", "error: unterminated string at offset 0");
 	is("a # b", "error: unexpected character at offset 2");
+	deep();
 	json_decref(row);
 	row = json_loads("{\"code\":\"F\"}", 0, &je);
 	is("attr(code, \"penalty\")", "30.0");

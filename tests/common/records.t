@@ -3,7 +3,10 @@
 # input stops with exit status 1 and a message naming file and line.
 . "${0%/*}/../lib/tap.sh"
 D=$CTXBENCH_BUILD/tests/common/unit-driver
-C=$TOP/../shared/corpus
+# The project's example study (examples/) is always there; the real study's
+# corpus ($SHARED/corpus) is checked when present.
+E=$TOP/examples
+C=$SHARED/corpus
 
 printf '{"a":1}\n\n  \n{"b":"\\u00e9","c":[1,2.5]}\r\n{"d":null}' >"$T/good.ndjson"
 run "$D" ndjson "$T/good.ndjson"
@@ -106,17 +109,34 @@ printf 'id,text\n1,caf\351\n' >"$T/latin.csv"
 run "$D" csv "$T/latin.csv"
 like "$err" "latin.csv:2: invalid UTF-8 in field 2" "invalid UTF-8 in CSV named"
 
+# The example study's files load.
+run "$D" sites "$E/site-list.csv"
+expect_status 0 "example site-list.csv loads"
+is "$(wc -l <"$T/out")" 1 "1 example site"
+like "$(head -n 1 "$T/out")" '"llms_txt_page_count":17,"has_llms_full":false' "typed columns"
+run "$D" questions "$E/questions.json"
+is "$(wc -l <"$T/out")" 19 "19 example questions"
+run "$D" gold "$E/gold-answers.json"
+is "$(wc -l <"$T/out")" 19 "19 example gold answers"
+run "$D" config "$E/benchmark-config.json"
+expect_status 0 "example benchmark-config.json loads"
+
 # The study's real files load.
-run "$D" sites "$C/site-list.csv"
-expect_status 0 "real site-list.csv loads"
-is "$(wc -l <"$T/out")" 37 "37 sites"
-like "$(head -n 1 "$T/out")" '"llms_txt_page_count":175,"has_llms_full":false' "typed columns"
-run "$D" questions "$C/questions.json"
-is "$(wc -l <"$T/out")" 286 "286 questions"
-run "$D" gold "$C/gold-answers.json"
-is "$(wc -l <"$T/out")" 286 "286 gold answers"
-run "$D" config "$C/benchmark-config.json"
-expect_status 0 "real benchmark-config.json loads"
+if need_shared corpus/site-list.csv && need_shared corpus/questions.json &&
+    need_shared corpus/gold-answers.json && need_shared corpus/benchmark-config.json; then
+	run "$D" sites "$C/site-list.csv"
+	expect_status 0 "real site-list.csv loads"
+	is "$(wc -l <"$T/out")" 37 "37 sites"
+	like "$(head -n 1 "$T/out")" '"llms_txt_page_count":175,"has_llms_full":false' "typed columns"
+	run "$D" questions "$C/questions.json"
+	is "$(wc -l <"$T/out")" 286 "286 questions"
+	run "$D" gold "$C/gold-answers.json"
+	is "$(wc -l <"$T/out")" 286 "286 gold answers"
+	run "$D" config "$C/benchmark-config.json"
+	expect_status 0 "real benchmark-config.json loads"
+else
+	for i in 1 2 3 4 5 6; do skip "no shared corpus ($C): the real study files"; done
+fi
 
 # Schema errors name the line.
 cat >"$T/q.json" <<'J'
@@ -147,11 +167,14 @@ printf '[{"site_id":"S001","domain":"d","questions":[]}\n' >"$T/q5.json"
 run "$D" questions "$T/q5.json"
 like "$err" "q5.json:2: invalid JSON" "truncated questions.json named"
 
-head -n 3 "$C/site-list.csv" >"$T/sites.csv"
-sed -n 2p "$C/site-list.csv" >>"$T/sites.csv"
+# Two sites made from the example's one (S002 has llms-full.txt).
+{ sed -n 1,2p "$E/site-list.csv"
+  sed -n 2p "$E/site-list.csv" | sed 's/"S001"/"S002"/; s/"FALSE"/"TRUE"/'; } >"$T/two.csv"
+cp "$T/two.csv" "$T/sites.csv"
+sed -n 2p "$E/site-list.csv" >>"$T/sites.csv"
 run "$D" sites "$T/sites.csv"
 like "$err" "sites.csv:4: site_id 'S001' appears twice" "duplicate site named"
-sed '3s/"TRUE"/"perhaps"/' "$C/site-list.csv" | head -n 4 >"$T/sites2.csv"
+sed '3s/"TRUE"/"perhaps"/' "$T/two.csv" >"$T/sites2.csv"
 run "$D" sites "$T/sites2.csv"
 like "$err" "sites2.csv:3: has_llms_full: expected TRUE or FALSE" "bad boolean named"
 

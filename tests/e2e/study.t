@@ -2,7 +2,8 @@
 # The full-study Makefile's dry run on the real corpus: no network, the
 # planned fetches and the mapping report.
 . "${0%/*}/../lib/tap.sh"
-C=$TOP/../shared/corpus
+C=$SHARED/corpus
+need_shared corpus/site-list.csv || skip_all "no shared corpus ($C)"
 rc=0
 make -s -C "$TOP/examples/study" dry-run CORPUS="$C" OUT="$T/study" BIN="$CTXBENCH_BUILD/bin/" >"$T/log" 2>&1 || rc=$?
 is "$rc" 0 "make dry-run on the real corpus" || tail -n 20 "$T/log" | sed 's/^/# /'

@@ -375,11 +375,38 @@ section_order(const struct asm_state *st, const char *site, const json_t *llms,
 
 /* ---------------------------------------------------------------- contexts */
 
+static void
+plain_add(struct buf *b, const char *body)
+{
+	if (b->len > 0)
+		buf_addc(b, '\n');
+	trim_newlines(b, body);
+	buf_addc(b, '\n');
+}
+
 struct result {
 	struct buf content;
+	struct buf plain;	/* the documents' bodies alone, for parity */
 	json_t *pages, *dropped;
 	int ndocs;
+	int excluded;
 };
+
+/* A page seen before in this context (by URL key, fragment dropped)? */
+static int
+seen_page(json_t *used, const char *url)
+{
+	char *k = bctx_url_key(url);
+	int seen;
+
+	if (k == NULL)
+		k = bctx_url_defrag(url);
+	seen = json_object_get(used, k) != NULL;
+	if (!seen)
+		json_object_set_new(used, k, json_true());
+	free(k);
+	return seen;
+}
 
 static void
 assemble_a(struct asm_state *st, const char *site, struct bctx_map *maps,
@@ -393,19 +420,13 @@ assemble_a(struct asm_state *st, const char *site, struct bctx_map *maps,
 		struct bctx_map *m = &maps[i];
 		const json_t *rec;
 		const char *why;
-		char *fk;
 
 		if (m->a_url == NULL) {
 			add_dropped(r->dropped, m->source, m->a_reason);
 			continue;
 		}
-		fk = bctx_url_defrag(m->a_url);
-		if (json_object_get(used, fk)) {
-			free(fk);
+		if (seen_page(used, m->a_url))
 			continue;
-		}
-		json_object_set_new(used, fk, json_true());
-		free(fk);
 		rec = find_page(st, site, "A", m->a_url);
 		if ((why = page_reason(rec, "text", tmp, sizeof tmp)) != NULL) {
 			add_dropped(r->dropped, m->a_url, why);
@@ -419,172 +440,217 @@ assemble_a(struct asm_state *st, const char *site, struct bctx_map *maps,
 	json_decref(used);
 }
 
-static void
-assemble_b(struct asm_state *st, const char *site, const char *domain,
-    struct bctx_map *maps, size_t n, struct result *r)
+/* The documents of a Condition B context. */
+struct docs {
+	struct doc *v;
+	size_t n, cap;
+	struct doc ldoc;	/* the llms.txt itself, when have_ldoc */
+	int have_ldoc;
+};
+
+static struct doc *
+doc_push(struct docs *d, long pos, const char *section, const char *url,
+    const json_t *rec)
 {
-	struct doc *docs = NULL, ldoc;
-	size_t ndocs = 0, cap = 0, i, j;
-	const json_t *llms = llms_record(st, site, NULL), *lrec = NULL;
-	json_t *used = json_object(), *secs, *links;
-	char tmp[32];
-	int have_ldoc = 0;
-	const char *unlisted = "Docs";
+	struct doc *x;
 
-	memset(&ldoc, 0, sizeof ldoc);
-	links = json_object_get(st->env.links, site);
-	if (st->o->all_links) {
-		/* The whole llms.txt, as create_ctx(optional=...) builds it. */
-		json_t *l;
-		if (llms == NULL) {
-			add_dropped(r->dropped, site, "NO_MARKDOWN_MAPPING");
-			json_decref(used);
-			return;
-		}
-		json_array_foreach(links, i, l) {
-			const char *sec = json_string_value(json_object_get(l, "section"));
-			const char *url = json_string_value(json_object_get(l, "url"));
-			const json_t *rec;
-			const char *why;
+	if (d->n == d->cap)
+		d->v = xreallocarray(d->v, d->cap = d->cap ? 2 * d->cap : 8,
+		    sizeof *d->v);
+	x = &d->v[d->n++];
+	memset(x, 0, sizeof *x);
+	x->pos = pos;
+	x->section = section;
+	x->url = bctx_url_defrag(url);
+	x->body = json_string_value(json_object_get(rec, "markdown"));
+	return x;
+}
 
-			if (sec && strcmp(sec, "Optional") == 0 && !st->o->optional)
-				continue;
-			rec = find_page(st, site, "B", url);
-			if ((why = page_reason(rec, "markdown", tmp, sizeof tmp)) != NULL) {
-				add_dropped(r->dropped, url, why);
-				continue;
-			}
-			if (ndocs == cap)
-				docs = xreallocarray(docs, cap = cap ? 2 * cap : 8, sizeof *docs);
-			memset(&docs[ndocs], 0, sizeof *docs);
-			docs[ndocs].pos = (long)i;
-			docs[ndocs].section = sec ? sec : unlisted;
-			docs[ndocs].title = json_string_value(json_object_get(l, "title"));
-			docs[ndocs].desc = json_string_value(json_object_get(l, "description"));
-			docs[ndocs].url = bctx_url_defrag(url);
-			docs[ndocs].body = json_string_value(json_object_get(rec, "markdown"));
-			ndocs++;
-			json_array_append_new(r->pages, page_entry(url, url, rec));
-		}
-		goto render;
+/* Fill title and description from the llms.txt link record l. */
+static void
+doc_link(struct doc *x, const json_t *l)
+{
+	x->title = json_string_value(json_object_get(l, "title"));
+	x->desc = json_string_value(json_object_get(l, "description"));
+}
+
+static void
+docs_release(struct docs *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->n; i++) {
+		free(d->v[i].url);
+		free(d->v[i].fallback_title);
 	}
-	for (i = 0; i < n; i++) {
-		struct bctx_map *m = &maps[i];
+	free(d->v);
+	free(d->ldoc.url);
+	free(d->ldoc.fallback_title);
+}
+
+/*
+ * --all-links: every link of the llms.txt, as create_ctx(optional=...)
+ * builds it.  The reference repeats a page listed several times; the
+ * methodology style keeps its first listing only.
+ */
+static void
+all_links(struct asm_state *st, const char *site, struct docs *d,
+    struct result *r)
+{
+	json_t *links = json_object_get(st->env.links, site), *l;
+	json_t *used = json_object();
+	char tmp[32];
+	size_t i;
+
+	json_array_foreach(links, i, l) {
+		const char *sec = json_string_value(json_object_get(l, "section"));
+		const char *url = json_string_value(json_object_get(l, "url"));
 		const json_t *rec;
 		const char *why;
-		char *fk;
+
+		if (sec && strcmp(sec, "Optional") == 0 && !st->o->optional)
+			continue;
+		if (seen_page(used, url) && !st->o->reference)
+			continue;
+		rec = find_page(st, site, "B", url);
+		if ((why = page_reason(rec, "markdown", tmp, sizeof tmp)) != NULL) {
+			add_dropped(r->dropped, url, why);
+			continue;
+		}
+		doc_link(doc_push(d, (long)i, sec ? sec : "Docs", url, rec), l);
+		json_array_append_new(r->pages, page_entry(url, url, rec));
+	}
+	json_decref(used);
+}
+
+/* The llms.txt (or llms-full.txt) cited as a source: its whole content. */
+static void
+llms_doc(struct asm_state *st, const char *site, const struct bctx_map *m,
+    struct docs *d, struct result *r)
+{
+	char *fk = bctx_url_defrag(m->b_url);
+	const json_t *lrec = llms_record(st, site, fk), *rec;
+	const char *why, *slash;
+	char tmp[32];
+
+	if (lrec && json_is_string(json_object_get(lrec, "content"))) {
+		if (!d->have_ldoc) {
+			d->have_ldoc = 1;
+			d->ldoc.pos = -1;
+			d->ldoc.title = json_string_value(json_object_get(lrec, "title"));
+			d->ldoc.url = xstrdup(fk);
+			d->ldoc.body = json_string_value(json_object_get(lrec, "content"));
+			if (d->ldoc.title == NULL)
+				d->ldoc.fallback_title = xstrdup("llms.txt");
+			json_array_append_new(r->pages, page_entry(m->b_url, m->source,
+			    lrec));
+		}
+		free(fk);
+		return;
+	}
+	/* no parsed llms.txt: a prepared copy (bmdprep on the llms_txt /
+	 * llms_full_txt manifest record) will do */
+	rec = find_page(st, site, m->b_cond, m->b_url);
+	why = page_reason(rec, "markdown", tmp, sizeof tmp);
+	if (why)
+		add_dropped(r->dropped, m->b_url, why);
+	else if (!d->have_ldoc) {
+		slash = strrchr(fk, '/');
+		d->have_ldoc = 1;
+		d->ldoc.pos = -1;
+		d->ldoc.url = xstrdup(fk);
+		d->ldoc.body = json_string_value(json_object_get(rec, "markdown"));
+		d->ldoc.fallback_title = xstrdup(slash ? slash + 1 : fk);
+		json_array_append_new(r->pages, page_entry(m->b_url, m->source, rec));
+	}
+	free(fk);
+}
+
+/*
+ * The question's documents: one per page (by URL key), under the page's
+ * first llms.txt listing, or in "Docs" after every listed one when the
+ * llms.txt does not list it.
+ */
+static void
+question_docs(struct asm_state *st, const char *site, struct bctx_map *maps,
+    size_t n, struct docs *d, struct result *r)
+{
+	json_t *links = json_object_get(st->env.links, site);
+	json_t *used = json_object();
+	char tmp[32];
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct bctx_map *m = &maps[i];
+		const json_t *rec, *l;
+		const char *why, *sec;
+		struct doc *x;
+		long pos;
 
 		if (m->b_url == NULL) {
 			add_dropped(r->dropped, m->source, m->b_reason);
 			continue;
 		}
-		fk = bctx_url_defrag(m->b_url);
-		if (json_object_get(used, fk)) {
-			free(fk);
+		if (seen_page(used, m->b_url))
 			continue;
-		}
-		json_object_set_new(used, fk, json_true());
 		if (strcmp(m->b_cond, "B") != 0) {
-			/* the llms.txt itself: its content from bmdprep --llms */
-			lrec = llms_record(st, site, fk);
-			if (lrec && json_is_string(json_object_get(lrec, "content"))) {
-				if (!have_ldoc) {
-					have_ldoc = 1;
-					ldoc.pos = -1;
-					ldoc.title = json_string_value(json_object_get(lrec, "title"));
-					ldoc.url = xstrdup(fk);
-					ldoc.body = json_string_value(json_object_get(lrec, "content"));
-					if (ldoc.title == NULL)
-						ldoc.fallback_title = xstrdup("llms.txt");
-					json_array_append_new(r->pages, page_entry(m->b_url,
-					    m->source, lrec));
-				}
-			} else {
-				/* no parsed llms.txt: a prepared copy (bmdprep on the
-				 * llms_txt / llms_full_txt manifest record) will do */
-				rec = find_page(st, site, m->b_cond, m->b_url);
-				why = page_reason(rec, "markdown", tmp, sizeof tmp);
-				if (why)
-					add_dropped(r->dropped, m->b_url, why);
-				else if (!have_ldoc) {
-					const char *slash = strrchr(fk, '/');
-					have_ldoc = 1;
-					ldoc.pos = -1;
-					ldoc.url = xstrdup(fk);
-					ldoc.body = json_string_value(json_object_get(rec,
-					    "markdown"));
-					ldoc.fallback_title = xstrdup(slash ? slash + 1 : fk);
-					json_array_append_new(r->pages, page_entry(m->b_url,
-					    m->source, rec));
-				}
-			}
-			free(fk);
+			llms_doc(st, site, m, d, r);
 			continue;
 		}
 		rec = find_page(st, site, "B", m->b_url);
 		if ((why = page_reason(rec, "markdown", tmp, sizeof tmp)) != NULL) {
 			add_dropped(r->dropped, m->b_url, why);
-			free(fk);
 			continue;
 		}
 		json_array_append_new(r->pages, page_entry(m->b_url, m->source, rec));
 		if (json_array_size(m->b_links) == 0) {
-			if (ndocs == cap)
-				docs = xreallocarray(docs, cap = cap ? 2 * cap : 8, sizeof *docs);
-			memset(&docs[ndocs], 0, sizeof *docs);
-			docs[ndocs].pos = (long)json_array_size(links) + (long)i;
-			docs[ndocs].section = unlisted;
-			docs[ndocs].url = xstrdup(fk);
-			docs[ndocs].body = json_string_value(json_object_get(rec, "markdown"));
-			docs[ndocs].fallback_title = md_title(docs[ndocs].body);
-			if (docs[ndocs].fallback_title == NULL)
-				docs[ndocs].fallback_title = xstrdup(fk);
-			ndocs++;
+			x = doc_push(d, (long)json_array_size(links) + (long)i, "Docs",
+			    m->b_url, rec);
+			x->fallback_title = md_title(x->body);
+			if (x->fallback_title == NULL)
+				x->fallback_title = xstrdup(x->url);
+			continue;
 		}
-		for (j = 0; j < json_array_size(m->b_links); j++) {
-			long pos = (long)json_integer_value(json_array_get(m->b_links, j));
-			json_t *l = bctx_env_link(&st->env, site, (size_t)pos);
-			size_t k;
-			int dup = 0;
-
-			for (k = 0; k < ndocs; k++)
-				if (docs[k].pos == pos)
-					dup = 1;
-			if (dup)
-				continue;
-			if (ndocs == cap)
-				docs = xreallocarray(docs, cap = cap ? 2 * cap : 8, sizeof *docs);
-			memset(&docs[ndocs], 0, sizeof *docs);
-			docs[ndocs].pos = pos;
-			docs[ndocs].section = json_string_value(json_object_get(l, "section"));
-			if (docs[ndocs].section == NULL)
-				docs[ndocs].section = unlisted;
-			docs[ndocs].title = json_string_value(json_object_get(l, "title"));
-			docs[ndocs].desc = json_string_value(json_object_get(l, "description"));
-			docs[ndocs].url = xstrdup(fk);
-			docs[ndocs].body = json_string_value(json_object_get(rec, "markdown"));
-			ndocs++;
-		}
-		free(fk);
+		pos = (long)json_integer_value(json_array_get(m->b_links, 0));
+		l = bctx_env_link(&st->env, site, (size_t)pos);
+		sec = json_string_value(json_object_get(l, "section"));
+		doc_link(doc_push(d, pos, sec ? sec : "Docs", m->b_url, rec), l);
 	}
-render:
-	if (ndocs > 0 || have_ldoc || st->o->all_links) {
-		if (ndocs > 1)
-			qsort(docs, ndocs, sizeof *docs, doc_cmp);
-		secs = section_order(st, site, llms, docs, ndocs);
-		render_project(&r->content, st, domain, llms, have_ldoc ? &ldoc : NULL,
-		    docs, ndocs, secs, st->o->all_links);
-		json_decref(secs);
-		r->ndocs = (int)ndocs + have_ldoc + st->o->all_links;
-	}
-	for (i = 0; i < ndocs; i++) {
-		free(docs[i].url);
-		free(docs[i].fallback_title);
-	}
-	free(docs);
-	free(ldoc.url);
-	free(ldoc.fallback_title);
 	json_decref(used);
+}
+
+static void
+assemble_b(struct asm_state *st, const char *site, const char *domain,
+    struct bctx_map *maps, size_t n, struct result *r)
+{
+	const json_t *llms = llms_record(st, site, NULL);
+	struct docs d;
+	json_t *secs;
+	size_t i;
+
+	memset(&d, 0, sizeof d);
+	if (st->o->all_links && llms == NULL) {
+		add_dropped(r->dropped, site, "NO_MARKDOWN_MAPPING");
+		return;
+	}
+	if (st->o->all_links)
+		all_links(st, site, &d, r);
+	else
+		question_docs(st, site, maps, n, &d, r);
+	if (d.n > 0 || d.have_ldoc || st->o->all_links) {
+		if (d.n > 1)
+			qsort(d.v, d.n, sizeof *d.v, doc_cmp);
+		if (d.have_ldoc)
+			plain_add(&r->plain, d.ldoc.body);
+		for (i = 0; i < d.n; i++)
+			plain_add(&r->plain, d.v[i].body);
+		secs = section_order(st, site, llms, d.v, d.n);
+		render_project(&r->content, st, domain, llms, d.have_ldoc ?
+		    &d.ldoc : NULL, d.v, d.n, secs, st->o->all_links);
+		json_decref(secs);
+		r->ndocs = (int)d.n + d.have_ldoc + st->o->all_links;
+	}
+	docs_release(&d);
 }
 
 static char *
@@ -607,37 +673,47 @@ fill_template(const char *tpl, const char *content, const char *question)
 	return buf_detach(&b, NULL);
 }
 
+/* Assemble the content of one condition of question q into r. */
 static void
-emit_context(struct asm_state *st, const json_t *q, const char *cond,
-    struct bctx_map *maps, size_t n)
+build_context(struct asm_state *st, const json_t *q, const char *cond,
+    struct bctx_map *maps, size_t n, struct result *r)
 {
 	const char *site = json_string_value(json_object_get(q, "site_id"));
-	const char *qid = json_string_value(json_object_get(q, "question_id"));
 	const char *domain = json_string_value(json_object_get(q, "domain"));
-	const char *qtext = json_string_value(json_object_get(q, "text"));
-	json_t *rec = json_object(), *g = NULL, *site_obj, *v, *rules;
-	struct result r;
-	const char *lm = NULL, *reason = NULL;
-	time_t best = (time_t)-1;
-	struct buf mapping = BUF_INIT;
-	size_t i;
-	int excluded;
 
-	memset(&r, 0, sizeof r);
-	r.pages = json_array();
-	r.dropped = json_array();
-	if (strcmp(cond, "A") == 0)
-		assemble_a(st, site, maps, n, &r);
-	else
-		assemble_b(st, site, domain, maps, n, &r);
-	excluded = r.ndocs == 0;
-	if (excluded) {
-		reason = json_array_size(r.dropped) > 0 ? json_string_value(
-		    json_object_get(json_array_get(r.dropped, 0), "reason")) :
-		    "NOT_ARCHIVED";
-		buf_reset(&r.content);
+	memset(r, 0, sizeof *r);
+	r->pages = json_array();
+	r->dropped = json_array();
+	if (strcmp(cond, "A") == 0) {
+		assemble_a(st, site, maps, n, r);
+		buf_add(&r->plain, buf_str(&r->content), r->content.len);
+	} else
+		assemble_b(st, site, domain, maps, n, r);
+	r->excluded = r->ndocs == 0;
+	if (r->excluded) {
+		buf_reset(&r->content);
+		buf_reset(&r->plain);
 	}
-	rules = json_object();
+}
+
+static void
+result_release(struct result *r)
+{
+	json_decref(r->pages);
+	json_decref(r->dropped);
+	buf_release(&r->content);
+	buf_release(&r->plain);
+}
+
+/* The mapping rules of the question's URLs, joined by '+' (malloc'd). */
+static char *
+mapping_rules(const struct asm_state *st, const char *cond,
+    const struct bctx_map *maps, size_t n)
+{
+	struct buf mapping = BUF_INIT;
+	json_t *rules = json_object();
+	size_t i;
+
 	if (st->o->all_links && strcmp(cond, "B") == 0)
 		buf_adds(&mapping, "all-links");
 	else
@@ -649,7 +725,20 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 				buf_adds(&mapping, maps[i].rule);
 			}
 	json_decref(rules);
-	json_array_foreach(r.pages, i, v) {
+	buf_adds(&mapping, "");
+	return buf_detach(&mapping, NULL);
+}
+
+/* The latest Last-Modified of the pages (borrowed), or NULL. */
+static const char *
+latest_modified(const json_t *pages)
+{
+	const char *lm = NULL;
+	time_t best = (time_t)-1;
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(pages, i, v) {
 		const char *s = json_string_value(json_object_get(v, "last_modified"));
 		time_t t;
 		if (s == NULL)
@@ -662,8 +751,57 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 				best = t;
 		}
 	}
+	return lm;
+}
+
+static void
+set_share(json_t *rec, const char *key, double v)
+{
+	if (v < 0)
+		json_set_null(rec, key);
+	else
+		json_set_real(rec, key, (double)(long long)(v * 10000 + 0.5) / 10000);
+}
+
+/* The parity fields (null without a pair: par == NULL). */
+static void
+set_parity(json_t *rec, const struct bctx_parity *par)
+{
+	static const struct bctx_parity none = { -1, -1, -1, -1, -1 };
+	const struct bctx_parity *p = par ? par : &none;
+
+	set_share(rec, "parity_b_in_a", p->b_in_a);
+	set_share(rec, "parity_a_in_b", p->a_in_b);
+	set_share(rec, "parity_code_b_in_a", p->code_b_in_a);
+	set_share(rec, "parity_code_a_in_b", p->code_a_in_b);
+	if (par)
+		json_set_bool(rec, "pair_drift", par->drift);
+	else
+		json_set_null(rec, "pair_drift");
+}
+
+/* Write the context record of one condition; releases r. */
+static void
+emit_context(struct asm_state *st, const json_t *q, const char *cond,
+    const struct bctx_map *maps, size_t n, struct result *r,
+    const struct bctx_parity *par)
+{
+	const char *site = json_string_value(json_object_get(q, "site_id"));
+	const char *qid = json_string_value(json_object_get(q, "question_id"));
+	const char *qtext = json_string_value(json_object_get(q, "text"));
+	json_t *rec = json_object(), *g = NULL, *site_obj, *v;
+	const char *lm, *reason = NULL;
+	char *mapping;
+
+	if (r->excluded)
+		reason = json_array_size(r->dropped) > 0 ? json_string_value(
+		    json_object_get(json_array_get(r->dropped, 0), "reason")) :
+		    "NOT_ARCHIVED";
+	mapping = mapping_rules(st, cond, maps, n);
+	lm = latest_modified(r->pages);
 	json_set_str(rec, "site_id", site);
-	json_set_str(rec, "domain", domain);
+	json_set_str(rec, "domain", json_string_value(json_object_get(q,
+	    "domain")));
 	json_set_str(rec, "question_id", qid);
 	json_set_str(rec, "condition", cond);
 	json_set_new(rec, "complexity", json_incref(json_object_get(q, "complexity")));
@@ -681,20 +819,20 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 		v = site_obj ? json_object_get(site_obj, "sector") : NULL;
 		json_set_new(rec, "sector", v ? json_incref(v) : json_null());
 	}
-	json_set_strn(rec, "content", buf_str(&r.content), r.content.len);
-	json_set_int(rec, "content_chars", (long long)utf8_count(buf_str(&r.content),
-	    r.content.len));
-	json_set_new(rec, "pages", r.pages);
-	json_set_new(rec, "dropped_urls", r.dropped);
-	json_set_str(rec, "mapping", buf_str(&mapping));
+	json_set_strn(rec, "content", buf_str(&r->content), r->content.len);
+	json_set_int(rec, "content_chars", (long long)utf8_count(buf_str(&r->content),
+	    r->content.len));
+	json_set_new(rec, "pages", json_incref(r->pages));
+	json_set_new(rec, "dropped_urls", json_incref(r->dropped));
+	json_set_str(rec, "mapping", mapping);
 	json_set_new(rec, "last_modified", lm ? json_string(lm) : json_null());
-	json_set_bool(rec, "excluded", excluded);
+	json_set_bool(rec, "excluded", r->excluded);
 	json_set_new(rec, "exclusion_reason", reason ? json_string(reason) :
 	    json_null());
-	if (st->cfg && !excluded) {
+	if (st->cfg && !r->excluded) {
 		char *u = fill_template(cfg_str(st->cfg, "prompt_template.user_prompt",
 		    "Content:\n{assembled_content}\n\nQuestion: {question_text}"),
-		    buf_str(&r.content), qtext);
+		    buf_str(&r->content), qtext);
 		json_set_str(rec, "system_prompt", cfg_str(st->cfg,
 		    "prompt_template.system_prompt", ""));
 		json_set_str(rec, "user_prompt", u);
@@ -703,20 +841,43 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 		json_set_null(rec, "system_prompt");
 		json_set_null(rec, "user_prompt");
 	}
-	if (st->gold) {
-		double c = -1;
-		if (g && !excluded)
-			c = bctx_gold_coverage(json_string_value(json_object_get(g,
-			    "gold_answer")), buf_str(&r.content));
-		if (c < 0)
-			json_set_null(rec, "gold_coverage");
-		else
-			json_set_real(rec, "gold_coverage", (double)(long long)(c * 10000 +
-			    0.5) / 10000);
-	}
-	buf_release(&r.content);
-	buf_release(&mapping);
+	if (st->gold)
+		set_share(rec, "gold_coverage", g && !r->excluded ?
+		    bctx_gold_coverage(json_string_value(json_object_get(g,
+		    "gold_answer")), buf_str(&r->content)) : -1);
+	set_parity(rec, par);
+	free(mapping);
+	result_release(r);
 	ndj_emit_free(rec);
+}
+
+/*
+ * Both conditions of question q: assembled together so that each record
+ * carries the pair's parity, written as --condition asks.
+ */
+static void
+emit_pair(struct asm_state *st, const json_t *q, struct bctx_map *maps,
+    size_t n)
+{
+	const char *want = st->o->condition;
+	struct result ra, rb;
+	struct bctx_parity par;
+	int pair;
+
+	build_context(st, q, "A", maps, n, &ra);
+	build_context(st, q, "B", maps, n, &rb);
+	pair = !ra.excluded && !rb.excluded;
+	if (pair)
+		bctx_parity(buf_str(&ra.plain), ra.plain.len, buf_str(&rb.plain),
+		    rb.plain.len, &par);
+	if (!want || strcmp(want, "A") == 0)
+		emit_context(st, q, "A", maps, n, &ra, pair ? &par : NULL);
+	else
+		result_release(&ra);
+	if (!want || strcmp(want, "B") == 0)
+		emit_context(st, q, "B", maps, n, &rb, pair ? &par : NULL);
+	else
+		result_release(&rb);
 }
 
 static int
@@ -771,10 +932,7 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 				    qid, url), qid, url);
 			bctx_map_url(&st.env, site, url, &maps[j]);
 		}
-		if (!o->condition || strcmp(o->condition, "A") == 0)
-			emit_context(&st, q, "A", maps, n);
-		if (!o->condition || strcmp(o->condition, "B") == 0)
-			emit_context(&st, q, "B", maps, n);
+		emit_pair(&st, q, maps, n);
 		for (j = 0; j < n; j++)
 			bctx_map_release(&maps[j]);
 		free(maps);

@@ -144,4 +144,19 @@ int bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[]);
 /* Share of the gold answer's content words present in text (-1: none). */
 double bctx_gold_coverage(const char *gold, const char *text);
 
+/*
+ * A<->B content parity of a pair (parity.c, ctxbench-records(5)): shares
+ * in 0..1, -1 where undefined (no content word, no code line on the side
+ * whose content is the denominator); drift is set when a defined share
+ * is below BCTX_PARITY_MIN.
+ */
+#define BCTX_PARITY_MIN 0.8
+struct bctx_parity {
+	double b_in_a, a_in_b;
+	double code_b_in_a, code_a_in_b;
+	int drift;
+};
+void bctx_parity(const char *a, size_t alen, const char *b, size_t blen,
+    struct bctx_parity *p);
+
 #endif

@@ -95,8 +95,8 @@ main(int argc, char *argv[])
 		die_usage("unknown command '%s' (expected plan or assemble)", cmd);
 	argc--;
 	argv++;
-	while ((c = getopt_long(argc, argv, "c:g:hl:m:o:q:s:V", longopts,
-	    NULL)) != -1) {
+	while ((c = opt_getopt(argc, argv, "c:g:hl:m:o:q:s:V", longopts,
+	    cmd)) != -1) {
 		switch (c) {
 		case OPT_ALL_LINKS: o.all_links = 1; break;
 		case OPT_CONDITION:

@@ -12,49 +12,55 @@
 
 struct plan {
 	json_t *jobs;		/* array of job objects, in order */
-	json_t *seen;		/* "site\ncond\nurl" -> job */
+	json_t *seen;		/* "site\ncond\nkey" -> job, "...\nqid" -> true */
 };
 
+/*
+ * The job of a page, one per (site, condition, page): the page is the URL's
+ * key without its fragment (bctx_url_key), so URLs that differ only by
+ * fragment, trailing slash, host case or default port are fetched once,
+ * under the first one's spelling without its fragment.
+ */
 static void
 add_job(struct plan *p, const char *site, const char *url, const char *cond,
     const char *qid)
 {
-	char *k = xasprintf("%s\n%s\n%s", site, cond, url);
-	json_t *job = json_object_get(p->seen, k), *ids;
+	char *uk = bctx_url_key(url);
+	char *k = xasprintf("%s\n%s\n%s", site, cond, uk ? uk : url), *kq;
+	json_t *job = json_object_get(p->seen, k);
 
 	if (job == NULL) {
 		char *fetch = bctx_url_defrag(url);
 
 		job = json_object();
 		json_set_str(job, "site_id", site);
-		json_set_str(job, "url", url);
+		json_set_str(job, "url", fetch);
 		json_set_str(job, "condition", cond);
-		if (strcmp(fetch, url) != 0)
-			json_set_str(job, "fetch_url", fetch);
 		free(fetch);
 		if (qid)
 			json_set_new(job, "question_ids", json_array());
 		json_array_append_new(p->jobs, job);
 		json_object_set(p->seen, k, job);
 	}
-	free(k);
 	if (qid) {
-		size_t i;
-		json_t *v;
-
-		ids = json_object_get(job, "question_ids");
-		json_array_foreach(ids, i, v)
-			if (strcmp(json_string_value(v), qid) == 0)
-				return;
-		json_array_append_new(ids, json_string(qid));
+		/* "key\nqid" marks a question already on the job */
+		kq = xasprintf("%s\n%s", k, qid);
+		if (!json_object_get(p->seen, kq)) {
+			json_object_set_new(p->seen, kq, json_true());
+			json_array_append_new(json_object_get(job, "question_ids"),
+			    json_string(qid));
+		}
+		free(kq);
 	}
+	free(k);
+	free(uk);
 }
 
 /* One --url mapping, as a record (debugging aid). */
 static json_t *
 map_record(const struct bctx_env *e, const char *site, const struct bctx_map *m)
 {
-	json_t *r = json_object(), *secs = json_array(), *v;
+	json_t *r = json_object(), *secs = json_array(), *also = json_array(), *v;
 	size_t i;
 
 	json_set_str(r, "site_id", site);
@@ -73,11 +79,13 @@ map_record(const struct bctx_env *e, const char *site, const struct bctx_map *m)
 		json_set_str(r, "b_rule", m->b_rule);
 	else
 		json_set_null(r, "b_rule");
+	/* one page, one section: its first listing; the others are named */
 	json_array_foreach(m->b_links, i, v) {
 		json_t *l = bctx_env_link(e, site, (size_t)json_integer_value(v));
-		json_array_append(secs, json_object_get(l, "section"));
+		json_array_append(i == 0 ? secs : also, json_object_get(l, "section"));
 	}
 	json_set_new(r, "sections", secs);
+	json_set_new(r, "also_listed_under", also);
 	if (m->a_reason)
 		json_set_str(r, "a_reason", m->a_reason);
 	json_set_new(r, "exclusion_reason", m->b_reason ? json_string(m->b_reason) :

@@ -2,7 +2,7 @@
  * bfetch.h - the parts of bfetch that are not main.c: robots.txt (RFC 9309),
  * the classification of a finished fetch into the fetch_status values of
  * spec 001 §2.1/§2.5, the archive (paths, atomic files, the manifest and its
- * resume index) and the libcurl multi engine.  Everything here is built into
+ * resume index) and the fetching engine over common/http.h.  Everything here is built into
  * libbfetch.a so the unit tests and fuzz targets can call it directly.
  */
 #ifndef BFETCH_H
@@ -124,7 +124,9 @@ struct bfetch_opts {
 	int robots;		/* respect robots.txt */
 	long retry;		/* extra attempts for transient failures */
 	int fsync_data;
-	struct curl_slist *resolve;
+	struct curl_slist *resolve;	/* --resolve HOST:PORT:ADDR */
+	struct curl_slist *connect_to;	/* --connect-to HOST:PORT:ADDR:PORT */
+	const char *cacert, *capath;	/* --cacert, --capath */
 };
 
 /* One fetch job (an input record) and, once done, its manifest record. */
@@ -144,7 +146,10 @@ struct bfetch_job {
 /*
  * Fetch jobs[idx[0..n-1]] and set each one's result; done(i, ctx) is called
  * as each finishes (any order), with jobs[i].result set.  Archive files are
- * written before done is called.
+ * written before done is called.  Redirects are followed here, hop by hop:
+ * every hop's URL is checked against its own origin's robots.txt and waits
+ * for that origin's politeness delay; the hops go on the record
+ * (redirect_chain).
  */
 void bfetch_engine_run(const struct bfetch_opts *o, struct bfetch_job *jobs,
     const size_t *idx, size_t n, void (*done)(size_t, void *), void *ctx);
@@ -158,6 +163,10 @@ struct bfetch_result {
 	enum bfetch_status status;
 	char *reason;
 	long redirects;
+	json_t *chain;		/* redirect_chain: [{url, http_status}] (owned) */
+	char *remote;		/* remote_address that answered, or NULL */
+	char *proxy;		/* proxy used, or NULL */
+	const char *connect_to, *resolve;	/* borrowed, or NULL */
 	char *sha;		/* NULL: null */
 	int stored;
 	long long elapsed_ms;

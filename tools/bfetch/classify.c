@@ -17,6 +17,7 @@
 #include <libxml/parser.h>
 
 #include "ctx.h"
+#include "http.h"
 #include "bfetch.h"
 
 const char *const bfetch_status_names[BF_NSTATUS] = {
@@ -27,25 +28,7 @@ const char *const bfetch_status_names[BF_NSTATUS] = {
 char *
 bfetch_header(const char *h, size_t len, const char *name)
 {
-	size_t nl = strlen(name), i = 0;
-
-	while (i < len) {
-		const char *line = h + i, *eol = memchr(line, '\n', len - i);
-		size_t ll = eol ? (size_t)(eol - line) : len - i;
-
-		if (ll > nl && memcmp(line, name, nl) == 0 && line[nl] == ':') {
-			const char *v = line + nl + 1, *e = line + ll;
-
-			while (v < e && (*v == ' ' || *v == '\t'))
-				v++;
-			while (e > v && (e[-1] == ' ' || e[-1] == '\t' ||
-			    e[-1] == '\r'))
-				e--;
-			return xstrndup(v, (size_t)(e - v));
-		}
-		i += ll + 1;
-	}
-	return NULL;
+	return http_header(h, len, name);
 }
 
 /* Case-insensitive search of needle in the first len bytes of hay. */

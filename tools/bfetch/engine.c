@@ -1,14 +1,18 @@
 /*
- * engine.c - the fetching engine: one libcurl multi handle with many
- * requests in flight across hosts, a bounded number per host and a delay
- * between request starts on the same host (start to start, as Scrapy's
+ * engine.c - the fetching engine over common/http.h: many requests in
+ * flight across hosts, a bounded number per host and a delay between
+ * request starts on the same host (start to start, as Scrapy's
  * DOWNLOAD_DELAY), robots.txt fetched once per origin before any page of
- * it, and the mapping of libcurl's results to fetch_status.
+ * it, redirects followed hop by hop with each hop checked against its own
+ * origin's robots.txt, and the mapping of transfer results to fetch_status.
  *
  * A host here is an origin (scheme, host name, port), the unit RFC 9309
- * §2.3 gives a robots.txt to.  Jobs of a host are taken in input order; hosts
- * are served round-robin so one slow site does not hold the others.
+ * §2.3 gives a robots.txt to.  Jobs of a host are handed to the HTTP driver
+ * in input order, a few at a time (so a million queued jobs cost an index
+ * each, not a request each); the driver serves hosts round-robin so one
+ * slow site does not hold the others.
  */
+#include <assert.h>
 #include <errno.h>
 #include <string.h>
 #include <time.h>
@@ -16,53 +20,55 @@
 #include <curl/curl.h>
 
 #include "ctx.h"
+#include "http.h"
 #include "bfetch.h"
 
 #define ROBOTS_CAP (512 * 1024)	/* RFC 9309 §2.5: parse at least 500 KiB */
-#define HEADERS_CAP (256 * 1024)
-#define RETRY_AFTER_MAX 300	/* seconds of Retry-After honoured by --retry */
+#define ROBOTS_REDIRS 5		/* RFC 9309 §2.3.1.2: follow at least five */
 
 enum robots_state { RB_NONE, RB_FETCHING, RB_READY };
+
+struct fetch;
 
 struct host {
 	char *origin;
 	enum robots_state rstate;
 	struct bfetch_robots *robots;	/* NULL with rstate READY: no check */
 	struct bfetch_result *rfail;	/* robots.txt failure applied to jobs */
-	long inflight;
-	double next_ok;			/* monotonic seconds */
-	size_t *q;			/* pending job indices */
+	struct fetch *parked, *ptail;	/* hops waiting for robots.txt */
+	size_t *q;			/* job indices not yet handed out */
 	size_t qhead, qlen, qcap;
+	long out;			/* jobs of this host being fetched */
 };
 
-struct xfer {
-	CURL *easy;
+/* One job's fetch over its redirect hops, or one host's robots.txt. */
+struct fetch {
+	struct http_req req;		/* first: the driver's request */
+	struct engine *e;
 	long job;			/* -1: robots.txt of host */
-	size_t host;
-	struct buf body, hdrs;
-	struct curl_slist *accept;
-	size_t cap;
-	int too_big;
+	size_t host;			/* origin of the current hop */
+	size_t home;			/* the job's own origin */
+	char *url, *path;		/* current hop */
+	long hops;			/* redirects followed */
+	json_t *chain;
 	double t0;
 	char ts[32];
-	char err[CURL_ERROR_SIZE];
+	struct fetch *next;		/* parked */
 };
 
 struct engine {
 	const struct bfetch_opts *o;
 	struct bfetch_job *jobs;
-	CURLM *multi;
+	struct http *http;
+	struct curl_slist *accept[3];	/* per kind */
 	struct host *hosts;
-	size_t nhosts, hcap, rr;
+	size_t nhosts, hcap;
 	json_t *hostmap;		/* origin -> index */
-	long active;
 	size_t pending;			/* jobs not yet done */
 	void (*done)(size_t, void *);
 	void *ctx;
 	struct progress prog;
 	unsigned long counts[BF_NSTATUS];
-	CURL **pool;			/* finished easy handles, for reuse */
-	size_t npool, poolcap;
 };
 
 /* ------------------------------------------------------------ records */
@@ -76,6 +82,9 @@ bfetch_result_release(struct bfetch_result *r)
 	free(r->final_url);
 	free(r->retry_after);
 	free(r->reason);
+	free(r->remote);
+	free(r->proxy);
+	json_decref(r->chain);
 	free(r->sha);
 	memset(r, 0, sizeof *r);
 }
@@ -110,9 +119,17 @@ bfetch_make_record(const struct bfetch_job *j, const struct bfetch_result *r)
 	set_str_or_null(o, "failure_reason", r->reason);
 	set_str_or_null(o, "final_url", r->final_url);
 	json_set_int(o, "redirect_count", r->redirects);
+	if (json_object_set_new(o, "redirect_chain", r->chain ?
+	    json_incref(r->chain) : json_array()) < 0)
+		die("out of memory");
 	set_str_or_null(o, "content_sha256", r->sha);
 	set_str_or_null(o, "archive_path", r->stored ? j->rel : NULL);
 	json_set_int(o, "elapsed_ms", r->elapsed_ms);
+	/* provenance: who answered, and through what */
+	set_str_or_null(o, "remote_address", r->remote);
+	set_str_or_null(o, "proxy", r->proxy);
+	set_str_or_null(o, "connect_to", r->connect_to);
+	set_str_or_null(o, "resolve", r->resolve);
 	if (r->retry_after)
 		json_set_str(o, "retry_after", r->retry_after);
 	if (j->attempts > 1)
@@ -126,9 +143,11 @@ finish(struct engine *e, size_t ji, struct bfetch_result *r)
 	struct bfetch_job *j = &e->jobs[ji];
 	char note[160];
 
+	assert(j->result == NULL);	/* each job finishes once */
 	j->result = bfetch_make_record(j, r);
 	e->counts[r->status]++;
 	bfetch_result_release(r);
+	assert(e->pending > 0);
 	e->pending--;
 	snprintf(note, sizeof note, "ok %lu  http %lu  timeout %lu  dns %lu  "
 	    "waf %lu  js %lu", e->counts[BF_SUCCESS], e->counts[BF_HTTP_ERROR],
@@ -138,7 +157,7 @@ finish(struct engine *e, size_t ji, struct bfetch_result *r)
 	e->done(ji, e->ctx);
 }
 
-/* A job decided without a request (bad URL, robots.txt). */
+/* A job decided without a response (bad URL, robots.txt). */
 static void
 finish_now(struct engine *e, size_t ji, enum bfetch_status st, long http,
     char *reason)
@@ -156,491 +175,483 @@ finish_now(struct engine *e, size_t ji, enum bfetch_status st, long http,
 /* ------------------------------------------------------------ hosts */
 
 static void
-q_push(struct host *h, size_t ji, int front)
+q_push(struct host *h, size_t ji)
 {
-	if (front && h->qhead > 0) {
-		h->q[--h->qhead] = ji;
-		return;
-	}
 	if (h->qlen == h->qcap) {
 		h->qcap = h->qcap ? h->qcap * 2 : 8;
 		h->q = xreallocarray(h->q, h->qcap, sizeof *h->q);
 	}
-	if (front) {
-		memmove(h->q + h->qhead + 1, h->q + h->qhead,
-		    (h->qlen - h->qhead) * sizeof *h->q);
-		h->q[h->qhead] = ji;
-	} else {
-		h->q[h->qlen] = ji;
-	}
-	h->qlen++;
+	h->q[h->qlen++] = ji;
 }
 
-/*
- * Parse the job's URL: http or https only; the origin names its host; the
- * path and query are what robots.txt rules match.  Returns the host index,
- * or -1 with *why set (malloc'd).
- */
-static long
-job_host(struct engine *e, struct bfetch_job *j, char **why)
+static size_t
+host_get(struct engine *e, char *origin)
 {
-	CURLU *u = curl_url();
-	char *scheme = NULL, *hostname = NULL, *port = NULL, *path = NULL,
-	    *query = NULL, *origin;
-	json_t *v;
-	long hi;
-	CURLUcode rc;
+	json_t *v = json_object_get(e->hostmap, origin);
+	size_t hi;
 
-	*why = NULL;
-	if (u == NULL)
-		die("out of memory");
-	rc = curl_url_set(u, CURLUPART_URL, j->fetch_url, CURLU_NON_SUPPORT_SCHEME);
-	if (rc != CURLUE_OK) {
-		*why = xasprintf("invalid URL: %s", curl_url_strerror(rc));
-		curl_url_cleanup(u);
-		return -1;
-	}
-	curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
-	if (scheme == NULL || (strcmp(scheme, "http") != 0 &&
-	    strcmp(scheme, "https") != 0)) {
-		*why = xasprintf("unsupported URL scheme '%s': only http and "
-		    "https are fetched", scheme ? scheme : "");
-		curl_free(scheme);
-		curl_url_cleanup(u);
-		return -1;
-	}
-	if (curl_url_get(u, CURLUPART_HOST, &hostname, 0) != CURLUE_OK) {
-		*why = xstrdup("invalid URL: no host");
-		curl_free(scheme);
-		curl_url_cleanup(u);
-		return -1;
-	}
-	curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
-	curl_url_get(u, CURLUPART_PATH, &path, 0);
-	curl_url_get(u, CURLUPART_QUERY, &query, 0);
-	j->path = query ? xasprintf("%s?%s", path ? path : "/", query) :
-	    xstrdup(path ? path : "/");
-	for (char *p = hostname; *p; p++)
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
-	origin = xasprintf("%s://%s:%s", scheme, hostname, port ? port : "");
-	curl_free(scheme);
-	curl_free(hostname);
-	curl_free(port);
-	curl_free(path);
-	curl_free(query);
-	curl_url_cleanup(u);
-
-	v = json_object_get(e->hostmap, origin);
 	if (v) {
 		free(origin);
-		return (long)json_integer_value(v);
+		return (size_t)json_integer_value(v);
 	}
 	if (e->nhosts == e->hcap) {
 		e->hcap = e->hcap ? e->hcap * 2 : 16;
 		e->hosts = xreallocarray(e->hosts, e->hcap, sizeof *e->hosts);
 	}
-	hi = (long)e->nhosts++;
+	hi = e->nhosts++;
 	memset(&e->hosts[hi], 0, sizeof e->hosts[hi]);
 	e->hosts[hi].origin = origin;
 	e->hosts[hi].rstate = e->o->robots ? RB_NONE : RB_READY;
-	json_object_set_new(e->hostmap, origin, json_integer(hi));
+	if (json_object_set_new(e->hostmap, origin, json_integer((json_int_t)hi)))
+		die("out of memory");
 	return hi;
 }
 
-/* ------------------------------------------------------------ transfers */
+/* ------------------------------------------------------------ fetches */
 
-static size_t
-on_body(char *p, size_t size, size_t n, void *arg)
+static void fetch_done(struct http_req *req);
+static void feed(struct engine *e, size_t hi);
+
+static struct fetch *
+fetch_new(struct engine *e, long job, size_t hi, char *url, char *path)
 {
-	struct xfer *x = arg;
-	size_t len = size * n;
+	struct fetch *f = xcalloc(1, sizeof *f);
 
-	if (x->body.len + len > x->cap) {
-		/* robots.txt: keep what fits and stop; pages: a failure */
-		if (x->job < 0)
-			buf_add(&x->body, p, x->cap - x->body.len);
-		x->too_big = 1;
-		return 0;
+	f->e = e;
+	f->job = job;
+	f->host = f->home = hi;
+	f->url = url;
+	f->path = path;
+	f->t0 = now_seconds();
+	ctx_utc_now(f->ts, sizeof f->ts);
+	f->req.on_done = fetch_done;
+	f->req.arg = f;
+	f->req.timeout_ms = e->o->timeout_ms;
+	if (job < 0) {
+		f->req.max_body = ROBOTS_CAP;
+		f->req.keep_capped = 1;
+	} else {
+		f->req.max_body = (size_t)e->o->max_size;
+		f->req.headers = e->accept[e->jobs[job].kind];
 	}
-	buf_add(&x->body, p, len);
-	return len;
-}
-
-static size_t
-on_header(char *p, size_t size, size_t n, void *arg)
-{
-	struct xfer *x = arg;
-	size_t len = size * n, i;
-	const char *colon;
-
-	if (len >= 5 && memcmp(p, "HTTP/", 5) == 0) {
-		buf_reset(&x->hdrs);	/* a new response (redirect, 100) */
-		return len;
-	}
-	colon = memchr(p, ':', len);
-	if (colon == NULL || x->hdrs.len + len > HEADERS_CAP)
-		return len;
-	for (i = 0; p + i < colon; i++) {
-		char c = p[i];
-
-		buf_addc(&x->hdrs, c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-	}
-	{
-		size_t l = len;
-
-		while (l > 0 && (p[l - 1] == '\n' || p[l - 1] == '\r'))
-			l--;
-		buf_add(&x->hdrs, colon, (size_t)(p + l - colon));
-		buf_addc(&x->hdrs, '\n');
-	}
-	return len;
+	return f;
 }
 
 static void
-start(struct engine *e, size_t hi, long ji)
+fetch_free(struct fetch *f)
 {
-	const struct bfetch_opts *o = e->o;
-	struct host *h = &e->hosts[hi];
-	struct xfer *x = xcalloc(1, sizeof *x);
-	CURL *c;
-	char *url;
-
-	/* A reused handle keeps its allocations; reset clears every option. */
-	if (e->npool > 0) {
-		c = e->pool[--e->npool];
-		curl_easy_reset(c);
-	} else if ((c = curl_easy_init()) == NULL) {
-		die("curl_easy_init failed");
-	}
-	x->easy = c;
-	x->job = ji;
-	x->host = hi;
-	x->t0 = now_seconds();
-	ctx_utc_now(x->ts, sizeof x->ts);
-	if (ji < 0) {
-		url = xasprintf("%s/robots.txt", h->origin);
-		x->cap = ROBOTS_CAP;
-		/* RFC 9309 §2.3.1.2: follow at least five redirects */
-		curl_easy_setopt(c, CURLOPT_MAXREDIRS, 5L);
-		h->rstate = RB_FETCHING;
-	} else {
-		struct bfetch_job *j = &e->jobs[ji];
-
-		url = xstrdup(j->fetch_url);
-		x->cap = (size_t)o->max_size;
-		curl_easy_setopt(c, CURLOPT_MAXREDIRS, o->max_redirs);
-		curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE,
-		    (curl_off_t)o->max_size);
-		j->attempts++;
-		/* Ask for the representation the condition wants (RFC 9110 §12.5.1). */
-		x->accept = curl_slist_append(NULL, j->kind == BK_HTML ?
-		    "Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8" :
-		    j->kind == BK_MARKDOWN ?
-		    "Accept: text/markdown,text/plain;q=0.9,*/*;q=0.8" :
-		    "Accept: text/plain,text/markdown;q=0.9,*/*;q=0.8");
-		if (x->accept == NULL)
-			die("out of memory");
-		curl_easy_setopt(c, CURLOPT_HTTPHEADER, x->accept);
-	}
-	curl_easy_setopt(c, CURLOPT_URL, url);
-	free(url);
-	curl_easy_setopt(c, CURLOPT_PRIVATE, x);
-	curl_easy_setopt(c, CURLOPT_USERAGENT, o->user_agent);
-	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 1L);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, o->timeout_ms);
-	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, o->timeout_ms);
-	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(c, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_2TLS);
-	if (strncmp(h->origin, "https:", 6) == 0)	/* wait to multiplex on h2 */
-		curl_easy_setopt(c, CURLOPT_PIPEWAIT, 1L);
-	curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
-	curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(c, CURLOPT_WRITEDATA, x);
-	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(c, CURLOPT_HEADERDATA, x);
-	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, x->err);
-	if (o->resolve)
-		curl_easy_setopt(c, CURLOPT_RESOLVE, o->resolve);
-	if (curl_multi_add_handle(e->multi, c) != CURLM_OK)
-		die("curl_multi_add_handle failed");
-	h->inflight++;
-	e->active++;
-	h->next_ok = x->t0 + (double)o->rate_ms / 1000.0;
+	http_req_release(&f->req);
+	free(f->url);
+	free(f->path);
+	json_decref(f->chain);
+	free(f);
 }
 
-/* libcurl's result as fetch_status and a reason (malloc'd). */
-static enum bfetch_status
-map_error(const struct bfetch_opts *o, CURL *c, CURLcode rc, struct xfer *x,
-    char **reason)
+/* The job of f is over: its host may hand out the next one. */
+static void
+fetch_end(struct engine *e, struct fetch *f)
 {
-	const char *msg = x->err[0] ? x->err : curl_easy_strerror(rc);
+	size_t home = f->home;
+	int job = f->job >= 0;
 
-	switch (rc) {
-	case CURLE_COULDNT_RESOLVE_HOST:
-	case CURLE_COULDNT_RESOLVE_PROXY:
+	fetch_free(f);
+	if (job) {
+		assert(e->hosts[home].out > 0);
+		e->hosts[home].out--;
+		feed(e, home);
+	}
+}
+
+static void
+submit(struct engine *e, struct fetch *f)
+{
+	f->req.url = f->url;
+	http_submit(e->http, &f->req, 0, 0);
+}
+
+static void go(struct engine *e, struct fetch *f);
+
+static void
+start_robots(struct engine *e, size_t hi)
+{
+	struct host *h = &e->hosts[hi];
+	struct fetch *f = fetch_new(e, -1, hi,
+	    xasprintf("%s/robots.txt", h->origin), xstrdup("/robots.txt"));
+
+	h->rstate = RB_FETCHING;
+	submit(e, f);
+}
+
+/* End f's job without requesting its current hop. */
+static void
+refuse(struct engine *e, struct fetch *f, enum bfetch_status st, char *reason)
+{
+	struct bfetch_result r;
+
+	memset(&r, 0, sizeof r);
+	memcpy(r.ts, f->ts, sizeof r.ts);
+	r.status = st;
+	r.reason = reason;
+	r.redirects = f->hops;
+	r.chain = json_incref(f->chain);
+	r.final_url = f->hops ? xstrdup(f->url) : NULL;
+	finish(e, (size_t)f->job, &r);
+	fetch_end(e, f);
+}
+
+/* Check the hop against its origin's robots.txt, then request it. */
+static void
+go(struct engine *e, struct fetch *f)
+{
+	struct host *h = &e->hosts[f->host];
+	const char *rule = NULL;
+	size_t ji = (size_t)f->job;
+
+	if (h->rstate != RB_READY) {
+		f->next = NULL;
+		if (h->ptail)
+			h->ptail->next = f;
+		else
+			h->parked = f;
+		h->ptail = f;
+		if (h->rstate == RB_NONE)
+			start_robots(e, f->host);
+		return;
+	}
+	if (h->rfail) {
+		refuse(e, f, h->rfail->status, f->hops ? xasprintf("%s (redirect "
+		    "hop %ld: %s)", h->rfail->reason, f->hops, f->url) :
+		    xstrdup(h->rfail->reason));
+		return;
+	}
+	if (h->robots && !bfetch_robots_allowed(h->robots, f->path, &rule)) {
+		if (f->hops)
+			refuse(e, f, BF_HTTP_ERROR, xasprintf("disallowed by "
+			    "robots.txt for %s (%s): redirect hop %ld to %s not "
+			    "fetched", e->o->product, rule ? rule :
+			    "complete disallow", f->hops, f->url));
+		else
+			refuse(e, f, BF_HTTP_ERROR, xasprintf("disallowed by "
+			    "robots.txt for %s (%s): not fetched", e->o->product,
+			    rule ? rule : "complete disallow"));
+		return;
+	}
+	if (f->hops == 0)
+		e->jobs[ji].attempts++;
+	submit(e, f);
+}
+
+/* Hand out the host's next jobs while fewer than per_host + 1 are out. */
+static void
+feed(struct engine *e, size_t hi)
+{
+	struct host *h;
+
+	for (;;) {
+		struct bfetch_job *j;
+		struct fetch *f;
+		size_t ji;
+
+		h = &e->hosts[hi];	/* go() may grow e->hosts */
+		if (h->qhead == h->qlen || h->out > e->o->per_host)
+			return;
+		ji = h->q[h->qhead++];
+		j = &e->jobs[ji];
+		h->out++;
+		f = fetch_new(e, (long)ji, hi, xstrdup(j->fetch_url),
+		    xstrdup(j->path));
+		go(e, f);
+	}
+}
+
+/* ------------------------------------------------------------ results */
+
+/* The transfer's failure as fetch_status and a reason (malloc'd). */
+static enum bfetch_status
+map_error(const struct bfetch_opts *o, const struct http_req *q, char **reason)
+{
+	const char *msg = q->errmsg;
+
+	switch (q->err) {
+	case HTTP_EDNS:
 		*reason = xasprintf("DNS resolution failed: %s", msg);
 		return BF_DNS_FAILURE;
-	case CURLE_OPERATION_TIMEDOUT: {
-		curl_off_t pre = 0;
-
-		/* pretransfer time is set once the connection (new or reused) is ready */
-		curl_easy_getinfo(c, CURLINFO_PRETRANSFER_TIME_T, &pre);
+	case HTTP_ECONNECT_TIMEOUT:
+	case HTTP_ETIMEOUT:
 		*reason = xasprintf("%s timed out after %ld ms: %s",
-		    pre > 0 ? "transfer" : "connect", o->timeout_ms, msg);
+		    q->err == HTTP_ETIMEOUT ? "transfer" : "connect",
+		    o->timeout_ms, msg);
 		return BF_TIMEOUT;
-	}
-	case CURLE_FILESIZE_EXCEEDED:
+	case HTTP_ETOOBIG:
 		*reason = xasprintf("body larger than the %llu-byte cap "
 		    "(Content-Length): not stored", o->max_size);
 		return BF_HTTP_ERROR;
-	case CURLE_WRITE_ERROR:
-		if (x->too_big) {
-			*reason = xasprintf("body larger than the %llu-byte cap "
-			    "after decoding: not stored", o->max_size);
-			return BF_HTTP_ERROR;
-		}
-		break;
-	case CURLE_TOO_MANY_REDIRECTS:
-		*reason = xasprintf("more than %ld redirects: %s",
-		    o->max_redirs, msg);
+	case HTTP_ETOOBIG_DECODED:
+		*reason = xasprintf("body larger than the %llu-byte cap "
+		    "after decoding: not stored", o->max_size);
 		return BF_HTTP_ERROR;
-	case CURLE_UNSUPPORTED_PROTOCOL: {
-		char *to = bfetch_header(x->hdrs.s, x->hdrs.len, "location");
-
-		*reason = xasprintf("redirect to a non-http(s) URL refused "
-		    "(Location: %.200s): %s", to ? to : "none", msg);
-		free(to);
-		return BF_HTTP_ERROR;
-	}
-	case CURLE_PARTIAL_FILE:
+	case HTTP_EPARTIAL:
 		*reason = xasprintf("body shorter than its Content-Length, "
 		    "connection closed: %s", msg);
 		return BF_HTTP_ERROR;
-	case CURLE_RECV_ERROR:
-	case CURLE_SEND_ERROR:
-	case CURLE_GOT_NOTHING:
+	case HTTP_ERESET:
 		*reason = xasprintf("connection failed mid-transfer (reset or "
 		    "closed): %s", msg);
 		return BF_HTTP_ERROR;
-	case CURLE_PEER_FAILED_VERIFICATION:
-	case CURLE_SSL_CONNECT_ERROR:
+	case HTTP_ETLS:
 		*reason = xasprintf("TLS failure: %s", msg);
+		return BF_HTTP_ERROR;
+	case HTTP_ECA:
+		*reason = xasprintf("CA certificates unusable (--cacert, "
+		    "--capath): %s", msg);
 		return BF_HTTP_ERROR;
 	default:
 		break;
 	}
-	*reason = xasprintf("transfer failed (curl error %d): %s", (int)rc, msg);
+	*reason = xasprintf("transfer failed (curl error %d): %s", q->curl_code,
+	    msg);
 	return BF_HTTP_ERROR;
 }
 
-/* Transient failures a --retry run tries again. */
+/*
+ * A redirect response: follow it as the next hop (1), or end the fetch
+ * with *reason set (0).
+ */
 static int
-retryable(enum bfetch_status st, long http, CURLcode rc)
+redirect(struct engine *e, struct fetch *f, long limit, char **reason)
 {
-	if (st == BF_TIMEOUT)
-		return 1;
-	if (st != BF_HTTP_ERROR)
+	char *origin, *path, *why;
+
+	if (f->hops >= limit) {
+		*reason = xasprintf("more than %ld redirects: Maximum (%ld) "
+		    "redirects followed", limit, limit);
 		return 0;
-	if (rc == CURLE_OK)
-		return http == 429 || http == 500 || http == 502 ||
-		    http == 503 || http == 504;
-	return rc == CURLE_COULDNT_CONNECT || rc == CURLE_RECV_ERROR ||
-	    rc == CURLE_SEND_ERROR || rc == CURLE_GOT_NOTHING ||
-	    rc == CURLE_PARTIAL_FILE;
+	}
+	if (http_url_split(f->req.location, &origin, &path, &why) < 0) {
+		*reason = xasprintf("redirect to a non-http(s) URL refused "
+		    "(Location: %.200s): %s", f->req.location, why);
+		free(why);
+		return 0;
+	}
+	if (f->chain == NULL)
+		f->chain = json_array();
+	json_array_append_new(f->chain, json_pack("{s:s,s:i}", "url", f->url,
+	    "http_status", (int)f->req.status));
+	free(f->url);
+	free(f->path);
+	f->url = xstrdup(f->req.location);
+	f->path = path;
+	f->hops++;
+	f->host = host_get(e, origin);
+	return 1;
 }
 
 static void
-robots_done(struct engine *e, struct xfer *x, CURLcode rc)
+robots_done(struct engine *e, struct fetch *f)
 {
-	struct host *h = &e->hosts[x->host];
-	long code = 0;
+	struct host *h = &e->hosts[f->home];
+	const struct http_req *q = &f->req;
+	struct fetch *p;
+	char *why = NULL;
 
-	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &code);
-	h->rstate = RB_READY;
-	if ((rc == CURLE_OK || (rc == CURLE_WRITE_ERROR && x->too_big)) &&
-	    code >= 200 && code <= 299) {
-		h->robots = bfetch_robots_parse(x->body.s ? x->body.s : "",
-		    x->body.len, e->o->product);
+	/* robots.txt itself is not subject to robots.txt */
+	if (q->err == HTTP_OK && q->location &&
+	    redirect(e, f, ROBOTS_REDIRS, &why)) {
+		submit(e, f);
 		return;
 	}
-	if (rc == CURLE_OK && code >= 400 && code <= 499) {
+	h->rstate = RB_READY;
+	if ((q->err == HTTP_OK || q->err == HTTP_ETOOBIG_DECODED) &&
+	    q->status >= 200 && q->status <= 299) {
+		h->robots = bfetch_robots_parse(q->body.s ? q->body.s : "",
+		    q->body.len, e->o->product);
+	} else if (q->err == HTTP_OK && q->status >= 400 && q->status <= 499) {
 		/* §2.3.1.3 "unavailable": no restrictions */
 		h->robots = bfetch_robots_all(1);
-		return;
-	}
-	/* §2.3.1.4 "unreachable": complete disallow, or the network error */
-	h->rfail = xcalloc(1, sizeof *h->rfail);
-	if (rc == CURLE_OK) {
-		h->rfail->status = BF_HTTP_ERROR;
-		h->rfail->reason = xasprintf("robots.txt unreachable (HTTP %ld): "
-		    "complete disallow (RFC 9309 section 2.3.1.4)", code);
 	} else {
-		char *why;
+		/* §2.3.1.4 "unreachable": complete disallow, or the network error */
+		h->rfail = xcalloc(1, sizeof *h->rfail);
+		if (why) {
+			h->rfail->status = BF_HTTP_ERROR;
+			h->rfail->reason = xasprintf("robots.txt unreachable (%s): "
+			    "complete disallow (RFC 9309 section 2.3.1.4)", why);
+		} else if (q->err == HTTP_OK) {
+			h->rfail->status = BF_HTTP_ERROR;
+			h->rfail->reason = xasprintf("robots.txt unreachable "
+			    "(HTTP %ld): complete disallow (RFC 9309 section "
+			    "2.3.1.4)", q->status);
+		} else {
+			char *msg;
 
-		h->rfail->status = map_error(e->o, x->easy, rc, x, &why);
-		h->rfail->reason = xasprintf("robots.txt fetch failed, page not "
-		    "requested (RFC 9309 section 2.3.1.4): %s", why);
-		free(why);
+			h->rfail->status = map_error(e->o, q, &msg);
+			h->rfail->reason = xasprintf("robots.txt fetch failed, page "
+			    "not requested (RFC 9309 section 2.3.1.4): %s", msg);
+			free(msg);
+		}
+	}
+	free(why);
+	fetch_free(f);
+	/* the hops that waited for it */
+	p = h->parked;
+	h->parked = h->ptail = NULL;
+	while (p) {
+		struct fetch *next = p->next;
+
+		go(e, p);
+		p = next;
 	}
 }
 
+/* Retry a transient failure (--retry): the host waits, the hop goes again. */
+static int
+retry(struct engine *e, struct fetch *f, const struct bfetch_result *r)
+{
+	struct bfetch_job *j = &e->jobs[f->job];
+	long ra = -1, wait;
+
+	if (j->attempts > e->o->retry || r->status == BF_DNS_FAILURE ||
+	    !http_transient(&f->req))
+		return 0;
+	if (r->status != BF_TIMEOUT && r->status != BF_HTTP_ERROR)
+		return 0;
+	if (r->retry_after)
+		ra = http_retry_after(r->retry_after, time(NULL));
+	wait = http_backoff_ms(e->http, j->attempts, ra);
+	http_host_hold(e->http, f->url, wait);
+	j->attempts++;
+	f->req.url = f->url;
+	http_submit(e->http, &f->req, HTTP_FRONT, 0);
+	return 1;
+}
+
 static void
-job_done(struct engine *e, struct xfer *x, CURLcode rc)
+job_done(struct engine *e, struct fetch *f)
 {
 	const struct bfetch_opts *o = e->o;
-	struct bfetch_job *j = &e->jobs[x->job];
-	struct host *h = &e->hosts[x->host];
+	struct bfetch_job *j = &e->jobs[f->job];
+	const struct http_req *q = &f->req;
 	struct bfetch_result r;
-	char *ct = NULL, *eff = NULL;
-	long code = 0, redirs = 0;
 
-	memset(&r, 0, sizeof r);
-	memcpy(r.ts, x->ts, sizeof r.ts);
-	curl_easy_getinfo(x->easy, CURLINFO_RESPONSE_CODE, &code);
-	curl_easy_getinfo(x->easy, CURLINFO_CONTENT_TYPE, &ct);
-	curl_easy_getinfo(x->easy, CURLINFO_EFFECTIVE_URL, &eff);
-	curl_easy_getinfo(x->easy, CURLINFO_REDIRECT_COUNT, &redirs);
-	r.http_status = code;
-	r.content_type = ct ? xstrdup(ct) : NULL;
-	r.final_url = eff ? xstrdup(eff) : NULL;
-	r.redirects = redirs;
-	r.clen = x->body.len;
-	r.last_modified = bfetch_header(x->hdrs.s, x->hdrs.len, "last-modified");
-	r.etag = bfetch_header(x->hdrs.s, x->hdrs.len, "etag");
-	if (code == 429 || code == 503)
-		r.retry_after = bfetch_header(x->hdrs.s, x->hdrs.len, "retry-after");
-	r.elapsed_ms = (long long)((now_seconds() - x->t0) * 1000.0 + 0.5);
-	if (rc == CURLE_OK) {
-		struct bfetch_verdict v = bfetch_classify_response(j->kind, code,
-		    ct, x->hdrs.s, x->hdrs.len, x->body.s ? x->body.s : "",
-		    x->body.len, o->min_text);
-		char hex[SHA256_HEX_LEN + 1];
+	if (q->err == HTTP_OK && q->location) {
+		char *why = NULL;
 
-		r.status = v.status;
-		r.reason = v.reason;
-		sha256_hex(x->body.s ? x->body.s : "", x->body.len, hex);
-		r.sha = xstrdup(hex);
-		if (v.store) {
-			if (bfetch_store(o->archive, j->rel, x->body.s ? x->body.s : "",
-			    x->body.len, hex, o->fsync_data) < 0)
-				die_errno("%s/%s", o->archive, j->rel);
-			r.stored = 1;
+		if (redirect(e, f, o->max_redirs, &why)) {
+			go(e, f);
+			return;
 		}
+		memset(&r, 0, sizeof r);
+		r.status = BF_HTTP_ERROR;
+		r.reason = why;
 	} else {
-		r.status = map_error(o, x->easy, rc, x, &r.reason);
-	}
-	if (j->attempts <= o->retry && retryable(r.status, code, rc)) {
-		double wait = 0.5 * (double)(1L << (j->attempts > 10 ? 10 : j->attempts - 1));
-		long long ra;
+		memset(&r, 0, sizeof r);
+		if (q->err == HTTP_OK) {
+			struct bfetch_verdict v = bfetch_classify_response(j->kind,
+			    q->status, q->content_type, q->hdrs.s, q->hdrs.len,
+			    q->body.s ? q->body.s : "", q->body.len, o->min_text);
+			char hex[SHA256_HEX_LEN + 1];
 
-		if (r.retry_after && parse_int(r.retry_after, &ra) == 0 &&
-		    ra >= 0 && ra <= RETRY_AFTER_MAX && (double)ra > wait)
-			wait = (double)ra;
-		if (h->next_ok < now_seconds() + wait)
-			h->next_ok = now_seconds() + wait;
-		q_push(h, (size_t)x->job, 1);
+			r.status = v.status;
+			r.reason = v.reason;
+			sha256_hex(q->body.s ? q->body.s : "", q->body.len, hex);
+			r.sha = xstrdup(hex);
+			r.stored = v.store;
+		} else {
+			r.status = map_error(o, q, &r.reason);
+		}
+	}
+	memcpy(r.ts, f->ts, sizeof r.ts);
+	r.http_status = q->status;
+	r.content_type = q->content_type ? xstrdup(q->content_type) : NULL;
+	r.final_url = xstrdup(f->url);
+	r.redirects = f->hops;
+	r.chain = json_incref(f->chain);
+	r.clen = q->body.len;
+	r.last_modified = http_header(q->hdrs.s, q->hdrs.len, "last-modified");
+	r.etag = http_header(q->hdrs.s, q->hdrs.len, "etag");
+	if (q->status == 429 || q->status == 503)
+		r.retry_after = http_header(q->hdrs.s, q->hdrs.len, "retry-after");
+	r.remote = q->remote[0] ? xstrdup(q->remote) : NULL;
+	r.proxy = q->proxy ? xstrdup(q->proxy) : NULL;
+	r.connect_to = q->connect_to;
+	r.resolve = q->resolve;
+	r.elapsed_ms = (long long)((now_seconds() - f->t0) * 1000.0 + 0.5);
+	if (retry(e, f, &r)) {
 		bfetch_result_release(&r);
 		return;
 	}
-	finish(e, (size_t)x->job, &r);
+	if (r.stored && bfetch_store(o->archive, j->rel, q->body.s ? q->body.s :
+	    "", q->body.len, r.sha, o->fsync_data) < 0)
+		die_errno("%s/%s", o->archive, j->rel);
+	finish(e, (size_t)f->job, &r);
+	fetch_end(e, f);
 }
 
 static void
-xfer_free(struct engine *e, struct xfer *x)
+fetch_done(struct http_req *req)
 {
-	curl_multi_remove_handle(e->multi, x->easy);
-	if (e->npool == e->poolcap) {
-		e->poolcap = e->poolcap ? e->poolcap * 2 : 16;
-		e->pool = xreallocarray(e->pool, e->poolcap, sizeof *e->pool);
-	}
-	e->pool[e->npool++] = x->easy;
-	curl_slist_free_all(x->accept);
-	buf_release(&x->body);
-	buf_release(&x->hdrs);
-	free(x);
+	struct fetch *f = req->arg;
+
+	if (f->job < 0)
+		robots_done(f->e, f);
+	else
+		job_done(f->e, f);
 }
 
-/* ------------------------------------------------------------ scheduling */
+/* ------------------------------------------------------------ run */
 
-/* Decide queued jobs that need no request; 1 when h's head job needs one. */
-static int
-settle_head(struct engine *e, struct host *h)
+static void
+engine_init(struct engine *e, const struct bfetch_opts *o)
 {
-	while (h->qhead < h->qlen) {
-		size_t ji = h->q[h->qhead];
-		struct bfetch_job *j = &e->jobs[ji];
-		const char *rule = NULL;
+	struct http_config hc;
+	static const char *const accept[3] = {
+		/* the representation each condition wants (RFC 9110 §12.5.1) */
+		"Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8",
+		"Accept: text/markdown,text/plain;q=0.9,*/*;q=0.8",
+		"Accept: text/plain,text/markdown;q=0.9,*/*;q=0.8",
+	};
+	int k;
 
-		if (h->rfail) {
-			h->qhead++;
-			finish_now(e, ji, h->rfail->status, 0,
-			    xstrdup(h->rfail->reason));
-			continue;
-		}
-		if (h->robots && j->attempts == 0 &&
-		    !bfetch_robots_allowed(h->robots, j->path, &rule)) {
-			h->qhead++;
-			finish_now(e, ji, BF_HTTP_ERROR, 0, xasprintf("disallowed "
-			    "by robots.txt for %s (%s): not fetched",
-			    e->o->product, rule ? rule : "complete disallow"));
-			continue;
-		}
-		return 1;
-	}
-	return 0;
+	memset(&hc, 0, sizeof hc);
+	hc.max_inflight = o->jobs;
+	hc.per_host = o->per_host;
+	hc.host_delay_ms = o->rate_ms;
+	hc.user_agent = o->user_agent;
+	hc.resolve = o->resolve;
+	hc.connect_to = o->connect_to;
+	hc.cacert = o->cacert;
+	hc.capath = o->capath;
+	hc.retry_base_ms = 500;
+	hc.retry_max_ms = 512000;
+	e->http = http_new(&hc);
+	e->hostmap = json_object();
+	if (e->hostmap == NULL)
+		die("out of memory");
+	for (k = 0; k < 3; k++)
+		if ((e->accept[k] = curl_slist_append(NULL, accept[k])) == NULL)
+			die("out of memory");
 }
 
 static void
-schedule(struct engine *e, double now)
+engine_free(struct engine *e)
 {
-	size_t k;
+	size_t i;
+	int k;
 
-	for (k = 0; k < e->nhosts && e->active < e->o->jobs; k++) {
-		size_t hi = (e->rr + k) % e->nhosts;
-		struct host *h = &e->hosts[hi];
-
-		while (e->active < e->o->jobs && h->qhead < h->qlen) {
-			if (h->rstate == RB_FETCHING)
-				break;
-			if (h->rstate == RB_READY && !settle_head(e, h))
-				break;
-			if (h->inflight >= e->o->per_host || now < h->next_ok)
-				break;
-			if (h->rstate == RB_NONE) {
-				start(e, hi, -1);
-				break;
-			}
-			start(e, hi, (long)h->q[h->qhead++]);
+	for (i = 0; i < e->nhosts; i++) {
+		assert(e->hosts[i].parked == NULL);
+		free(e->hosts[i].origin);
+		bfetch_robots_free(e->hosts[i].robots);
+		if (e->hosts[i].rfail) {
+			bfetch_result_release(e->hosts[i].rfail);
+			free(e->hosts[i].rfail);
 		}
+		free(e->hosts[i].q);
 	}
-	if (e->nhosts)
-		e->rr = (e->rr + 1) % e->nhosts;
-}
-
-/* Milliseconds until the earliest host with waiting work may start. */
-static long
-next_wait_ms(struct engine *e, double now)
-{
-	double best = 1.0;
-	size_t hi;
-
-	if (e->active >= e->o->jobs)
-		return 1000;	/* curl wakes us when a transfer ends */
-	for (hi = 0; hi < e->nhosts; hi++) {
-		struct host *h = &e->hosts[hi];
-
-		if (h->qhead < h->qlen && h->rstate != RB_FETCHING &&
-		    h->inflight < e->o->per_host && h->next_ok - now < best)
-			best = h->next_ok - now;
-	}
-	if (best < 0)
-		best = 0;
-	return (long)(best * 1000.0) + (best > 0 ? 1 : 0);
+	free(e->hosts);
+	json_decref(e->hostmap);
+	http_free(e->http);
+	for (k = 0; k < 3; k++)
+		curl_slist_free_all(e->accept[k]);
 }
 
 void
@@ -656,79 +667,32 @@ bfetch_engine_run(const struct bfetch_opts *o, struct bfetch_job *jobs,
 	e.done = done;
 	e.ctx = ctx;
 	e.pending = n;
-	e.hostmap = json_object();
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-		die("curl_global_init failed");
-	e.multi = curl_multi_init();
-	if (e.multi == NULL || e.hostmap == NULL)
-		die("out of memory");
-	curl_multi_setopt(e.multi, CURLMOPT_MAXCONNECTS, o->jobs * 2);
-	curl_multi_setopt(e.multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
+	engine_init(&e, o);
 	progress_start(&e.prog, "bfetch", n);
-
 	for (i = 0; i < n; i++) {
 		struct bfetch_job *j = &jobs[idx[i]];
-		char *why;
-		long hi = job_host(&e, j, &why);
+		char *why, *origin;
 
-		j->host = (int)hi;
-		if (hi < 0)
+		free(j->path);
+		j->path = NULL;
+		if (http_url_split(j->fetch_url, &origin, &j->path, &why) < 0) {
+			j->host = -1;
 			finish_now(&e, idx[i], BF_HTTP_ERROR, 0, why);
-		else
-			q_push(&e.hosts[hi], idx[i], 0);
+			continue;
+		}
+		j->host = (int)host_get(&e, origin);
+		q_push(&e.hosts[j->host], idx[i]);
 	}
-
+	for (i = 0; i < e.nhosts; i++)
+		feed(&e, i);
 	while (e.pending > 0) {
-		CURLMsg *m;
-		int running, left;
-		double now = now_seconds();
-
 		if (ctx_interrupted)
 			diex(128 + ctx_interrupted, "interrupted: %zu of %zu jobs "
 			    "not done; run again with --resume", e.pending, n);
-		schedule(&e, now);
-		if (e.pending == 0)
-			break;
-		if (curl_multi_perform(e.multi, &running) != CURLM_OK)
-			die("curl_multi_perform failed");
-		while ((m = curl_multi_info_read(e.multi, &left)) != NULL) {
-			struct xfer *x;
-
-			if (m->msg != CURLMSG_DONE)
-				continue;
-			curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &x);
-			e.hosts[x->host].inflight--;
-			e.active--;
-			if (x->job < 0)
-				robots_done(&e, x, m->data.result);
-			else
-				job_done(&e, x, m->data.result);
-			xfer_free(&e, x);
-		}
-		if (e.pending == 0)
-			break;
-		now = now_seconds();
-		schedule(&e, now);
-		if (curl_multi_poll(e.multi, NULL, 0,
-		    (int)next_wait_ms(&e, now_seconds()), NULL) != CURLM_OK)
-			die("curl_multi_poll failed");
+		if (http_step(e.http, 1000) == 0 && e.pending > 0)
+			die("internal error: %zu jobs neither queued nor done",
+			    e.pending);
 	}
 	progress_end(&e.prog);
-
-	for (i = 0; i < e.nhosts; i++) {
-		free(e.hosts[i].origin);
-		bfetch_robots_free(e.hosts[i].robots);
-		if (e.hosts[i].rfail) {
-			bfetch_result_release(e.hosts[i].rfail);
-			free(e.hosts[i].rfail);
-		}
-		free(e.hosts[i].q);
-	}
-	free(e.hosts);
-	for (i = 0; i < e.npool; i++)
-		curl_easy_cleanup(e.pool[i]);
-	free(e.pool);
-	json_decref(e.hostmap);
-	curl_multi_cleanup(e.multi);
-	curl_global_cleanup();
+	engine_free(&e);
 }

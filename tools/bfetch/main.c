@@ -22,14 +22,20 @@
 
 static const char usage[] =
 "usage: bfetch [-a DIR] [-c FILE] [-j N] [-o FILE] [-r MS] [-t SECONDS]\n"
-"              [-A AGENT] [--dry-run] [--fsync] [--max-redirs N]\n"
+"              [-A AGENT] [--cacert FILE] [--capath DIR]\n"
+"              [--connect-to HOST:PORT:ADDR:PORT] [--dry-run] [--fsync]\n"
+"              [--max-redirs N]\n"
 "              [--max-size SIZE] [--min-text N] [--no-robots] [--per-host N]\n"
 "              [--resolve HOST:PORT:ADDR] [--resume] [--retry N] [--site ID]\n"
 "              [--sites site-list.csv | FILE...]\n"
 "Fetch pages once into an immutable archive; one manifest record per job.\n"
 "  -A, --user-agent AGENT  User-Agent (default: archive_protocol.user_agent)\n"
 "  -a, --archive DIR       archive directory ($CTXBENCH_ARCHIVE, else archive)\n"
+"      --cacert FILE       CA certificates to verify https servers with\n"
+"      --capath DIR        directory of CA certificates (c_rehash form)\n"
 "  -c, --config FILE       benchmark-config.json (archive_protocol, extraction)\n"
+"      --connect-to H:P:A:Q  connect to A port Q for host H port P (curl\n"
+"                          --connect-to): archive from a mirror\n"
 "      --dry-run           print what would be fetched; no network, no writes\n"
 "      --fsync             fsync each archived file before it is renamed\n"
 "  -h, --help              show this help\n"
@@ -53,7 +59,7 @@ static const char usage[] =
 "  -V, --version           show the version\n";
 
 enum {
-	OPT_DRY_RUN = 256, OPT_FSYNC, OPT_MAX_REDIRS, OPT_MAX_SIZE, OPT_MIN_TEXT,
+	OPT_CACERT = 256, OPT_CAPATH, OPT_CONNECT_TO, OPT_DRY_RUN, OPT_FSYNC, OPT_MAX_REDIRS, OPT_MAX_SIZE, OPT_MIN_TEXT,
 	OPT_NO_ROBOTS, OPT_PER_HOST, OPT_RESOLVE, OPT_RESUME, OPT_RETRY,
 	OPT_SITE, OPT_SITES
 };
@@ -61,7 +67,10 @@ enum {
 static const struct option longopts[] = {
 	{ "user-agent", required_argument, NULL, 'A' },
 	{ "archive", required_argument, NULL, 'a' },
+	{ "cacert", required_argument, NULL, OPT_CACERT },
+	{ "capath", required_argument, NULL, OPT_CAPATH },
 	{ "config", required_argument, NULL, 'c' },
+	{ "connect-to", required_argument, NULL, OPT_CONNECT_TO },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "fsync", no_argument, NULL, OPT_FSYNC },
 	{ "help", no_argument, NULL, 'h' },
@@ -87,8 +96,9 @@ static const struct option longopts[] = {
 static const char *const fetch_fields[] = {
 	"url_hash", "fetch_timestamp", "http_status", "content_type",
 	"content_length_bytes", "last_modified", "etag", "fetch_status",
-	"failure_reason", "final_url", "redirect_count", "content_sha256",
-	"archive_path", "elapsed_ms", "retry_after", "attempts", NULL
+	"failure_reason", "final_url", "redirect_count", "redirect_chain",
+	"content_sha256", "archive_path", "elapsed_ms", "remote_address",
+	"proxy", "connect_to", "resolve", "retry_after", "attempts", NULL
 };
 
 struct run {
@@ -149,6 +159,54 @@ add_job(struct run *run, json_t *rec)
 	j->rel = xasprintf("%s/%s/%s%s", bfetch_kind_dir(j->kind), j->site_id,
 	    j->hash, bfetch_kind_ext(j->kind));
 	run->njobs++;
+}
+
+/* A port field: empty (when may_empty) or 1 to 65535. */
+static int
+port_ok(const char *s, size_t n, int may_empty)
+{
+	char buf[8];
+	long long pn;
+
+	if (n == 0)
+		return may_empty;
+	if (n >= sizeof buf)
+		return 0;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return parse_int(buf, &pn) == 0 && pn >= 1 && pn <= 65535;
+}
+
+/*
+ * --connect-to HOST:PORT:ADDR:PORT, as curl takes it: HOST and either PORT
+ * may be empty (any); HOST and ADDR may be [IPv6] literals.
+ */
+static struct curl_slist *
+add_connect_to(struct curl_slist *list, const char *arg)
+{
+	const char *f[5], *p = arg;
+	int n = 0, depth = 0;
+	struct curl_slist *l;
+
+	f[n++] = arg;
+	for (; *p; p++) {
+		if (*p == '[')
+			depth++;
+		else if (*p == ']' && depth > 0)
+			depth--;
+		else if (*p == ':' && depth == 0 && n < 5)
+			f[n++] = p + 1;
+	}
+	if (n != 4 || f[3] == f[2] + 1)
+		die_usage("--connect-to: expected HOST:PORT:ADDRESS:PORT, got '%s'",
+		    arg);
+	if (!port_ok(f[1], (size_t)(f[2] - f[1] - 1), 1) ||
+	    !port_ok(f[3], strlen(f[3]), 1))
+		die_usage("--connect-to: expected ports from 1 to 65535 in "
+		    "HOST:PORT:ADDRESS:PORT, got '%s'", arg);
+	if ((l = curl_slist_append(list, arg)) == NULL)
+		die("out of memory");
+	return l;
 }
 
 static int
@@ -535,7 +593,7 @@ main(int argc, char **argv)
 	run.o.per_host = 1;
 	run.o.max_redirs = 10;
 	run.o.max_size = 32ULL << 20;
-	while ((c = getopt_long(argc, argv, "A:a:c:hj:o:r:t:V", longopts,
+	while ((c = opt_getopt(argc, argv, "A:a:c:hj:o:r:t:V", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'A':
@@ -546,6 +604,15 @@ main(int argc, char **argv)
 			break;
 		case 'c':
 			config = optarg;
+			break;
+		case OPT_CACERT:
+			run.o.cacert = optarg;
+			break;
+		case OPT_CAPATH:
+			run.o.capath = optarg;
+			break;
+		case OPT_CONNECT_TO:
+			run.o.connect_to = add_connect_to(run.o.connect_to, optarg);
 			break;
 		case OPT_DRY_RUN:
 			dry = 1;
@@ -731,6 +798,7 @@ main(int argc, char **argv)
 	free(run.manifest_path);
 	free(run.o.product);
 	curl_slist_free_all(run.o.resolve);
+	curl_slist_free_all(run.o.connect_to);
 	strv_free(sites);
 	json_decref(cfg);
 	ctx_exit();

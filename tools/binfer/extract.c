@@ -8,9 +8,8 @@
  * quote, table and code markers).  A sentence scores the sum, over the
  * distinct question words it contains, of an inverse sentence frequency
  * log((N + 1) / (df + 0.5)) - the classic tf-idf sentence retrieval baseline
- * (Allan, Wade and Bolivar, SIGIR 2003).  Words are ASCII-lowercased
- * alphanumeric runs of three or more characters minus a stop list, with a
- * final plural "s" removed.  The k best sentences (ties: the earlier one)
+ * (Allan, Wade and Bolivar, SIGIR 2003).  Words are the content words of
+ * common/words.h, with a final plural "s" removed.  The k best sentences (ties: the earlier one)
  * are returned in document order.
  */
 #include <ctype.h>
@@ -18,83 +17,21 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "words.h"
 #include "binfer.h"
-
-static const char *const stopwords[] = {
-	"about", "after", "all", "also", "and", "any", "are", "can", "does",
-	"for", "from", "has", "have", "how", "into", "its", "not", "one",
-	"such", "than", "that", "the", "their", "them", "then", "there",
-	"these", "they", "this", "use", "used", "using", "was", "were",
-	"what", "when", "where", "which", "while", "who", "why", "will",
-	"with", "would", "you", "your", NULL
-};
 
 struct sent {
 	char *text;
-	char **words;		/* distinct normalised words */
-	size_t nwords;
+	struct wordset words;	/* distinct normalised words */
 	double score;
 	size_t pos;
 };
 
-static int
-is_stop(const char *w)
+/* The normalised words of s (common/words.h: content words, plural "s" dropped). */
+static void
+words_of(const char *s, struct wordset *ws)
 {
-	size_t i;
-
-	for (i = 0; stopwords[i]; i++)
-		if (strcmp(w, stopwords[i]) == 0)
-			return 1;
-	return 0;
-}
-
-/* Distinct normalised words of s (NULL-terminated array, *n of them). */
-static char **
-words_of(const char *s, size_t *n)
-{
-	char **v = NULL;
-	size_t cnt = 0, cap = 0, i;
-
-	while (*s) {
-		const char *st;
-		size_t len;
-		char *w;
-
-		while (*s && !isalnum((unsigned char)*s))
-			s++;
-		st = s;
-		while (*s && isalnum((unsigned char)*s))
-			s++;
-		len = (size_t)(s - st);
-		if (len < 3 || len > 64)
-			continue;
-		w = xstrndup(st, len);
-		for (i = 0; i < len; i++)
-			w[i] = (char)tolower((unsigned char)w[i]);
-		if (len > 3 && w[len - 1] == 's' && w[len - 2] != 's')
-			w[len - 1] = '\0';
-		if (is_stop(w)) {
-			free(w);
-			continue;
-		}
-		for (i = 0; i < cnt; i++)
-			if (strcmp(v[i], w) == 0)
-				break;
-		if (i < cnt) {
-			free(w);
-			continue;
-		}
-		if (cnt + 1 >= cap) {
-			cap = cap ? cap * 2 : 16;
-			v = xreallocarray(v, cap, sizeof(*v));
-		}
-		v[cnt++] = w;
-	}
-	if (!v)
-		v = xcalloc(1, sizeof(*v));
-	v[cnt] = NULL;
-	*n = cnt;
-	return v;
+	words_add(ws, s, strlen(s), WORDS_CONTENT | WORDS_STEM);
 }
 
 /* Content without markup, one sentence per line. */
@@ -171,60 +108,51 @@ squeeze(const char *s, size_t n)
 char *
 binfer_extractive_answer(const char *question, const char *content, int k)
 {
-	char *text = clean(content), *p, **qw;
+	char *text = clean(content), *p;
+	struct wordset qw = WORDSET_INIT;
 	struct sent *ss = NULL;
-	size_t ns = 0, cap = 0, nq, i, j, chosen = 0;
+	size_t ns = 0, cap = 0, i, j, chosen = 0;
 	struct buf out = BUF_INIT;
 
 	for (p = text; *p;) {
 		char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 		char *t = squeeze(p, len);
-		size_t nw;
-		char **w = words_of(t, &nw);
+		struct wordset w = WORDSET_INIT;
 
-		if (nw >= 2) {
+		words_of(t, &w);
+		if (w.n >= 2) {
 			if (ns == cap) {
 				cap = cap ? cap * 2 : 64;
 				ss = xreallocarray(ss, cap, sizeof(*ss));
 			}
 			ss[ns].text = t;
 			ss[ns].words = w;
-			ss[ns].nwords = nw;
 			ss[ns].score = 0;
 			ss[ns].pos = ns;
 			ns++;
 		} else {
 			free(t);
-			strv_free(w);
+			wordset_release(&w);
 		}
 		p += len;
 		if (*p == '\n')
 			p++;
 	}
-	qw = words_of(question, &nq);
-	for (i = 0; i < nq; i++) {
+	words_of(question, &qw);
+	for (i = 0; i < qw.n; i++) {
 		size_t df = 0;
 		double idf;
 
 		for (j = 0; j < ns; j++)
-			for (size_t m = 0; m < ss[j].nwords; m++)
-				if (strcmp(ss[j].words[m], qw[i]) == 0) {
-					df++;
-					break;
-				}
+			if (wordset_count(&ss[j].words, qw.v[i].word) > 0)
+				df++;
 		if (df == 0)
 			continue;
 		idf = log(((double)ns + 1.0) / ((double)df + 0.5));
-		for (j = 0; j < ns; j++) {
-			size_t m;
-
-			for (m = 0; m < ss[j].nwords; m++)
-				if (strcmp(ss[j].words[m], qw[i]) == 0) {
-					ss[j].score += idf;
-					break;
-				}
-		}
+		for (j = 0; j < ns; j++)
+			if (wordset_count(&ss[j].words, qw.v[i].word) > 0)
+				ss[j].score += idf;
 	}
 	/* Mark the k best (score > 0) by repeated selection: k is small. */
 	{
@@ -252,10 +180,10 @@ binfer_extractive_answer(const char *question, const char *content, int k)
 	}
 	for (j = 0; j < ns; j++) {
 		free(ss[j].text);
-		strv_free(ss[j].words);
+		wordset_release(&ss[j].words);
 	}
 	free(ss);
-	strv_free(qw);
+	wordset_release(&qw);
 	free(text);
 	if (!out.s)
 		return xstrdup("");

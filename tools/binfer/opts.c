@@ -181,7 +181,7 @@ parse_args(struct binfer_opts *o, struct cli *c, int argc, char **argv)
 {
 	int ch;
 
-	while ((ch = getopt_long(argc, argv, "c:e:hj:m:o:V", longopts, NULL)) != -1) {
+	while ((ch = opt_getopt(argc, argv, "c:e:hj:m:o:V", longopts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_ALLOW_FAILURES: o->allow_failures = opt_int("--allow-failures", optarg, 0, LLONG_MAX); break;
 		case OPT_API_KEY_ENV: o->api_key_env = optarg; break;
@@ -272,16 +272,6 @@ check_judge(const struct binfer_opts *o, const char *config)
 	}
 }
 
-static const char *
-tokenizer_of(const char *family)
-{
-	if (!family)
-		return NULL;
-	if (strcmp(family, "llama") == 0)
-		return "llama3";
-	return family;	/* qwen3, gemma3, mistral: btok's names */
-}
-
 static void
 resolve_model(struct binfer_opts *o, const struct cli *c)
 {
@@ -311,7 +301,7 @@ resolve_model(struct binfer_opts *o, const struct cli *c)
 			o->model_tag = json_string_value(json_object_get(mcfg, "ollama_tag"));
 		if (o->max_ctx < 0 && json_is_integer(json_object_get(mcfg, "max_context_length")))
 			o->max_ctx = json_integer_value(json_object_get(mcfg, "max_context_length"));
-		o->tokenizer = tokenizer_of(o->family);
+		o->tokenizer = cfg_model_tokenizer(mcfg);
 	}
 	if (!o->tokenizer && !o->judge && o->engine != BINFER_EXTRACTIVE)
 		o->tokenizer = "llama3";

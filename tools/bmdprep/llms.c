@@ -16,6 +16,7 @@
 #include <curl/curl.h>
 
 #include "ctx.h"
+#include "mdcode.h"
 #include "llms.h"
 
 struct bmd_str
@@ -297,24 +298,6 @@ heading_level(const char *s, size_t n)
 	return (int)h;
 }
 
-/* Fence opener: returns its length (>= 3) and char, else 0. */
-static size_t
-fence(const char *s, size_t n, char *ch)
-{
-	size_t i = 0, k = 0;
-
-	while (i < n && i < 3 && s[i] == ' ')
-		i++;
-	if (i >= n || (s[i] != '`' && s[i] != '~'))
-		return 0;
-	while (i + k < n && s[i + k] == s[i])
-		k++;
-	if (k < 3)
-		return 0;
-	*ch = s[i];
-	return k;
-}
-
 /* Match a bracketed run starting at s[i] == open; returns index of close. */
 static size_t
 balanced(const char *s, size_t n, size_t i, char open, char close)
@@ -584,21 +567,15 @@ bmd_llms_parse(const char *txt, size_t n)
 			goto next;
 		if (flen) {		/* inside a fenced code block */
 			char c2;
-			size_t k = fence(s, sn, &c2);
+			size_t k = md_fence(s, sn, &c2);
 
-			if (k >= flen && c2 == fch) {
-				size_t q = pos + k;
-
-				while (q < e && t[q] == ' ')
-					q++;
-				if (q == e)
-					flen = 0;
-			}
+			if (k >= flen && c2 == fch && md_fence_closes(s, sn, k))
+				flen = 0;
 			if (p.state == HEAD)
 				info_line(&p, s, sn);
 			goto next;
 		}
-		if ((flen = fence(s, sn, &fch)) > 0) {
+		if ((flen = md_fence_open(s, sn, &fch)) > 0) {
 			fence_line = line;
 			if (p.state == SECT) {
 				bmd_llms_diag(l, "content_outside_structure",

@@ -759,7 +759,7 @@ main(int argc, char *argv[])
 	G.archive = getenv("CTXBENCH_ARCHIVE");
 	if (!G.archive || !*G.archive)
 		G.archive = "archive";
-	while ((c = getopt_long(argc, argv, "a:b:c:ho:rV", longopts, NULL)) != -1) {
+	while ((c = opt_getopt(argc, argv, "a:b:c:ho:rV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': G.archive = optarg; break;
 		case 'b': G.base = optarg; break;

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "ctx.h"
+#include "mdcode.h"
 #include "mdprep.h"
 
 void
@@ -67,27 +68,6 @@ bmd_mdopts_config(struct bmd_mdopts *o, const json_t *cfg, const char *cfgname)
 		    "only \"LF\" is supported", cfgname);
 }
 
-/* Fence opener/closer at s[0..n): its length (>= 3) and char, else 0. */
-static size_t
-fence_at(const char *s, size_t n, char *ch)
-{
-	size_t i = 0, k = 0;
-
-	while (i < n && i < 3 && s[i] == ' ')
-		i++;
-	if (i >= n || (s[i] != '`' && s[i] != '~'))
-		return 0;
-	while (i + k < n && s[i + k] == s[i])
-		k++;
-	if (k < 3)
-		return 0;
-	/* a backtick fence's info string may not contain a backtick */
-	if (s[i] == '`' && memchr(s + i + k, '`', n - i - k))
-		return 0;
-	*ch = s[i];
-	return k;
-}
-
 static int
 only_space_after(const char *s, size_t n, size_t i)
 {
@@ -95,17 +75,6 @@ only_space_after(const char *s, size_t n, size_t i)
 		if (s[i] != ' ' && s[i] != '\t')
 			return 0;
 	return 1;
-}
-
-/* The fence run of length k at s[0..n) is followed by spaces only. */
-static int
-fence_closes(const char *s, size_t n, size_t k)
-{
-	size_t i = 0;
-
-	while (i < n && s[i] == ' ')
-		i++;
-	return only_space_after(s, n, i + k);
 }
 
 static const char *
@@ -301,15 +270,15 @@ strip_pass(const char *s, size_t n, const struct bmd_mdopts *o, struct buf *out)
 
 			at_bol = 0;
 			if (flen) {	/* inside a fence: copy the line */
-				k = fence_at(s + i, le - i, &c2);
-				if (k >= flen && c2 == fch && fence_closes(s + i,
+				k = md_fence(s + i, le - i, &c2);
+				if (k >= flen && c2 == fch && md_fence_closes(s + i,
 				    le - i, k))
 					flen = 0;
 				buf_add(out, s + i, le - i);
 				i = le;
 				continue;
 			}
-			if ((k = fence_at(s + i, le - i, &fch)) > 0) {
+			if ((k = md_fence_open(s + i, le - i, &fch)) > 0) {
 				flen = k;
 				buf_add(out, s + i, le - i);
 				i = le;

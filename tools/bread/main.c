@@ -202,7 +202,7 @@ main(int argc, char **argv)
 	if (c.archive == NULL || *c.archive == '\0')
 		c.archive = "archive";
 	c.min_chars = 50;
-	while ((ch = getopt_long(argc, argv, "a:c:hjmo:rt:Vw", longopts, NULL)) != -1) {
+	while ((ch = opt_getopt(argc, argv, "a:c:hjmo:rt:Vw", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'a':
 			c.archive = optarg;

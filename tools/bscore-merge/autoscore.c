@@ -93,7 +93,8 @@ bsm_autoscore(const struct bsm_opts *o)
 			bsm_problems_report(&p);
 			die("%s: cannot read the sheet", o->files[i]);
 		}
-		if (json_array_size(rows))
+		/* The header, even of a sheet without rows (an NDJSON one has no columns then). */
+		if (json_array_size(rows) || json_array_size(cols))
 			for (k = 0; k < 4; k++) {
 				const char *need[] = { "response_id", "question", "gold_answer", "response" };
 				size_t c;
@@ -103,7 +104,7 @@ bsm_autoscore(const struct bsm_opts *o)
 					if (!strcmp(json_string_value(cv), need[k]))
 						has = 1;
 				if (!has)
-					die("%s: no %s column: autoscore reads the sheets bscore-merge blind writes",
+					die("%s:1: no %s column: autoscore reads the sheets bscore-merge blind writes",
 					    o->files[i], need[k]);
 			}
 		json_array_foreach(rows, k, row) {

@@ -377,7 +377,10 @@ open_out(struct blind *b, const char *dir, const char *name, mode_t mode)
 	return atomic_fp(f);
 }
 
-/* Spreadsheets run cells starting with = + - @ as formulas: a leading space keeps them text. */
+/*
+ * Spreadsheets run cells starting with = + - @ (or a tab or CR before them)
+ * as formulas: csv_write_text gives them a leading space that keeps them text.
+ */
 static void
 text_cell(struct csv_writer *w, const char *s, struct blind *b)
 {
@@ -386,13 +389,7 @@ text_cell(struct csv_writer *w, const char *s, struct blind *b)
 	if (utf8_count(s, strlen(s)) > 32767)
 		warn("warning: a cell of %zu characters exceeds the 32767 a spreadsheet cell holds",
 		    utf8_count(s, strlen(s)));
-	if (*s == '=' || *s == '+' || *s == '-' || *s == '@') {
-		char *t = xasprintf(" %s", s);
-		csv_write_field(w, t);
-		free(t);
-	} else {
-		csv_write_field(w, s);
-	}
+	csv_write_text(w, s);
 	(void)b;
 }
 

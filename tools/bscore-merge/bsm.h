@@ -25,6 +25,7 @@ struct bsm_opts {
 	unsigned long seed;
 	int have_seed;
 	int passes, bom, crlf, keep_texts, sources;
+	int raw_csv;			/* merge --raw-csv: text cells untouched */
 	int html;			/* blind --html: scoring pages */
 	long spot_check;		/* --spot-check N (pages); -1: default */
 	int nfiles;

@@ -21,7 +21,15 @@ struct bsm_expr {
 	char *sub;		/* N_FIELD: projection */
 	struct bsm_expr **args;
 	size_t nargs;
+	int depth;		/* levels of the tree below and including this node */
 };
+
+/*
+ * Rubric files are data a study may write: a rule nested deeper than this
+ * (parentheses, chains of operators, "not not ...") is refused with an error
+ * instead of overflowing the stack of the recursive parser and evaluator.
+ */
+#define EXPR_MAX_DEPTH 200
 
 enum {
 	T_END, T_NUM, T_STR, T_NAME, T_LP, T_RP, T_COMMA, T_DOT,
@@ -37,6 +45,7 @@ struct parser {
 	double num;
 	struct buf text;
 	char *err;
+	int nest;		/* recursion depth of the parser */
 };
 
 static void
@@ -130,24 +139,52 @@ node(enum node_kind k)
 	struct bsm_expr *e = xcalloc(1, sizeof *e);
 
 	e->kind = k;
+	e->depth = 1;
 	return e;
 }
 
 static void
-add_arg(struct bsm_expr *e, struct bsm_expr *a)
+too_deep(struct parser *p)
+{
+	char what[64];
+
+	snprintf(what, sizeof what, "expression nested deeper than %d levels",
+	    EXPR_MAX_DEPTH);
+	perr(p, what);
+}
+
+/* Append argument a to e; an error when the tree grows too deep. */
+static void
+add_arg(struct parser *p, struct bsm_expr *e, struct bsm_expr *a)
 {
 	e->args = xreallocarray(e->args, e->nargs + 1, sizeof *e->args);
 	e->args[e->nargs++] = a;
+	if (a && a->depth + 1 > e->depth)
+		e->depth = a->depth + 1;
+	if (e->depth > EXPR_MAX_DEPTH)
+		too_deep(p);
 }
 
-static struct bsm_expr *binary(int op, struct bsm_expr *l, struct bsm_expr *r)
+static struct bsm_expr *
+binary(struct parser *p, int op, struct bsm_expr *l, struct bsm_expr *r)
 {
 	struct bsm_expr *e = node(N_BINARY);
 
 	e->op = op;
-	add_arg(e, l);
-	add_arg(e, r);
+	add_arg(p, e, l);
+	add_arg(p, e, r);
 	return e;
+}
+
+/* Enter one level of parser recursion: 0, or -1 (error set) when too deep. */
+static int
+enter(struct parser *p)
+{
+	if (++p->nest > EXPR_MAX_DEPTH) {
+		too_deep(p);
+		return -1;
+	}
+	return 0;
 }
 
 static struct bsm_expr *p_or(struct parser *p);
@@ -196,7 +233,7 @@ p_primary(struct parser *p)
 			next(p);
 			if (p->tok != T_RP) {
 				for (;;) {
-					add_arg(e, p_or(p));
+					add_arg(p, e, p_or(p));
 					if (p->err || p->tok != T_COMMA)
 						break;
 					next(p);
@@ -224,10 +261,14 @@ static struct bsm_expr *
 p_unary(struct parser *p)
 {
 	if (p->tok == T_MINUS) {
-		struct bsm_expr *e = node(N_UNARY);
+		struct bsm_expr *e;
+		if (enter(p) < 0)
+			return NULL;
+		e = node(N_UNARY);
 		e->op = T_MINUS;
 		next(p);
-		add_arg(e, p_unary(p));
+		add_arg(p, e, p_unary(p));
+		p->nest--;
 		return e;
 	}
 	return p_primary(p);
@@ -241,7 +282,7 @@ p_prod(struct parser *p)
 	while (!p->err && (p->tok == T_MUL || p->tok == T_DIV)) {
 		int op = p->tok;
 		next(p);
-		e = binary(op, e, p_unary(p));
+		e = binary(p, op, e, p_unary(p));
 	}
 	return e;
 }
@@ -254,7 +295,7 @@ p_sum(struct parser *p)
 	while (!p->err && (p->tok == T_PLUS || p->tok == T_MINUS)) {
 		int op = p->tok;
 		next(p);
-		e = binary(op, e, p_prod(p));
+		e = binary(p, op, e, p_prod(p));
 	}
 	return e;
 }
@@ -267,7 +308,7 @@ p_cmp(struct parser *p)
 	if (!p->err && p->tok >= T_EQ && p->tok <= T_GE) {
 		int op = p->tok;
 		next(p);
-		e = binary(op, e, p_sum(p));
+		e = binary(p, op, e, p_sum(p));
 	}
 	return e;
 }
@@ -276,10 +317,14 @@ static struct bsm_expr *
 p_not(struct parser *p)
 {
 	if (p->tok == T_NOT) {
-		struct bsm_expr *e = node(N_UNARY);
+		struct bsm_expr *e;
+		if (enter(p) < 0)
+			return NULL;
+		e = node(N_UNARY);
 		e->op = T_NOT;
 		next(p);
-		add_arg(e, p_not(p));
+		add_arg(p, e, p_not(p));
+		p->nest--;
 		return e;
 	}
 	return p_cmp(p);
@@ -292,7 +337,7 @@ p_and(struct parser *p)
 
 	while (!p->err && p->tok == T_AND) {
 		next(p);
-		e = binary(T_AND, e, p_not(p));
+		e = binary(p, T_AND, e, p_not(p));
 	}
 	return e;
 }
@@ -300,12 +345,16 @@ p_and(struct parser *p)
 static struct bsm_expr *
 p_or(struct parser *p)
 {
-	struct bsm_expr *e = p_and(p);
+	struct bsm_expr *e;
 
+	if (enter(p) < 0)
+		return NULL;
+	e = p_and(p);
 	while (!p->err && p->tok == T_OR) {
 		next(p);
-		e = binary(T_OR, e, p_and(p));
+		e = binary(p, T_OR, e, p_and(p));
 	}
+	p->nest--;
 	return e;
 }
 

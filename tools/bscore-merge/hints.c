@@ -2,105 +2,37 @@
  * hints.c - citation-pattern detection and completeness hints (spec 000
  * §10: "Regex detection of citation patterns", "Keyword/phrase detection
  * against question elements"), and the term overlap used by autoscore.
- * Matching is ASCII case-insensitive over UTF-8 text.
+ * Patterns match ASCII case-insensitively over UTF-8 text; terms are the
+ * content words of common/words.h cut to their first five characters.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ctx.h"
+#include "words.h"
 #include "hints.h"
 
-static const char *const stop_words[] = {
-	"the", "and", "for", "are", "but", "not", "you", "your", "with", "that",
-	"this", "these", "those", "what", "which", "when", "where", "who", "whom",
-	"how", "why", "does", "did", "doing", "done", "its", "their", "them", "they",
-	"from", "into", "onto", "about", "there", "here", "have", "has", "had",
-	"was", "were", "been", "being", "can", "could", "should", "would", "will",
-	"may", "might", "must", "also", "such", "than", "then", "any", "all",
-	"each", "other", "some", "more", "most", "between", "over", "under",
-	"use", "uses", "used", "using", "according", "documentation", "docs",
-	"instead", "like", "one", "two", "three", "both", "only", "via", "per",
-	"describe", "described", "explain", "within", "without", "through",
-	"is", "it", "an", "a", "of", "to", "in", "on", "as", "by", "or", "be", "at",
-	"do", "if", "so", "no", "we", "our", "own", "just", "very", "well", NULL
-};
-
-static int
-is_stop(const char *w)
-{
-	size_t i;
-
-	for (i = 0; stop_words[i]; i++)
-		if (!strcmp(stop_words[i], w))
-			return 1;
-	return 0;
-}
-
-/* Key terms of s: malloc'd NULL-terminated array of their first 5 letters, deduplicated. */
-static char **
-terms(const char *s, size_t *count)
-{
-	char **v = NULL;
-	size_t n = 0, cap = 0, i;
-	char w[64];
-
-	while (*s) {
-		size_t len = 0;
-		while (*s && !isalnum((unsigned char)*s))
-			s++;
-		while (*s && (isalnum((unsigned char)*s) || *s == '_')) {
-			if (len < sizeof w - 1)
-				w[len++] = (char)tolower((unsigned char)*s);
-			s++;
-		}
-		w[len] = '\0';
-		if (len < 3 || is_stop(w))
-			continue;
-		if (len > 5)
-			w[5] = '\0';
-		for (i = 0; i < n; i++)
-			if (!strcmp(v[i], w))
-				break;
-		if (i < n)
-			continue;
-		if (n + 1 >= cap) {
-			cap = cap ? cap * 2 : 16;
-			v = xreallocarray(v, cap, sizeof *v);
-		}
-		v[n++] = xstrdup(w);
-	}
-	if (!v)
-		v = xcalloc(1, sizeof *v);
-	v[n] = NULL;
-	*count = n;
-	return v;
-}
-
+/* Key terms of s: the first five characters of its content words (common/words.h). */
 static void
-free_terms(char **v)
+terms(const char *s, struct wordset *ws)
 {
-	size_t i;
-
-	for (i = 0; v[i]; i++)
-		free(v[i]);
-	free(v);
+	words_add(ws, s, strlen(s), WORDS_CONTENT | WORDS_PREFIX5);
 }
 
 double
 bsm_term_recall(const char *ref, const char *text, size_t *nref, size_t *nhit)
 {
-	size_t nr, nt, i, j, hit = 0;
-	char **r = terms(ref, &nr), **t = terms(text, &nt);
+	struct wordset r = WORDSET_INIT, t = WORDSET_INIT;
+	size_t nr, i, hit = 0;
 
-	for (i = 0; i < nr; i++)
-		for (j = 0; j < nt; j++)
-			if (!strcmp(r[i], t[j])) {
-				hit++;
-				break;
-			}
-	free_terms(r);
-	free_terms(t);
+	terms(ref, &r);
+	terms(text, &t);
+	for (i = 0; i < r.n; i++)
+		if (wordset_count(&t, r.v[i].word) > 0)
+			hit++;
+	nr = r.n;
+	wordset_release(&r);
+	wordset_release(&t);
 	if (nref)
 		*nref = nr;
 	if (nhit)
@@ -232,9 +164,12 @@ question_parts(const char *q, size_t *count)
 		if (end > p) {
 			size_t len = (size_t)(end - p);
 			char *s = xstrndup(p, len);
+			struct wordset t = WORDSET_INIT;
 			size_t nt;
-			char **t = terms(s, &nt);
-			free_terms(t);
+
+			terms(s, &t);
+			nt = t.n;
+			wordset_release(&t);
 			if (nt) {
 				v = xreallocarray(v, n + 2, sizeof *v);
 				v[n++] = s;

@@ -25,8 +25,8 @@ static const char usage[] =
 "           [-o FILE] SHEET ...\n"
 "       bscore-merge merge -k KEY -r RESPONSES.ndjson [-r ...] [-R RUBRIC]\n"
 "           [--primary ID] [-o SCORED.ndjson] [--raw-data raw-data.csv]\n"
-"           [--details hallucination-details.json] [--keep-texts] [--bom]\n"
-"           [--crlf] SHEET ...\n"
+"           [--details hallucination-details.json] [--raw-csv] [--keep-texts]\n"
+"           [--bom] [--crlf] SHEET ...\n"
 "       bscore-merge check [-R RUBRIC] [-o FILE] SHEET ...\n"
 "       bscore-merge rubric [-R RUBRIC]\n"
 "\n"
@@ -42,6 +42,9 @@ static const char usage[] =
 "  -r, --responses FILE     merge: binfer response records (repeatable)\n"
 "  -o, --output FILE        scored records (merge), rows (check, autoscore)\n"
 "      --raw-data FILE      merge: write raw-data.csv (spec 000 section 11)\n"
+"      --raw-csv            merge: keep text cells of raw-data.csv untouched\n"
+"                           (by default a cell starting with = + - @, a tab\n"
+"                           or CR gets a leading space, as in the sheets)\n"
 "      --details FILE       merge: write hallucination-details.json\n"
 "      --primary ID         merge: the primary rater\n"
 "      --keep-texts         merge: keep content, prompts and raw responses\n"
@@ -65,7 +68,8 @@ static const char usage[] =
 
 enum {
 	O_BOM = 256, O_CRLF, O_DATE, O_DETAILS, O_KEEP, O_PASSES, O_PRIMARY,
-	O_RATER, O_RAW, O_SECOND, O_SEED, O_SELF, O_SOURCES, O_HTML, O_SPOT
+	O_RATER, O_RAW, O_SECOND, O_SEED, O_SELF, O_SOURCES, O_HTML, O_SPOT,
+	O_RAWCSV
 };
 
 static const struct option longopts[] = {
@@ -82,6 +86,7 @@ static const struct option longopts[] = {
 	{ "passes", no_argument, NULL, O_PASSES },
 	{ "primary", required_argument, NULL, O_PRIMARY },
 	{ "rater", required_argument, NULL, O_RATER },
+	{ "raw-csv", no_argument, NULL, O_RAWCSV },
 	{ "raw-data", required_argument, NULL, O_RAW },
 	{ "responses", required_argument, NULL, 'r' },
 	{ "rubric", required_argument, NULL, 'R' },
@@ -107,6 +112,7 @@ static const struct allowed allowed[] = {
 	{ 'r', "--responses", "merge" },
 	{ 'o', "--output", "merge check autoscore" },
 	{ O_RAW, "--raw-data", "merge" },
+	{ O_RAWCSV, "--raw-csv", "merge" },
 	{ O_DETAILS, "--details", "merge" },
 	{ O_PRIMARY, "--primary", "merge" },
 	{ O_KEEP, "--keep-texts", "merge" },
@@ -161,7 +167,7 @@ main(int argc, char **argv)
 		die_usage("%s: unknown command (blind, autoscore, merge, check or rubric)", cmd);
 	argc--;
 	argv++;
-	while ((c = getopt_long(argc, argv, "R:Vd:hk:o:r:", longopts, NULL)) != -1) {
+	while ((c = opt_getopt(argc, argv, "R:Vd:hk:o:r:", longopts, cmd)) != -1) {
 		if (c != '?' && c != 'h' && c != 'V' && c != 'R')
 			check_allowed(c, cmd);
 		switch (c) {
@@ -182,6 +188,7 @@ main(int argc, char **argv)
 			o.rater = optarg;
 			break;
 		case O_RAW: o.raw_data = optarg; break;
+		case O_RAWCSV: o.raw_csv = 1; break;
 		case O_SECOND: o.second_rater = opt_real("--second-rater", optarg, 0, 1); break;
 		case O_SEED:
 			o.seed = (unsigned long)opt_int("--seed", optarg, 0, 4294967295LL);

@@ -6,9 +6,11 @@
  * §11) and hallucination-details.json.  Every problem is collected with its
  * sheet and row and reported at once; when any remains nothing is written.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctx.h"
 #include "bsm.h"
@@ -266,6 +268,38 @@ provide(struct merge *m, struct entry *e, const struct bsm_field *f, json_t *v,
 	json_object_set_new(e->row, f->name, v);
 }
 
+/*
+ * The header of a sheet (its first line): who, which response, and at least
+ * one column of the rubric (a field, or the items of a records field).  A
+ * sheet with another header is a problem even when it has no rows.
+ */
+static int
+check_header(struct merge *m, const char *path, const json_t *cols,
+    const struct bsm_field *rf)
+{
+	size_t k;
+
+	if (!has_col(cols, "response_id") && !(m->tuples && has_col(cols, "site_id"))) {
+		bsm_problem(&m->p, "%s:1: no response_id column", path);
+		return -1;
+	}
+	if (!has_col(cols, "rater_id")) {
+		bsm_problem(&m->p, "%s:1: no rater_id column (the sheet must say who scored it)", path);
+		return -1;
+	}
+	if (rf)
+		return 0;
+	for (k = 0; k < m->r->nfields; k++)
+		if (has_col(cols, m->r->fields[k].name))
+			return 0;
+	for (k = 0; k < m->r->nderived; k++)
+		if (has_col(cols, m->r->derived[k].name))
+			return 0;
+	bsm_problem(&m->p, "%s:1: no column of rubric %s (such as %s)", path, m->r->name,
+	    m->r->fields[0].name);
+	return -1;
+}
+
 static void
 take_sheet(struct merge *m, const char *path)
 {
@@ -274,16 +308,11 @@ take_sheet(struct merge *m, const char *path)
 	json_t *seen = json_object();
 	size_t i, k;
 
-	if (!json_array_size(rows))
+	/* An NDJSON sheet without records has no columns: nothing to check. */
+	if (!json_array_size(rows) && !json_array_size(cols))
 		goto out;
-	if (!has_col(cols, "response_id") && !(m->tuples && has_col(cols, "site_id"))) {
-		bsm_problem(&m->p, "%s: no response_id column", path);
+	if (check_header(m, path, cols, rf) < 0)
 		goto out;
-	}
-	if (!has_col(cols, "rater_id")) {
-		bsm_problem(&m->p, "%s: no rater_id column (the sheet must say who scored it)", path);
-		goto out;
-	}
 	json_array_foreach(rows, i, row) {
 		char *where = xasprintf("%s:%lld", path, (long long)json_integer_value(json_object_get(row, "_line")));
 		struct entry *e;
@@ -554,15 +583,29 @@ struct resp {
 	const char *rid;	/* NULL for excluded */
 };
 
+/* One merge run: the key, the responses matched against it, the raters. */
+struct run {
+	const struct bsm_opts *o;
+	struct merge m;
+	json_t *bytuple;	/* tuple -> key entry (blinded or excluded) */
+	json_t *matched;	/* tuple -> "FILE:LINE" of its response */
+	json_t *scored;		/* response_id -> 1 (scored), 2 (by --primary) */
+	struct resp *rs;
+	size_t nrs, caprs;
+	char **order;		/* rater ids, the primary's kind first */
+	size_t norder;
+};
+
+static const char *const key_keys[] = { "site_id", "question_id", "model_id", "condition" };
+
 static char *
 tuple_of(const json_t *o)
 {
-	const char *f[] = { "site_id", "question_id", "model_id", "condition" };
 	struct buf b = BUF_INIT;
 	size_t i;
 
 	for (i = 0; i < 4; i++) {
-		json_t *v = json_object_get(o, f[i]);
+		json_t *v = json_object_get(o, key_keys[i]);
 		if (i)
 			buf_addc(&b, ' ');
 		buf_adds(&b, json_is_string(v) ? json_string_value(v) : "?");
@@ -580,90 +623,15 @@ is_excluded(const json_t *rec)
 	return json_is_true(json_object_get(rec, "excluded"));
 }
 
-static char *
-value_text(const json_t *v)
-{
-	if (!v || json_is_null(v))
-		return xstrdup("");
-	if (json_is_string(v))
-		return xstrdup(json_string_value(v));
-	if (json_is_true(v))
-		return xstrdup("true");
-	if (json_is_false(v))
-		return xstrdup("false");
-	return json_compact(v, NULL);
-}
-
+/* Read the key written by blind; the merge's rubric is the key's. */
 static void
-raw_row(struct merge *m, struct csv_writer *w, const json_t *rec)
+load_key(struct run *u)
 {
-	json_t *cols = json_object_get(m->r->def, "raw_data"), *c;
-	size_t i, j;
-
-	json_array_foreach(cols, i, c) {
-		const char *col = json_string_value(json_object_get(c, "column"));
-		const char *field = json_string_value(json_object_get(c, "field"));
-		const char *join = json_string_value(json_object_get(c, "join"));
-		char *t;
-		if (join) {
-			const char *dot = strchr(join, '.');
-			char *arrname = dot ? xstrndup(join, (size_t)(dot - join)) : xstrdup(join);
-			json_t *arr = json_object_get(rec, arrname), *it;
-			struct buf b = BUF_INIT;
-			buf_adds(&b, "");
-			json_array_foreach(arr, j, it) {
-				json_t *v = dot ? json_object_get(it, dot + 1) : it;
-				if (json_is_string(v)) {
-					if (b.len)
-						buf_addc(&b, ',');
-					buf_adds(&b, json_string_value(v));
-				}
-			}
-			csv_write_field(w, b.s);
-			buf_release(&b);
-			free(arrname);
-			continue;
-		}
-		t = value_text(json_object_get(rec, field ? field : col));
-		csv_write_field(w, t);
-		free(t);
-	}
-	csv_end_record(w);
-}
-
-struct outputs {
-	struct atomic_file *f[3];
-	size_t n;
-};
-
-static FILE *
-out_open(struct outputs *os, const char *path)
-{
-	struct atomic_file *f = atomic_open(path, 0644);
-
-	if (!f)
-		die_errno("%s", path);
-	os->f[os->n++] = f;
-	return atomic_fp(f);
-}
-
-int
-bsm_merge(const struct bsm_opts *o)
-{
-	struct merge m;
+	const struct bsm_opts *o = u->o;
 	json_error_t je;
-	json_t *key, *ke, *byid, *bytuple, *matched, *sub2, *byid_scored = NULL, *in2set;
-	struct resp *rs = NULL;
-	size_t nrs = 0, caprs = 0, i, j;
+	json_t *key, *ke;
 	const char *rubric;
-	char **order = NULL;
-	size_t norder;
-	struct outputs os;
-	FILE *sfp = NULL, *rfp = NULL, *dfp = NULL;
-	struct csv_writer rw;
-	json_t *details;
-	const char *kname;
-	const char *key_keys[] = { "site_id", "question_id", "model_id", "condition" };
+	size_t i, j;
 
 	key = json_load_file(o->key, JSON_REJECT_DUPLICATES, &je);
 	if (!key)
@@ -679,310 +647,497 @@ bsm_merge(const struct bsm_opts *o)
 			die("%s: the key was written for rubric %s, not %s", o->key, rubric, tmp->name);
 		bsm_rubric_free(tmp);
 	}
-	init_merge(&m, o, o->rubric ? o->rubric : rubric);
-	m.key = key;
-	m.known = json_object();
-	m.tuples = json_object();
-	bytuple = json_object();
+	init_merge(&u->m, o, o->rubric ? o->rubric : rubric);
+	u->m.key = key;
+	u->m.known = json_object();
+	u->m.tuples = json_object();
+	u->bytuple = json_object();
 	json_array_foreach(json_object_get(key, "responses"), i, ke) {
 		const char *rid = json_string_value(json_object_get(ke, "response_id"));
-		char *t = tuple_of(ke);
+		char *t;
 		if (!rid)
 			die("%s: responses[%zu]: response_id: expected a string", o->key, i);
 		for (j = 0; j < 4; j++)
 			if (!json_is_string(json_object_get(ke, key_keys[j])))
 				die("%s: responses[%zu]: %s: expected a string", o->key, i, key_keys[j]);
-		json_object_set(m.known, rid, ke);
-		json_object_set(bytuple, t, ke);
-		json_object_set_new(m.tuples, t, json_string(rid));
+		t = tuple_of(ke);
+		json_object_set(u->m.known, rid, ke);
+		json_object_set(u->bytuple, t, ke);
+		json_object_set_new(u->m.tuples, t, json_string(rid));
 		free(t);
 	}
 	json_array_foreach(json_object_get(key, "excluded"), i, ke) {
 		char *t = tuple_of(ke);
-		json_object_set(bytuple, t, ke);
+		json_object_set(u->bytuple, t, ke);
 		free(t);
 	}
+}
 
-	/* Responses, matched against the key. */
-	matched = json_object();
-	byid = json_object();
-	for (i = 0; i < (o->nresponses ? o->nresponses : 1); i++) {
+/* The problems of one response record matched (or not) against key entry ke. */
+static void
+check_response(struct run *u, const json_t *rec, const char *where, const char *t,
+    const json_t *ke)
+{
+	struct bsm_problems *p = &u->m.p;
+	const char *want;
+	json_t *txt;
+	char hex[65];
+
+	if (json_object_get(u->matched, t)) {
+		bsm_problem(p, "%s: duplicate response for %s (first at %s)", where, t,
+		    json_string_value(json_object_get(u->matched, t)));
+		return;
+	}
+	if (!ke) {
+		bsm_problem(p, "%s: response %s is not in the key %s", where, t, u->o->key);
+		return;
+	}
+	if (is_excluded(rec) != !json_object_get(ke, "response_id")) {
+		bsm_problem(p, "%s: response %s is %s here but %s in the key", where, t,
+		    is_excluded(rec) ? "excluded" : "not excluded",
+		    is_excluded(rec) ? "blinded" : "excluded");
+		return;
+	}
+	if (is_excluded(rec))
+		return;
+	txt = json_object_get(rec, "response_text");
+	if (!json_is_string(txt)) {
+		bsm_problem(p, "%s: response_text: expected a string", where);
+		return;
+	}
+	sha256_hex(json_string_value(txt), json_string_length(txt), hex);
+	want = json_string_value(json_object_get(ke, "response_sha256"));
+	if (strcmp(hex, want ? want : ""))
+		bsm_problem(p, "%s: response %s: response_text differs from the one blinded into the key",
+		    where, t);
+}
+
+/* Take one response record (owned), read at where (owned). */
+static void
+take_response(struct run *u, json_t *rec, char *where)
+{
+	struct resp *r;
+	json_t *ke;
+	char *t;
+	size_t j;
+
+	for (j = 0; j < 4; j++)
+		if (!json_is_string(json_object_get(rec, key_keys[j])))
+			break;
+	if (j < 4) {
+		bsm_problem(&u->m.p, "%s: %s: expected a string", where, key_keys[j]);
+		json_decref(rec);
+		free(where);
+		return;
+	}
+	t = tuple_of(rec);
+	ke = json_object_get(u->bytuple, t);
+	check_response(u, rec, where, t, ke);
+	json_object_set_new(u->matched, t, json_string(where));
+	if (u->nrs == u->caprs) {
+		u->caprs = u->caprs ? u->caprs * 2 : 64;
+		u->rs = xreallocarray(u->rs, u->caprs, sizeof *u->rs);
+	}
+	r = &u->rs[u->nrs++];
+	r->rec = rec;
+	r->where = where;
+	r->rid = ke ? json_string_value(json_object_get(ke, "response_id")) : NULL;
+	free(t);
+}
+
+/* The response records (-r, else stdin), and the key's tuples none answered. */
+static void
+read_responses(struct run *u)
+{
+	const struct bsm_opts *o = u->o;
+	size_t i, n = o->nresponses ? o->nresponses : 1;
+	const char *t;
+	json_t *ke;
+
+	u->matched = json_object();
+	for (i = 0; i < n; i++) {
 		struct ndj_reader nr;
 		json_t *rec;
 		char *err;
 		ndj_reader_open(&nr, o->nresponses ? o->responses[i] : NULL);
-		for (;;) {
-			char *t, *where;
-			struct resp *r;
-			rec = ndj_next_err(&nr, &err);
-			if (!rec) {
-				if (err) {
-					bsm_problem(&m.p, "%s:%lu: %s", nr.name, nr.line, err);
-					free(err);
-				}
-				break;
-			}
-			where = xasprintf("%s:%lu", nr.name, nr.line);
-			for (j = 0; j < 4; j++)
-				if (!json_is_string(json_object_get(rec, key_keys[j])))
-					break;
-			if (j < 4) {
-				bsm_problem(&m.p, "%s: %s: expected a string", where, key_keys[j]);
-				json_decref(rec);
-				free(where);
-				continue;
-			}
-			t = tuple_of(rec);
-			ke = json_object_get(bytuple, t);
-			if (json_object_get(matched, t)) {
-				bsm_problem(&m.p, "%s: duplicate response for %s (first at %s)", where, t,
-				    json_string_value(json_object_get(matched, t)));
-			} else if (!ke) {
-				bsm_problem(&m.p, "%s: response %s is not in the key %s", where, t, o->key);
-			} else if (is_excluded(rec) != !json_object_get(ke, "response_id")) {
-				bsm_problem(&m.p, "%s: response %s is %s here but %s in the key", where, t,
-				    is_excluded(rec) ? "excluded" : "not excluded",
-				    is_excluded(rec) ? "blinded" : "excluded");
-			} else if (!is_excluded(rec)) {
-				json_t *txt = json_object_get(rec, "response_text");
-				char hex[65];
-				if (!json_is_string(txt)) {
-					bsm_problem(&m.p, "%s: response_text: expected a string", where);
-				} else {
-					sha256_hex(json_string_value(txt), json_string_length(txt), hex);
-					if (strcmp(hex, json_string_value(json_object_get(ke, "response_sha256"))
-					    ? json_string_value(json_object_get(ke, "response_sha256")) : ""))
-						bsm_problem(&m.p, "%s: response %s: response_text differs from the one blinded into the key",
-						    where, t);
-				}
-			}
-			json_object_set_new(matched, t, json_string(where));
-			if (nrs == caprs) {
-				caprs = caprs ? caprs * 2 : 64;
-				rs = xreallocarray(rs, caprs, sizeof *rs);
-			}
-			r = &rs[nrs++];
-			r->rec = rec;
-			r->where = where;
-			r->rid = ke ? json_string_value(json_object_get(ke, "response_id")) : NULL;
-			if (r->rid)
-				json_object_set_new(byid, r->rid, json_integer((json_int_t)nrs));
-			free(t);
+		while ((rec = ndj_next_err(&nr, &err)) != NULL)
+			take_response(u, rec, xasprintf("%s:%lu", nr.name, nr.line));
+		if (err) {
+			bsm_problem(&u->m.p, "%s:%lu: %s", nr.name, nr.line, err);
+			free(err);
 		}
 		ndj_reader_close(&nr);
 	}
-	kname = o->key;
-	{
-		const char *t;
-		json_object_foreach(bytuple, t, ke)
-			if (!json_object_get(matched, t))
-				bsm_problem(&m.p, "%s: %s %s has no response record in the input", kname,
-				    json_object_get(ke, "response_id") ? "response" : "excluded tuple", t);
-	}
+	json_object_foreach(u->bytuple, t, ke)
+		if (!json_object_get(u->matched, t))
+			bsm_problem(&u->m.p, "%s: %s %s has no response record in the input", o->key,
+			    json_object_get(ke, "response_id") ? "response" : "excluded tuple", t);
+}
 
-	/* Sheets. */
-	for (i = 0; i < (size_t)o->nfiles; i++)
-		take_sheet(&m, o->files[i]);
-	finish_entries(&m);
+/* Raters in order (human first, then most scored), and who scored what. */
+static void
+order_raters(struct run *u)
+{
+	const struct bsm_opts *o = u->o;
+	const char *rid;
+	json_t *v;
+	size_t j = 0;
 
-	/* Every blinded response is scored; the primary rater when named. */
-	norder = json_object_size(m.raters);
-	order = xcalloc(norder + 1, sizeof *order);
-	{
-		const char *rid;
-		json_t *v;
-		j = 0;
-		json_object_foreach(m.raters, rid, v)
-			order[j++] = (char *)rid;
-		sort_m = &m;
-		qsort(order, norder, sizeof *order, cmp_rater);
-	}
-	if (o->primary && !json_object_get(m.raters, o->primary))
-		bsm_problem(&m.p, "--primary: no sheet was scored by rater \"%s\"", o->primary);
-	{
-		/* Who scored what: response_id -> 1 (someone), 2 (the --primary rater). */
-		json_t *scored = json_object();
-		for (j = 0; j < m.n; j++) {
-			json_t *v;
-			if (m.e[j].self_check)
-				continue;
-			v = json_object_get(scored, m.e[j].response_id);
-			if (o->primary && !strcmp(m.e[j].rater_id, o->primary))
-				json_object_set_new(scored, m.e[j].response_id, json_integer(2));
-			else if (!v)
-				json_object_set_new(scored, m.e[j].response_id, json_integer(1));
-		}
-		byid_scored = scored;
-	}
-	for (i = 0; i < nrs; i++) {
-		json_t *v;
-		int any, prim;
-		if (!rs[i].rid)
+	u->norder = json_object_size(u->m.raters);
+	u->order = xcalloc(u->norder + 1, sizeof *u->order);
+	json_object_foreach(u->m.raters, rid, v)
+		u->order[j++] = (char *)rid;
+	sort_m = &u->m;
+	qsort(u->order, u->norder, sizeof *u->order, cmp_rater);
+	u->scored = json_object();
+	for (j = 0; j < u->m.n; j++) {
+		const struct entry *e = &u->m.e[j];
+		if (e->self_check)
 			continue;
-		v = json_object_get(byid_scored, rs[i].rid);
-		any = v != NULL;
-		prim = v && json_integer_value(v) == 2;
-		if (!any)
-			bsm_problem(&m.p, "%s: response %s has not been scored by any rater",
-			    kname, rs[i].rid);
-		else if (o->primary && !prim && json_object_get(m.raters, o->primary))
-			bsm_problem(&m.p, "%s: response %s has not been scored by the primary rater \"%s\"",
-			    kname, rs[i].rid, o->primary);
+		if (o->primary && !strcmp(e->rater_id, o->primary))
+			json_object_set_new(u->scored, e->response_id, json_integer(2));
+		else if (!json_object_get(u->scored, e->response_id))
+			json_object_set_new(u->scored, e->response_id, json_integer(1));
 	}
-	if (m.p.n) {
-		int rc = fail_problems(&m);
-		json_decref(byid_scored);
-		for (i = 0; i < nrs; i++) {
-			json_decref(rs[i].rec);
-			free(rs[i].where);
-		}
-		free(rs);
-		free(order);
-		json_decref(matched);
-		json_decref(byid);
-		json_decref(bytuple);
-		release_merge(&m);
-		return rc;
-	}
-	if (norder && kind_rank(json_string_value(json_object_get(json_object_get(m.raters,
-	    o->primary ? o->primary : order[0]), "kind"))) > 0)
-		warn("warning: the primary rater is not human; spec 000 §10 requires human verification");
+}
 
-	/* Outputs: all to temporaries, committed together at the end. */
-	details = json_object();
-	memset(&os, 0, sizeof os);
-	if (o->output && strcmp(o->output, "-"))
-		sfp = out_open(&os, o->output);
-	else
-		sfp = stdout;
+/* Every blinded response is scored; by the primary rater when one is named. */
+static void
+check_scored(struct run *u)
+{
+	const struct bsm_opts *o = u->o;
+	int have_primary = o->primary && json_object_get(u->m.raters, o->primary);
+	size_t i;
+
+	if (o->primary && !have_primary)
+		bsm_problem(&u->m.p, "--primary: no sheet was scored by rater \"%s\"", o->primary);
+	for (i = 0; i < u->nrs; i++) {
+		json_t *v;
+		if (!u->rs[i].rid)
+			continue;
+		v = json_object_get(u->scored, u->rs[i].rid);
+		if (!v)
+			bsm_problem(&u->m.p, "%s: response %s has not been scored by any rater",
+			    o->key, u->rs[i].rid);
+		else if (have_primary && json_integer_value(v) != 2)
+			bsm_problem(&u->m.p, "%s: response %s has not been scored by the primary rater \"%s\"",
+			    o->key, u->rs[i].rid, o->primary);
+	}
+}
+
+static void
+release_run(struct run *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->nrs; i++) {
+		json_decref(u->rs[i].rec);
+		free(u->rs[i].where);
+	}
+	free(u->rs);
+	free(u->order);
+	json_decref(u->scored);
+	json_decref(u->matched);
+	json_decref(u->bytuple);
+	release_merge(&u->m);
+}
+
+/* ------------------------------------------------------------ outputs */
+
+/*
+ * The outputs of a merge: written to temporaries beside their targets, then
+ * committed all or none (commit_outputs).
+ */
+struct outputs {
+	struct atomic_file *f[3];
+	const char *path[3];
+	size_t n;
+	FILE *sfp, *rfp, *dfp;	/* scored records, raw-data.csv, details */
+	struct csv_writer rw;
+	json_t *details;	/* response_id -> its records fields */
+	json_t *in2set;		/* response_id -> true: second-rater subset */
+};
+
+static FILE *
+out_open(struct outputs *os, const char *path)
+{
+	struct atomic_file *f = atomic_open(path, 0644);
+
+	if (!f)
+		die_errno("%s", path);
+	os->path[os->n] = path;
+	os->f[os->n++] = f;
+	return atomic_fp(f);
+}
+
+/*
+ * Every output is flushed and synced before any is renamed into place, so a
+ * full disk or another write error leaves none of them committed (the exit
+ * handler removes the temporaries) and the message names the file.
+ */
+static void
+commit_outputs(struct outputs *os)
+{
+	size_t i;
+
+	for (i = 0; i < os->n; i++) {
+		FILE *fp = atomic_fp(os->f[i]);
+		errno = 0;
+		if (fflush(fp) == EOF || ferror(fp) || fsync(fileno(fp)) < 0)
+			die("%s: cannot write: %s; no output written", os->path[i],
+			    strerror(errno ? errno : EIO));
+	}
+	for (i = 0; i < os->n; i++)
+		if (atomic_commit(os->f[i]) < 0)
+			die_errno("%s: cannot commit", os->path[i]);
+}
+
+static char *
+value_text(const json_t *v)
+{
+	if (!v || json_is_null(v))
+		return xstrdup("");
+	if (json_is_string(v))
+		return xstrdup(json_string_value(v));
+	if (json_is_true(v))
+		return xstrdup("true");
+	if (json_is_false(v))
+		return xstrdup("false");
+	return json_compact(v, NULL);
+}
+
+/* The join column: the strings of a list (or of one field of its items). */
+static char *
+joined(const json_t *rec, const char *join)
+{
+	const char *dot = strchr(join, '.');
+	char *arrname = dot ? xstrndup(join, (size_t)(dot - join)) : xstrdup(join);
+	json_t *arr = json_object_get(rec, arrname), *it;
+	struct buf b = BUF_INIT;
+	size_t j;
+
+	buf_adds(&b, "");
+	json_array_foreach(arr, j, it) {
+		json_t *v = dot ? json_object_get(it, dot + 1) : it;
+		if (json_is_string(v)) {
+			if (b.len)
+				buf_addc(&b, ',');
+			buf_adds(&b, json_string_value(v));
+		}
+	}
+	free(arrname);
+	return buf_detach(&b, NULL);
+}
+
+/*
+ * One row of raw-data.csv.  Text cells are written as the blind sheets write
+ * them (csv_write_text: a formula-like cell gets a leading space), unless
+ * --raw-csv; numbers are written as they are.
+ */
+static void
+raw_row(struct merge *m, struct csv_writer *w, const json_t *rec)
+{
+	json_t *cols = json_object_get(m->r->def, "raw_data"), *c;
+	size_t i;
+
+	json_array_foreach(cols, i, c) {
+		const char *col = json_string_value(json_object_get(c, "column"));
+		const char *field = json_string_value(json_object_get(c, "field"));
+		const char *join = json_string_value(json_object_get(c, "join"));
+		json_t *v = join ? NULL : json_object_get(rec, field ? field : col);
+		char *t = join ? joined(rec, join) : value_text(v);
+		if (m->o->raw_csv || (!join && !json_is_string(v)))
+			csv_write_field(w, t);
+		else
+			csv_write_text(w, t);
+		free(t);
+	}
+	csv_end_record(w);
+}
+
+static void
+open_outputs(struct run *u, struct outputs *os)
+{
+	const struct bsm_opts *o = u->o;
+	json_t *c, *sub2;
+	size_t i;
+
+	memset(os, 0, sizeof *os);
+	os->details = json_object();
+	os->sfp = o->output && strcmp(o->output, "-") ? out_open(os, o->output) : stdout;
 	if (o->raw_data) {
-		json_t *c;
-		rfp = out_open(&os, o->raw_data);
-		csv_writer_init(&rw, rfp, o->crlf, 0);
+		os->rfp = out_open(os, o->raw_data);
+		csv_writer_init(&os->rw, os->rfp, o->crlf, 0);
 		if (o->bom)
-			csv_write_bom(&rw);
-		json_array_foreach(json_object_get(m.r->def, "raw_data"), i, c)
-			csv_write_field(&rw, json_string_value(json_object_get(c, "column")));
-		csv_end_record(&rw);
+			csv_write_bom(&os->rw);
+		json_array_foreach(json_object_get(u->m.r->def, "raw_data"), i, c)
+			csv_write_field(&os->rw, json_string_value(json_object_get(c, "column")));
+		csv_end_record(&os->rw);
 	}
 	if (o->details)
-		dfp = out_open(&os, o->details);
-	sub2 = json_object_get(key, "second_rater");
-	in2set = json_object();
-	json_array_foreach(sub2, i, ke)
-		if (json_is_string(ke))
-			json_object_set_new(in2set, json_string_value(ke), json_true());
-	for (i = 0; i < nrs; i++) {
-		struct resp *r = &rs[i];
+		os->dfp = out_open(os, o->details);
+	sub2 = json_object_get(u->m.key, "second_rater");
+	os->in2set = json_object();
+	json_array_foreach(sub2, i, c)
+		if (json_is_string(c))
+			json_object_set_new(os->in2set, json_string_value(c), json_true());
+}
+
+static void
+emit(FILE *fp, const json_t *out)
+{
+	json_compact_fp(fp, out);
+	fputc('\n', fp);
+}
+
+/* An excluded tuple: one unscored record, and its raw-data row with the reason. */
+static void
+write_excluded(struct run *u, struct outputs *os, const struct resp *r, const json_t *base)
+{
+	json_t *out = json_deep_copy(base);
+	const char *why;
+	char *note;
+
+	json_set_null(out, "response_id");
+	json_set_null(out, "rater_id");
+	json_set_null(out, "rater_kind");
+	json_set_bool(out, "primary", 1);
+	put_scores(&u->m, out, NULL);
+	emit(os->sfp, out);
+	if (os->rfp) {
+		why = json_string_value(json_object_get(r->rec, "exclusion_reason"));
+		note = xasprintf("excluded: %s", why ? why : "excluded");
+		json_set_str(out, "scoring_notes", note);
+		json_set_str(out, "notes", note);
+		json_set_str(out, "justification", note);
+		free(note);
+		raw_row(&u->m, &os->rw, out);
+	}
+	json_decref(out);
+}
+
+/* The records fields (hallucinations ...) of the primary entry, for --details. */
+static void
+add_details(struct run *u, struct outputs *os, const char *rid, const struct entry *e)
+{
+	const struct bsm_rubric *r = u->m.r;
+	json_t *d = json_object();
+	size_t fi;
+	int any = 0;
+
+	json_set_str(d, "response_id", rid);
+	json_set_str(d, "rater_id", e->rater_id);
+	for (fi = 0; fi < r->nfields; fi++) {
+		const struct bsm_field *f = &r->fields[fi];
+		if (f->type != BT_RECORDS)
+			continue;
+		any = 1;
+		if (f->count_field)
+			json_set_new(d, f->count_field,
+			    json_incref(json_object_get(e->row, f->count_field)));
+		json_set_new(d, f->name, json_incref(json_object_get(e->row, f->name)));
+	}
+	if (any)
+		json_object_set(os->details, rid, d);
+	json_decref(d);
+}
+
+/* One record per (rater, self-check) of a blinded response, primary first. */
+static void
+write_scored(struct run *u, struct outputs *os, const struct resp *r, const json_t *base)
+{
+	const struct bsm_opts *o = u->o;
+	size_t ri, norder = u->norder;
+	int primary_done = 0;
+
+	for (ri = 0; ri < 2 * norder; ri++) {
+		const char *rater = u->order[ri % norder];
+		int self = ri >= norder, prim = 0;
+		char *k = xasprintf("%s\x1f%s\x1f%d", r->rid, rater, self);
+		json_t *idx = json_object_get(u->m.entries, k), *out;
+		struct entry *e;
+		free(k);
+		if (!idx)
+			continue;
+		e = &u->m.e[json_integer_value(idx) - 1];
+		if (!self && !primary_done && (!o->primary || !strcmp(o->primary, rater)))
+			prim = primary_done = 1;
+		out = json_deep_copy(base);
+		json_set_str(out, "response_id", r->rid);
+		json_set_str(out, "rater_id", e->rater_id);
+		json_set_str(out, "rater_kind", e->kind);
+		json_set_bool(out, "primary", prim);
+		json_set_bool(out, "self_check", self);
+		json_set_bool(out, "second_rater_subset", json_object_get(os->in2set, r->rid) != NULL);
+		put_scores(&u->m, out, e);
+		emit(os->sfp, out);
+		if (prim && os->rfp)
+			raw_row(&u->m, &os->rw, out);
+		if (prim && os->dfp)
+			add_details(u, os, r->rid, e);
+		json_decref(out);
+	}
+}
+
+static void
+write_outputs(struct run *u)
+{
+	struct outputs os;
+	const char *const *bf;
+	size_t i;
+
+	open_outputs(u, &os);
+	for (i = 0; i < u->nrs; i++) {
+		const struct resp *r = &u->rs[i];
 		json_t *base = json_deep_copy(r->rec);
-		const char *const *bf;
-		size_t ri;
-		int primary_done = 0;
-		if (!o->keep_texts)
+		if (!u->o->keep_texts)
 			for (bf = bsm_bulky_fields; *bf; bf++)
 				json_object_del(base, *bf);
-		if (!r->rid) {
-			json_t *out = json_deep_copy(base);
-			json_set_null(out, "response_id");
-			json_set_null(out, "rater_id");
-			json_set_null(out, "rater_kind");
-			json_set_bool(out, "primary", 1);
-			put_scores(&m, out, NULL);
-			json_compact_fp(sfp, out);
-			fputc('\n', sfp);
-			if (rfp) {
-				char *note = xasprintf("excluded: %s",
-				    json_string_value(json_object_get(r->rec, "exclusion_reason")) ?
-				    json_string_value(json_object_get(r->rec, "exclusion_reason")) : "excluded");
-				json_set_str(out, "scoring_notes", note);
-				json_set_str(out, "notes", note);
-				json_set_str(out, "justification", note);
-				free(note);
-				raw_row(&m, &rw, out);
-			}
-			json_decref(out);
-			json_decref(base);
-			continue;
-		}
-		/* Non-self-check entries in rater order (primary first), then self-checks. */
-		for (ri = 0; ri < 2 * norder; ri++) {
-			const char *rater = order[ri % norder];
-			int self = ri >= norder;
-			char *k = xasprintf("%s\x1f%s\x1f%d", r->rid, rater, self);
-			json_t *idx = json_object_get(m.entries, k);
-			struct entry *e;
-			json_t *out;
-			int prim = 0;
-			free(k);
-			if (!idx)
-				continue;
-			e = &m.e[json_integer_value(idx) - 1];
-			if (!self && !primary_done &&
-			    (!o->primary || !strcmp(o->primary, rater))) {
-				prim = 1;
-				primary_done = 1;
-			}
-			out = json_deep_copy(base);
-			json_set_str(out, "response_id", r->rid);
-			json_set_str(out, "rater_id", e->rater_id);
-			json_set_str(out, "rater_kind", e->kind);
-			json_set_bool(out, "primary", prim);
-			json_set_bool(out, "self_check", self);
-			json_set_bool(out, "second_rater_subset", json_object_get(in2set, r->rid) != NULL);
-			put_scores(&m, out, e);
-			json_compact_fp(sfp, out);
-			fputc('\n', sfp);
-			if (prim && rfp)
-				raw_row(&m, &rw, out);
-			if (prim && dfp) {
-				json_t *d = json_object();
-				size_t fi;
-				int any = 0;
-				json_set_str(d, "response_id", r->rid);
-				json_set_str(d, "rater_id", e->rater_id);
-				for (fi = 0; fi < m.r->nfields; fi++) {
-					const struct bsm_field *f = &m.r->fields[fi];
-					if (f->type != BT_RECORDS)
-						continue;
-					any = 1;
-					if (f->count_field)
-						json_set_new(d, f->count_field,
-						    json_incref(json_object_get(e->row, f->count_field)));
-					json_set_new(d, f->name, json_incref(json_object_get(e->row, f->name)));
-				}
-				if (any)
-					json_object_set(details, r->rid, d);
-				json_decref(d);
-			}
-			json_decref(out);
-		}
+		if (r->rid)
+			write_scored(u, &os, r, base);
+		else
+			write_excluded(u, &os, r, base);
 		json_decref(base);
 	}
-	if (dfp) {
-		char *s = json_dumps(details, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputs(s, dfp);
-		fputc('\n', dfp);
+	if (os.dfp) {
+		char *s = json_dumps(os.details, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputs(s, os.dfp);
+		fputc('\n', os.dfp);
 		free(s);
 	}
-	if (sfp == stdout && fflush(stdout) == EOF)
+	if (os.sfp == stdout && fflush(stdout) == EOF)
 		die_errno("write error");
-	for (i = 0; i < os.n; i++)
-		if (atomic_commit(os.f[i]) < 0)
-			die_errno("cannot write output");
+	commit_outputs(&os);
+	json_decref(os.details);
+	json_decref(os.in2set);
+}
 
-	json_decref(details);
-	json_decref(in2set);
-	json_decref(byid_scored);
-	for (i = 0; i < nrs; i++) {
-		json_decref(rs[i].rec);
-		free(rs[i].where);
+int
+bsm_merge(const struct bsm_opts *o)
+{
+	struct run u;
+	const char *first;
+	int rc;
+
+	memset(&u, 0, sizeof u);
+	u.o = o;
+	load_key(&u);
+	read_responses(&u);
+	for (rc = 0; rc < o->nfiles; rc++)
+		take_sheet(&u.m, o->files[rc]);
+	finish_entries(&u.m);
+	order_raters(&u);
+	check_scored(&u);
+	if (u.m.p.n) {
+		rc = fail_problems(&u.m);
+		release_run(&u);
+		return rc;
 	}
-	free(rs);
-	free(order);
-	json_decref(matched);
-	json_decref(byid);
-	json_decref(bytuple);
-	m.key = key;
-	release_merge(&m);
+	first = o->primary ? o->primary : u.order[0];
+	if (u.norder && kind_rank(json_string_value(json_object_get(json_object_get(u.m.raters,
+	    first), "kind"))) > 0)
+		warn("warning: the primary rater is not human; spec 000 §10 requires human verification");
+	write_outputs(&u);
+	release_run(&u);
 	return 0;
 }

@@ -102,6 +102,18 @@ get_str(struct loader *l, json_t *o, const char *key, const char *where, int req
 	return json_string_value(v);
 }
 
+/* A name that can go into a file name as it is: [A-Za-z0-9_][A-Za-z0-9_-]{0,63}. */
+static int
+file_name_safe(const char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!isalnum((unsigned char)s[i]) && s[i] != '_' && (s[i] != '-' || i == 0))
+			return 0;
+	return i > 0 && i <= 64;
+}
+
 static struct bsm_expr *
 get_expr(struct loader *l, json_t *o, const char *key, const char *where, int required)
 {
@@ -277,33 +289,6 @@ load_derived(struct loader *l, json_t *arr, const char *what, struct bsm_derived
 	*n = json_array_size(arr);
 }
 
-char *
-bsm_share_path(const char *rel)
-{
-	const char *env = getenv("CTXBENCH_SHARE");
-	char exe[PATH_MAX];
-	ssize_t n;
-	char *p;
-
-	if (env && *env)
-		return path_join(env, rel);
-	n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	if (n > 0) {
-		char *dir, *top, *cand;
-		exe[n] = '\0';
-		dir = path_dirname(exe);
-		top = path_join(dir, "../../share");
-		cand = path_join(top, rel);
-		free(dir);
-		free(top);
-		if (access(cand, F_OK) == 0)
-			return cand;
-		free(cand);
-	}
-	p = path_join(CTX_SHAREDIR, rel);
-	return p;
-}
-
 struct bsm_rubric *
 bsm_rubric_load(const char *name)
 {
@@ -322,7 +307,7 @@ bsm_rubric_load(const char *name)
 			if (!isalnum((unsigned char)name[i]) && name[i] != '-' && name[i] != '_')
 				die_usage("--rubric: %s: not a rubric name", name);
 		rel = xasprintf("rubrics/%s.json", name);
-		r->path = bsm_share_path(rel);
+		r->path = ctx_share_file(rel);
 		free(rel);
 	}
 	l.path = r->path;
@@ -358,15 +343,19 @@ bsm_rubric_load(const char *name)
 	r->aliases = json_object_get(r->def, "aliases");
 	if (r->aliases && !json_is_object(r->aliases))
 		die("%s: aliases: expected an object", r->path);
-	/* Passes name fields that exist. */
+	/* Passes name fields that exist; their names go into file names. */
 	{
 		json_t *passes = json_object_get(r->def, "passes"), *pf;
 		size_t j;
 		if (passes && !json_is_array(passes))
 			die("%s: passes: expected an array", r->path);
 		json_array_foreach(passes, i, item) {
+			const char *pn;
 			w = xasprintf("passes[%zu]", i);
-			get_str(&l, item, "name", w, 1);
+			pn = get_str(&l, item, "name", w, 1);
+			if (pn && !file_name_safe(pn))
+				bad(&l, w, "name: expected letters, digits, '_' and '-' "
+				    "(it names the pass's sheet files)");
 			json_array_foreach(json_object_get(item, "fields"), j, pf)
 				if (!json_is_string(pf) || !bsm_rubric_field(r, json_string_value(pf)))
 					bad(&l, w, "fields: names a field the rubric does not define");
@@ -555,38 +544,72 @@ range_text(const struct bsm_field *f, char *buf, size_t n)
 static int type_records(const struct bsm_field *f, const json_t *v, json_t **out,
     char **err);
 
+/* A records cell: a JSON array, or a string holding one (as a CSV cell does). */
+static int
+type_records_cell(const struct bsm_field *f, const json_t *cell, json_t **out, char **err)
+{
+	json_error_t je;
+	json_t *v;
+	char *s;
+	int rc;
+
+	if (!json_is_string(cell))
+		return type_records(f, cell, out, err);
+	s = trimmed(json_string_value(cell));
+	if (!*s) {
+		free(s);
+		return 1;
+	}
+	v = json_loads(s, JSON_REJECT_DUPLICATES, &je);
+	free(s);
+	if (!v) {
+		*err = xasprintf("expected a JSON array of records (%s)", je.text);
+		return -1;
+	}
+	rc = type_records(f, v, out, err);
+	json_decref(v);
+	return rc;
+}
+
+/* An integer or number cell (s: its trimmed text, NULL when not a string). */
+static int
+type_number(const struct bsm_field *f, const json_t *cell, const char *s, json_t **out,
+    char **err)
+{
+	char rb[64];
+	double d;
+
+	if (json_is_number(cell))
+		d = json_number_value(cell);
+	else if (!s || parse_real(s, &d) < 0) {
+		*err = s ? xasprintf("\"%s\" is not a number", s) :
+		    xasprintf("expected a number, got %s", json_type_desc(cell));
+		return -1;
+	}
+	if (f->type == BT_INTEGER && (d != floor(d) || fabs(d) > 1e15)) {
+		*err = xasprintf("%g is not a whole number", d);
+		return -1;
+	}
+	if ((f->has_min && d < f->min) || (f->has_max && d > f->max)) {
+		*err = xasprintf("%g is out of range %s", d, range_text(f, rb, sizeof rb));
+		return -1;
+	}
+	*out = f->type == BT_INTEGER ? json_integer((json_int_t)d) : json_real(d);
+	return 0;
+}
+
 int
 bsm_type_cell(const struct bsm_field *f, const json_t *cell, json_t **out, char **err)
 {
 	char *s = NULL;
 	int rc = 0;
-	char rb[64];
 
 	*out = NULL;
 	*err = NULL;
 	if (!cell || json_is_null(cell))
 		return f->nullable ? (*out = json_null(), 0) : 1;
-	if (f->type == BT_RECORDS) {
-		if (json_is_string(cell)) {
-			json_error_t je;
-			json_t *v;
-			s = trimmed(json_string_value(cell));
-			if (!*s) {
-				free(s);
-				return 1;
-			}
-			v = json_loads(s, JSON_REJECT_DUPLICATES, &je);
-			free(s);
-			if (!v) {
-				*err = xasprintf("expected a JSON array of records (%s)", je.text);
-				return -1;
-			}
-			rc = type_records(f, v, out, err);
-			json_decref(v);
-			return rc;
-		}
-		return type_records(f, cell, out, err);
-	}
+	if (f->type == BT_RECORDS)
+		return type_records_cell(f, cell, out, err);
 	if (json_is_string(cell)) {
 		s = f->type == BT_TEXT ? xstrdup(json_string_value(cell)) :
 		    trimmed(json_string_value(cell));
@@ -602,29 +625,9 @@ bsm_type_cell(const struct bsm_field *f, const json_t *cell, json_t **out, char 
 	}
 	switch (f->type) {
 	case BT_INTEGER:
-	case BT_NUMBER: {
-		double d;
-		if (json_is_number(cell))
-			d = json_number_value(cell);
-		else if (!s || parse_real(s, &d) < 0) {
-			*err = s ? xasprintf("\"%s\" is not a number", s) :
-			    xasprintf("expected a number, got %s", json_type_desc(cell));
-			rc = -1;
-			break;
-		}
-		if (f->type == BT_INTEGER && (d != floor(d) || fabs(d) > 1e15)) {
-			*err = xasprintf("%g is not a whole number", d);
-			rc = -1;
-			break;
-		}
-		if ((f->has_min && d < f->min) || (f->has_max && d > f->max)) {
-			*err = xasprintf("%g is out of range %s", d, range_text(f, rb, sizeof rb));
-			rc = -1;
-			break;
-		}
-		*out = f->type == BT_INTEGER ? json_integer((json_int_t)d) : json_real(d);
+	case BT_NUMBER:
+		rc = type_number(f, cell, s, out, err);
 		break;
-	}
 	case BT_TEXT:
 		if (!json_is_string(cell)) {
 			*err = xasprintf("expected text, got %s", json_type_desc(cell));

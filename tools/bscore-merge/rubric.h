@@ -85,15 +85,14 @@ struct bsm_rubric {
 };
 
 /*
- * Load a rubric by name (share/rubrics/NAME.json, found through
- * $CTXBENCH_SHARE, the source tree next to the binary, or CTX_SHAREDIR) or
+ * Load a rubric by name (share/rubrics/NAME.json, found by ctx_share_file():
+ * $CTXBENCH_SHARE, the source tree or the installed copy beside the binary,
+ * or CTX_SHAREDIR) or
  * by path (anything with a '/' or ending in .json).  The definition is
  * checked; a bad one dies with "FILE: where: message".
  */
 struct bsm_rubric *bsm_rubric_load(const char *name);
 void bsm_rubric_free(struct bsm_rubric *r);
-/* The directory holding the installed rubrics (malloc'd). */
-char *bsm_share_path(const char *rel);
 
 const struct bsm_field *bsm_rubric_field(const struct bsm_rubric *r,
     const char *name);

@@ -55,7 +55,7 @@ int main(int argc, char **argv)
 	s.opt.nboot = 10000;
 	s.opt.alpha = 0.05;
 	s.opt.level = 0.95;
-	while ((c = getopt_long(argc, argv, "a:b:f:ho:r:s:V", longopts, NULL)) != -1) {
+	while ((c = opt_getopt(argc, argv, "a:b:f:ho:r:s:V", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			s.opt.alpha = opt_real("--alpha", optarg, 1e-6, 0.5);

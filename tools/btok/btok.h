@@ -21,7 +21,12 @@
 /* Models. */
 enum { BTOK_MODEL_BPE = 1, BTOK_MODEL_TIKTOKEN = 2 };
 /* Normalisers. */
-enum { BTOK_NORM_NONE = 0, BTOK_NORM_NFC = 1, BTOK_NORM_METASPACE = 2 };
+enum {
+	BTOK_NORM_NONE = 0,
+	BTOK_NORM_NFC = 1,
+	BTOK_NORM_METASPACE = 2,	/* Replace(" ", "\u2581") */
+	BTOK_NORM_PREPEND_METASPACE = 3	/* Prepend("\u2581"), then the Replace */
+};
 /* Pre-tokenisers (the split patterns, matched by hand-written code). */
 enum {
 	BTOK_PRE_NONE = 0,

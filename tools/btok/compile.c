@@ -283,6 +283,17 @@ static int parse_pre(struct cbuild *b, json_t *pre)
 	return -1;
 }
 
+/* Replace(" ", "\u2581"): the metaspace of SentencePiece-style files. */
+static int is_replace_space(json_t *n)
+{
+	json_t *pat = n ? json_object_get(n, "pattern") : NULL;
+	const char *s = pat ? jstr(pat, "String") : NULL;
+	const char *c = n ? jstr(n, "content") : NULL;
+
+	return is_type(n, "Replace") && s && c && strcmp(s, " ") == 0 &&
+	    strcmp(c, "\xE2\x96\x81") == 0;
+}
+
 static int parse_norm(struct cbuild *b, json_t *n)
 {
 	if (!n || json_is_null(n)) {
@@ -293,12 +304,18 @@ static int parse_norm(struct cbuild *b, json_t *n)
 		b->h.norm = BTOK_NORM_NFC;
 		return 0;
 	}
-	if (is_type(n, "Replace")) {
-		json_t *pat = json_object_get(n, "pattern");
-		const char *s = pat ? jstr(pat, "String") : NULL;
-		const char *c = jstr(n, "content");
-		if (s && c && strcmp(s, " ") == 0 && strcmp(c, "\xE2\x96\x81") == 0) {
-			b->h.norm = BTOK_NORM_METASPACE;
+	if (is_replace_space(n)) {
+		b->h.norm = BTOK_NORM_METASPACE;
+		return 0;
+	}
+	if (is_type(n, "Sequence")) {
+		/* SentencePiece as the Llama 2 / Mistral v3 conversions write it. */
+		json_t *a = json_object_get(n, "normalizers");
+		json_t *p0 = json_array_get(a, 0);
+		const char *pre = p0 ? jstr(p0, "prepend") : NULL;
+		if (json_array_size(a) == 2 && is_type(p0, "Prepend") && pre &&
+		    strcmp(pre, "\xE2\x96\x81") == 0 && is_replace_space(json_array_get(a, 1))) {
+			b->h.norm = BTOK_NORM_PREPEND_METASPACE;
 			return 0;
 		}
 	}
@@ -701,7 +718,8 @@ static void find_bad(struct cbuild *b)
 {
 	uint32_t n = 0, cap = 0;
 	int ok = 1;
-	if (b->h.model != BTOK_MODEL_BPE || b->h.norm != BTOK_NORM_METASPACE || b->bytelevel ||
+	if (b->h.model != BTOK_MODEL_BPE || b->bytelevel ||
+	    (b->h.norm != BTOK_NORM_METASPACE && b->h.norm != BTOK_NORM_PREPEND_METASPACE) ||
 	    (b->h.pre != BTOK_PRE_NONE && b->h.pre != BTOK_PRE_SPACE_MERGED_PREV))
 		return;
 	for (uint32_t i = 0; i < b->vcap && ok; i++) {

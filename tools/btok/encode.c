@@ -186,7 +186,7 @@ int btok_attach(struct btok *t, const char *name, unsigned char *img,
 	    h->vcap == 0 || (h->vcap & (h->vcap - 1)) || h->mcap == 0 ||
 	    (h->mcap & (h->mcap - 1)) || h->nvocab >= h->vcap || h->nmerges >= h->mcap ||
 	    (h->model != BTOK_MODEL_BPE && h->model != BTOK_MODEL_TIKTOKEN) ||
-	    h->norm > BTOK_NORM_METASPACE || h->pre > BTOK_PRE_SPACE_MERGED_PREV) {
+	    h->norm > BTOK_NORM_PREPEND_METASPACE || h->pre > BTOK_PRE_SPACE_MERGED_PREV) {
 		*err = xasprintf("%s: damaged image header", name);
 		return -1;
 	}
@@ -687,12 +687,18 @@ static void normalize_segment(struct pctx *c, const char *s, size_t n)
 
 	if (h->norm == BTOK_NORM_NFC) {
 		norm = btok_nfc(s, n, &nl);
-	} else if (h->norm == BTOK_NORM_METASPACE) {
+	} else if (h->norm == BTOK_NORM_METASPACE || h->norm == BTOK_NORM_PREPEND_METASPACE) {
+		/* Prepend (normalizers/prepend.rs): only to a non-empty segment. */
 		size_t sp = 0, o = 0;
+		int pre = h->norm == BTOK_NORM_PREPEND_METASPACE && n > 0;
 		for (size_t i = 0; i < n; i++)
 			sp += s[i] == ' ';
-		if (sp) {
-			norm = xmalloc(n + 2 * sp + 1);
+		if (sp || pre) {
+			norm = xmalloc(n + 2 * sp + 3 + 1);
+			if (pre) {
+				memcpy(norm, "\xE2\x96\x81", 3);
+				o = 3;
+			}
 			for (size_t i = 0; i < n; i++) {
 				if (s[i] == ' ') {
 					memcpy(norm + o, "\xE2\x96\x81", 3);

@@ -43,44 +43,60 @@ static int unhex(const char *s, unsigned char out[32])
 	return s[64] == 0 ? 0 : -1;
 }
 
-int btok_manifest_find(const char *path, const char *family,
-    struct btok_manifest_entry *e)
+/* Parse one manifest line into e; -1 when malformed. */
+static int
+manifest_line(char *line, struct btok_manifest_entry *e)
 {
-	size_t len;
+	char **f = strv_split(line, '\t');
+	char *end;
+	int rc = -1;
+
+	if (strv_len(f) == 9 && *f[0] && *f[1] && strlen(f[2]) == 64 &&
+	    unhex(f[2], e->sha) == 0) {
+		snprintf(e->name, sizeof e->name, "%s", f[0]);
+		snprintf(e->file, sizeof e->file, "%s", f[1]);
+		memcpy(e->sha_hex, f[2], 65);
+		snprintf(e->package, sizeof e->package, "%s", f[3]);
+		snprintf(e->models, sizeof e->models, "%s", f[7]);
+		errno = 0;
+		e->vocab = strtoul(f[6], &end, 10);
+		if (errno == 0 && end != f[6] && *end == 0 && e->vocab > 0)
+			rc = 0;
+	}
+	strv_free(f);
+	return rc;
+}
+
+size_t
+btok_manifest_load(const char *path, struct btok_manifest_entry **out)
+{
+	size_t len, n = 0;
 	char *text = read_file(path, &len, 1 << 20), *line, *save = NULL;
 	unsigned long lineno = 0;
-	int found = -1;
+	struct btok_manifest_entry *v = NULL;
 
 	if (!text)
 		die_errno("%s", path);
 	for (line = text; line && *line; line = save) {
-		char *nl = strchr(line, '\n'), **f;
-		size_t nf;
+		char *nl = strchr(line, '\n');
+
 		save = nl ? nl + 1 : NULL;
 		if (nl)
 			*nl = 0;
 		lineno++;
 		if (*line == '#' || *line == 0)
 			continue;
-		f = strv_split(line, '\t');
-		nf = strv_len(f);
-		if (nf < 5 || strlen(f[2]) != 64 || unhex(f[2], e->sha) < 0) {
-			strv_free(f);
+		v = xreallocarray(v, n + 1, sizeof *v);
+		if (manifest_line(line, &v[n]) < 0) {
 			free(text);
-			die("%s:%lu: expected NAME<TAB>FILE<TAB>SHA256<TAB>PACKAGE<TAB>PATH", path, lineno);
+			die("%s:%lu: expected NAME FILE SHA256 PACKAGE PATH BUILD VOCAB "
+			    "MODELS LICENCE, separated by tabs", path, lineno);
 		}
-		if (strcmp(f[0], family) == 0) {
-			snprintf(e->file, sizeof e->file, "%s", f[1]);
-			memcpy(e->sha_hex, f[2], 65);
-			snprintf(e->package, sizeof e->package, "%s", f[3]);
-			found = 0;
-		}
-		strv_free(f);
-		if (found == 0)
-			break;
+		n++;
 	}
 	free(text);
-	return found;
+	*out = v;
+	return n;
 }
 
 /* Map path read-only; NULL when it cannot be opened. */

@@ -15,16 +15,21 @@ struct btok_paths {
 };
 
 struct btok_manifest_entry {
+	char name[64];		/* -t name, key of tokens{} */
 	char file[PATH_MAX];	/* relative to tokdir */
 	unsigned char sha[32];
 	char sha_hex[65];
 	char package[256];
+	char models[512];	/* the models it serves, for --list */
+	unsigned long vocab;	/* number of token ids */
 };
 
-/* Find family in the manifest at path; 0, or -1 when absent.  Dies on a
-   malformed manifest (with its line). */
-int btok_manifest_find(const char *path, const char *family,
-    struct btok_manifest_entry *e);
+/*
+ * Read the manifest at path (share/btok/manifest, format in its header) into
+ * a malloc'd array *out; returns its length.  Dies naming the line of a
+ * malformed entry.
+ */
+size_t btok_manifest_load(const char *path, struct btok_manifest_entry **out);
 
 /*
  * Load tokenizer name from file into t: from the compiled cache when a valid

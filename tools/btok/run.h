@@ -1,0 +1,36 @@
+/*
+ * run.h - what btok does with its inputs (run.c): records or raw text, each
+ * input opened and read once.
+ */
+#ifndef BTOK_RUN_H
+#define BTOK_RUN_H
+
+#include "btok.h"
+
+struct tk {
+	char *name;
+	struct btok t;
+};
+
+struct run {
+	struct tk *tk;
+	size_t ntk;
+	const char *field;
+	int ids, special, ref;	/* ref: index of llama3 or -1 */
+	struct btok_ids buf;
+	/* record mode */
+	unsigned long long records, counted, missing;
+	unsigned long long bytes;	/* of the fields counted */
+};
+
+/*
+ * Count nfiles inputs (none: stdin; "-": stdin).  The first bytes of the
+ * first input decide the mode (records when '{', raw text otherwise; raw
+ * when raw is set); a UTF-8 BOM before '{' dies with FILE:1.  Record mode:
+ * a note for each of the first records without the field, and exit 1 (the
+ * output abandoned) when no record had it.
+ */
+void btok_run_inputs(struct run *r, int nfiles, char *const files[], int raw);
+void run_free(struct run *r);
+
+#endif
