@@ -43,6 +43,9 @@ for mode in whole stream; do
 	is "$(field "$o" S001-Q01 A '.timings | tojson')" '{"total_ms":null,"load_ms":null,"prompt_ms":500,"eval_ms":750}' "$mode: llama.cpp timings"
 	is "$(field "$o" S001-Q01 B '.response_text')" "Answer to: Think?" "$mode: thinking block removed"
 	like "$(field "$o" S001-Q01 B '.response_raw')" '^<think>' "$mode: raw answer kept"
+	is "$(field "$o" S001-Q01 B '[.thinking_stripped, .output_token_count] | tojson')" '[true,null]' \
+	   "$mode: thinking flagged, not counted as output tokens"
+	is "$(field "$o" S001-Q01 A '.thinking_stripped')" false "$mode: no thinking, no flag"
 	is "$(field "$o" S001-Q02 A '.response_text')" "Answer to: Flaky?" "$mode: 500 retried"
 	is "$(field "$o" S001-Q02 B '.response_text')" "Answer to: Busy?" "$mode: 429 retried"
 	is "$(field "$o" S001-Q03 A '.response_text')" "Answer to: Reset?" "$mode: reset retried"
@@ -61,6 +64,7 @@ for mode in whole stream; do
 	like "$line" "\"temperature\": 0\\.0, \"seed\": 42, \"top_p\": 1\\.0, \"max_tokens\": 512, \"stream\": $s, .*\"top_k\": 0, \"repeat_penalty\": 1\\.0\\}" \
 	   "$mode: seed, temperature, top_p, max_tokens always; extras merged"
 	unlike "$out$err" "$SECRET" "$mode: the API key is never printed"
+	is "$(printf '%s\n' "$err" | grep -c 'cannot lock')" 1 "$mode: the warning said once"
 done
 
 # the config's extras and a wrong key

@@ -15,6 +15,7 @@
 #include <curl/curl.h>
 
 #include "ctx.h"
+#include "http.h"
 #include "binfer.h"
 
 /* What the command line and the config say; fixed once binfer_opts_parse returns. */
@@ -68,14 +69,16 @@ const char *binfer_reason_name(enum binfer_reason r);
 struct binfer_endpoint {
 	char *url;
 	struct binfer_server_info si;
-	int inflight;
+	int inflight;			/* requests submitted to it */
 	double dead_until;		/* no new request before (now_seconds) */
 	int dead;			/* consecutive connection failures */
 };
 
-enum job_state { J_FREE, J_READY, J_INFLIGHT, J_WAIT, J_DONE };
+/* J_INFLIGHT: submitted to the driver (queued, waiting to retry or sent) */
+enum job_state { J_FREE, J_READY, J_INFLIGHT, J_DONE };
 
 struct job {
+	struct http_req req;		/* the request (common/http.h) */
 	json_t *rec;			/* the output record (owned) */
 	enum job_state state;
 	char *body;			/* request body (owned) */
@@ -84,13 +87,8 @@ struct job {
 	long long expected;		/* btok's prompt count, -1 unknown */
 	long long num_ctx;		/* -1: not set by binfer */
 	int attempts;
-	double not_before;
 	int ep;				/* endpoint of the last attempt, -1 none */
-	CURL *easy;
-	struct buf resp;
-	long retry_after;		/* seconds, -1: none */
-	int too_big;
-	struct job *next;		/* retry list */
+	char *url;			/* the endpoint's URL of the request */
 };
 
 struct binfer_run {
@@ -110,11 +108,8 @@ struct binfer_run {
 	struct job *win;
 	size_t wcap;
 	unsigned long long head, tail;
-	struct job *retry_head;
-	CURLM *multi;
-	int inflight;
-	CURL **pool;
-	size_t npool;
+	struct http *http;
+	int inflight;			/* jobs submitted and not completed */
 	int warmed;
 	unsigned long long nreason[REASON_N], tokens_out, records;
 	uint64_t rng;

@@ -11,7 +11,6 @@
 #include <poll.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "ctx.h"
 #include "run.h"
@@ -31,16 +30,6 @@ slot(const struct binfer_run *R, unsigned long long seq)
 {
 	assert(seq >= R->head && seq < R->tail);
 	return &R->win[seq % R->wcap];
-}
-
-static double
-jitter(struct binfer_run *R)
-{
-	/* xorshift64*: jitter needs spread, not quality */
-	R->rng ^= R->rng >> 12;
-	R->rng ^= R->rng << 25;
-	R->rng ^= R->rng >> 27;
-	return (double)((R->rng * 2685821657736338717ULL) >> 11) / 9007199254740992.0;
 }
 
 static json_t *
@@ -90,7 +79,7 @@ busy(const struct binfer_run *R)
 {
 	unsigned long long s;
 
-	if (R->inflight > 0 || R->retry_head)
+	if (R->inflight > 0)
 		return 1;
 	for (s = R->head; s < R->tail; s++)
 		if (R->win[s % R->wcap].state == J_READY || R->win[s % R->wcap].state == J_DONE)
@@ -118,7 +107,6 @@ fill(struct binfer_run *R, struct input *in)
 		j->expected = -1;
 		j->num_ctx = -1;
 		j->ep = -1;
-		j->retry_after = -1;
 		j->state = J_READY;
 		R->tail++;
 		job_prepare(R, j);
@@ -128,57 +116,7 @@ fill(struct binfer_run *R, struct input *in)
 
 /* ------------------------------------------------------------ transfers */
 
-static size_t
-on_body(char *p, size_t size, size_t n, void *ud)
-{
-	struct job *j = ud;
-	size_t len = size * n;
-
-	if (j->resp.len + len > MAX_BODY) {
-		j->too_big = 1;
-		return 0;
-	}
-	buf_add(&j->resp, p, len);
-	return len;
-}
-
-static size_t
-on_header(char *p, size_t size, size_t n, void *ud)
-{
-	struct job *j = ud;
-	size_t len = size * n;
-
-	if (len > 12 && strncasecmp(p, "retry-after:", 12) == 0) {
-		char v[64];
-		size_t k = len - 12;
-		long long secs;
-		char *s = v, *e;
-
-		if (k >= sizeof(v))
-			k = sizeof(v) - 1;
-		memcpy(v, p + 12, k);
-		v[k] = '\0';
-		while (*s == ' ' || *s == '\t')
-			s++;
-		e = s + strlen(s);
-		while (e > s && (e[-1] == '\r' || e[-1] == '\n' || e[-1] == ' '))
-			*--e = '\0';
-		if (parse_int(s, &secs) == 0 && secs >= 0) {
-			j->retry_after = secs > 300 ? 300 : (long)secs;
-		} else {
-			time_t t = curl_getdate(s, NULL);	/* an HTTP-date */
-
-			if (t > 0) {
-				long d = (long)(t - time(NULL));
-
-				j->retry_after = d < 0 ? 0 : d > 300 ? 300 : d;
-			}
-		}
-	}
-	return len;
-}
-
-/* The endpoint for j: live ones first, the fewest in flight, a retry elsewhere. */
+/* The endpoint for j: live ones first, the fewest requests, a retry elsewhere. */
 static int
 pick_endpoint(const struct binfer_run *R, const struct job *j, double now)
 {
@@ -198,71 +136,32 @@ pick_endpoint(const struct binfer_run *R, const struct job *j, double now)
 	return best;
 }
 
-static void
-start_job(struct binfer_run *R, struct job *j, double now)
-{
-	CURL *h;
-	char *url;
+static void request_done(struct http_req *req);
 
-	assert(j->state == J_READY || j->state == J_WAIT);
-	j->ep = pick_endpoint(R, j, now);
-	h = j->easy = R->npool ? R->pool[--R->npool] : curl_easy_init();
-	if (!h)
-		die("curl_easy_init failed");
-	buf_reset(&j->resp);
-	j->retry_after = -1;
-	j->too_big = 0;
-	url = xasprintf("%s%s", R->ep[j->ep].url, R->o->api_path);
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_POST, 1L);
-	curl_easy_setopt(h, CURLOPT_POSTFIELDS, j->body);
-	curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)j->body_len);
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, R->headers);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, j);
-	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(h, CURLOPT_HEADERDATA, j);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, R->o->timeout_s * 1000L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_PRIVATE, j);
-	free(url);
-	curl_multi_add_handle(R->multi, h);
+/* Hand j to the driver, to start after delay_ms, on the endpoint it picks. */
+static void
+submit(struct binfer_run *R, struct job *j, long delay_ms)
+{
+	struct http_req *q = &j->req;
+
+	assert(j->state == J_READY || j->state == J_INFLIGHT);
+	j->ep = pick_endpoint(R, j, now_seconds());
+	free(j->url);
+	j->url = xasprintf("%s%s", R->ep[j->ep].url, R->o->api_path);
+	q->url = j->url;
+	q->post = j->body;
+	q->post_len = j->body_len;
+	q->headers = R->headers;
+	q->timeout_ms = R->o->timeout_s * 1000L;
+	q->connect_timeout_ms = 10000;
+	q->max_body = MAX_BODY;
+	q->on_done = request_done;
+	q->arg = R;
+	if (j->state == J_READY)
+		R->inflight++;
 	R->ep[j->ep].inflight++;
-	R->inflight++;
 	j->state = J_INFLIGHT;
-}
-
-static void
-release_easy(struct binfer_run *R, struct job *j)
-{
-	assert(j->easy && j->ep >= 0 && j->ep < R->nep);
-	curl_multi_remove_handle(R->multi, j->easy);
-	curl_easy_reset(j->easy);
-	R->pool = xreallocarray(R->pool, R->npool + 1, sizeof(*R->pool));
-	R->pool[R->npool++] = j->easy;
-	j->easy = NULL;
-	R->ep[j->ep].inflight--;
-	R->inflight--;
-}
-
-static void
-schedule_retry(struct binfer_run *R, struct job *j, double delay)
-{
-	if (delay < 0 && j->retry_after >= 0) {
-		delay = (double)j->retry_after;
-	} else if (delay < 0) {
-		delay = (double)R->o->retry_delay_ms / 1000.0 * ldexp(1.0, j->attempts - 1);
-		delay *= 0.5 + jitter(R);	/* "full" spread around the step */
-		if (delay > 60)
-			delay = 60;
-	}
-	j->not_before = now_seconds() + delay;
-	j->state = J_WAIT;
-	j->next = R->retry_head;
-	R->retry_head = j;
+	http_submit(R->http, q, 0, delay_ms);
 }
 
 /* Is another endpoint live?  Then a refused connection moves the request. */
@@ -282,48 +181,65 @@ mark_dead(struct binfer_run *R, int ep, double now)
 	return 0;
 }
 
+/* The driver's answer parsed; BINFER_RETRY with *retry_after_s for a retry. */
 static int
-connect_failed(CURLcode cc)
+parse_answer(struct binfer_run *R, struct http_req *q, struct binfer_result *r,
+    long *retry_after_s)
 {
-	return cc == CURLE_COULDNT_CONNECT || cc == CURLE_COULDNT_RESOLVE_HOST;
+	char *ra;
+
+	*retry_after_s = -1;
+	if (q->err == HTTP_ETOOBIG || q->err == HTTP_ETOOBIG_DECODED) {
+		r->error = xasprintf("answer larger than %u bytes", MAX_BODY);
+		return BINFER_FAIL;
+	}
+	if (q->err != HTTP_OK) {
+		r->error = xstrdup(curl_easy_strerror((CURLcode)q->curl_code));
+		return BINFER_RETRY;
+	}
+	if ((ra = http_header(q->hdrs.s, q->hdrs.len, "retry-after")) != NULL) {
+		*retry_after_s = http_retry_after(ra, time(NULL));
+		free(ra);
+	}
+	return binfer_parse(R->o->engine, (int)q->status, buf_str(&q->body), q->body.len,
+	    R->o->stream, r);
 }
 
 static void
-complete_job(struct binfer_run *R, struct job *j, CURLcode cc)
+request_done(struct http_req *q)
 {
-	long status = 0;
+	struct binfer_run *R = q->arg;
+	struct job *j = (struct job *)q;	/* req is the job's first member */
+	const char *endpoint = R->ep[j->ep].url;
 	struct binfer_result r;
-	int st, ep = j->ep;
+	long retry_after;
+	int st;
 	char *err;
-	const char *endpoint = R->ep[ep].url;
-	double now = now_seconds();
 
-	curl_easy_getinfo(j->easy, CURLINFO_RESPONSE_CODE, &status);
-	binfer_result_init(&r);
-	release_easy(R, j);
-	if (cc != CURLE_OK && connect_failed(cc) && mark_dead(R, ep, now)) {
-		schedule_retry(R, j, 0);	/* another endpoint, no attempt spent */
+	assert(j->state == J_INFLIGHT && j->ep >= 0 && j->ep < R->nep);
+	R->ep[j->ep].inflight--;
+	if ((q->err == HTTP_ECONNECT || q->err == HTTP_EDNS) &&
+	    mark_dead(R, j->ep, now_seconds())) {
+		submit(R, j, 0);	/* another endpoint, no attempt spent */
 		return;
 	}
-	if (cc == CURLE_OK)
-		R->ep[ep].dead = 0;
+	if (q->err == HTTP_OK)
+		R->ep[j->ep].dead = 0;
 	j->attempts++;
-	if (cc != CURLE_OK) {
-		st = j->too_big ? BINFER_FAIL : BINFER_RETRY;
-		r.error = j->too_big ? xasprintf("answer larger than %u bytes", MAX_BODY)
-		    : xasprintf("%s", curl_easy_strerror(cc));
-	} else {
-		st = binfer_parse(R->o->engine, (int)status, buf_str(&j->resp), j->resp.len,
-		    R->o->stream, &r);
+	binfer_result_init(&r);
+	st = parse_answer(R, q, &r, &retry_after);
+	http_req_release(q);
+	if (st == BINFER_RETRY && j->attempts <= R->o->retries) {
+		submit(R, j, http_backoff_ms(R->http, j->attempts, retry_after));
+		binfer_result_release(&r);
+		return;
 	}
-	buf_release(&j->resp);
+	R->inflight--;
 	if (st == BINFER_OK) {
 		if (R->o->cache_dir)
 			binfer_cache_store(R->o->cache_dir, j->hash, binfer_engine_name(R->o->engine),
 			    R->o->model_tag, endpoint, &r);
 		job_finish_ok(R, j, endpoint, &r);
-	} else if (st == BINFER_RETRY && j->attempts <= R->o->retries) {
-		schedule_retry(R, j, -1);
 	} else {
 		err = j->attempts > 1 ? xasprintf("%s (after %d attempts)", r.error, j->attempts)
 		    : xstrdup(r.error);
@@ -334,28 +250,15 @@ complete_job(struct binfer_run *R, struct job *j, CURLcode cc)
 	binfer_result_release(&r);
 }
 
-/* The next job to start: a due retry first, then the next fresh one. */
+/* The next job to send. */
 static struct job *
-next_job(struct binfer_run *R, unsigned long long *cursor, double now, double *wait)
+next_job(struct binfer_run *R, unsigned long long *cursor)
 {
-	struct job **pp, *j;
-
-	for (pp = &R->retry_head; (j = *pp) != NULL; pp = &j->next)
-		if (j->not_before <= now) {
-			*pp = j->next;
-			return j;
-		} else if (j->not_before - now < *wait) {
-			*wait = j->not_before - now;
-		}
 	if (*cursor < R->head)
 		*cursor = R->head;
 	while (*cursor < R->tail && slot(R, *cursor)->state != J_READY)
 		(*cursor)++;
-	if (*cursor < R->tail) {
-		*wait = 0;
-		return slot(R, (*cursor)++);
-	}
-	return NULL;
+	return *cursor < R->tail ? slot(R, (*cursor)++) : NULL;
 }
 
 /* Write the done records at the head of the window, in input order. */
@@ -376,7 +279,8 @@ emit_ready(struct binfer_run *R, struct progress *pg)
 		ndj_emit(j->rec);
 		json_decref(j->rec);
 		free(j->body);
-		buf_release(&j->resp);
+		free(j->url);
+		http_req_release(&j->req);
 		memset(j, 0, sizeof(*j));	/* J_FREE: the slot is reusable */
 		R->head++;
 		snprintf(note, sizeof(note), "%.1f tok/s  %llu failed",
@@ -399,24 +303,6 @@ first_ready(const struct binfer_run *R)
 	return NULL;
 }
 
-static void
-drain_messages(struct binfer_run *R)
-{
-	CURLMsg *m;
-	int left;
-
-	while ((m = curl_multi_info_read(R->multi, &left)) != NULL) {
-		if (m->msg == CURLMSG_DONE) {
-			CURLcode cc = m->data.result;
-			void *pj = NULL;
-
-			curl_easy_getinfo(m->easy_handle, CURLINFO_PRIVATE, &pj);
-			assert(pj != NULL);
-			complete_job(R, pj, cc);
-		}
-	}
-}
-
 /* Interrupted: 1 to stop now.  The first interrupt lets requests finish. */
 static int
 interrupted(struct binfer_run *R, int *draining)
@@ -437,13 +323,11 @@ static void
 run_loop(struct binfer_run *R, struct input *in, struct progress *pg, int *stopped)
 {
 	unsigned long long cursor = 0;
-	int draining = 0, running;
+	int draining = 0;
+	struct job *j;
+	const struct job *f;
 
 	for (;;) {
-		double now = now_seconds(), wait = 0.2;
-		struct job *j;
-		const struct job *f;
-
 		if (interrupted(R, &draining)) {
 			*stopped = 1;
 			return;
@@ -454,24 +338,21 @@ run_loop(struct binfer_run *R, struct input *in, struct progress *pg, int *stopp
 			binfer_warm_up(R, f);
 			R->warmed = 1;
 		}
-		while (!draining && R->inflight < R->o->jobs &&
-		    (j = next_job(R, &cursor, now, &wait)) != NULL)
-			start_job(R, j, now);
-		curl_multi_perform(R->multi, &running);
-		drain_messages(R);
+		/* at most --jobs handed to the driver: an interrupt stops the rest */
+		while (!draining && R->inflight < R->o->jobs && (j = next_job(R, &cursor)) != NULL)
+			submit(R, j, 0);
 		emit_ready(R, pg);
 		if (in->eof && R->head == R->tail)
 			return;
-		if (R->inflight < R->o->jobs && !draining && R->tail - R->head < R->wcap && !in->eof)
-			wait = 0;	/* more input to read */
-		if (wait > 0 || R->inflight > 0)
-			curl_multi_poll(R->multi, NULL, 0, (int)fmin(200, fmax(0, wait * 1000)), NULL);
+		http_step(R->http, R->inflight > 0 ? 200 : 0);
+		emit_ready(R, pg);
 	}
 }
 
 int
 binfer_schedule(struct binfer_run *R)
 {
+	struct http_config hc;
 	struct input in;
 	struct progress pg;
 	int stopped = 0;
@@ -481,30 +362,27 @@ binfer_schedule(struct binfer_run *R)
 	in.files = R->o->inputs;
 	R->wcap = (size_t)R->o->jobs * 4 + 60;
 	R->win = xcalloc(R->wcap, sizeof(*R->win));
-	R->rng = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32) ^ 0x9e3779b97f4a7c15ULL;
-	R->multi = curl_multi_init();
-	curl_multi_setopt(R->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)R->o->jobs);
+	memset(&hc, 0, sizeof(hc));
+	hc.max_inflight = R->o->jobs;
+	hc.per_host = R->o->jobs;
+	hc.retry_base_ms = R->o->retry_delay_ms > 0 ? R->o->retry_delay_ms : 1;
+	hc.retry_max_ms = 60000;
+	R->http = http_new(&hc);
 	progress_start(&pg, "binfer", 0);
 	run_loop(R, &in, &pg, &stopped);
 	progress_end(&pg);
+	http_free(R->http);	/* abandons what is still in flight */
 	for (k = R->head; k < R->tail; k++) {
 		struct job *j = slot(R, k);
 
-		if (j->easy) {
-			curl_multi_remove_handle(R->multi, j->easy);
-			curl_easy_cleanup(j->easy);
-		}
 		json_decref(j->rec);
 		free(j->body);
-		buf_release(&j->resp);
+		free(j->url);
+		http_req_release(&j->req);
 	}
 	if (in.open)
 		ndj_reader_close(&in.rd);
-	for (k = 0; k < R->npool; k++)
-		curl_easy_cleanup(R->pool[k]);
-	free(R->pool);
 	free(R->win);
-	curl_multi_cleanup(R->multi);
 	if (stopped) {
 		warn("interrupted: wrote %llu of %llu records; run again to resume "
 		    "from the cache", R->head, R->records);

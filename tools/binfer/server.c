@@ -111,24 +111,6 @@ struct probe {
 	const char *secret;
 };
 
-static size_t
-on_body(char *p, size_t size, size_t n, void *ud)
-{
-	struct buf *b = ud;
-
-	if (b->len + size * n > (16u << 20))
-		return 0;
-	buf_add(b, p, size * n);
-	return size * n;
-}
-
-/* Blocking requests give up when interrupted. */
-static int
-on_progress(void *ud, curl_off_t dt, curl_off_t dn, curl_off_t ut, curl_off_t un)
-{
-	return ctx_interrupted ? 1 : 0;
-}
-
 /*
  * One blocking request to base+path (POST body when not NULL).  Returns the
  * parsed JSON answer of a 200 (new reference), else NULL with *status
@@ -138,39 +120,33 @@ static json_t *
 request(const struct probe *pr, const char *path, const char *body, long *status,
     char **why)
 {
-	CURL *h = curl_easy_init();
+	struct http_config hc;
+	struct http_req q;
 	char *url = xasprintf("%s%s", pr->base, path);
-	struct buf b = BUF_INIT;
-	CURLcode cc;
 	json_t *o = NULL;
 
-	if (!h)
-		die("curl_easy_init failed");
-	curl_easy_setopt(h, CURLOPT_URL, url);
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, pr->headers);
-	if (body)
-		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &b);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, pr->timeout_s * 1000L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
-	curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-	cc = curl_easy_perform(h);
-	*status = 0;
+	memset(&hc, 0, sizeof(hc));
+	memset(&q, 0, sizeof(q));
+	q.url = url;
+	q.post = body;
+	q.post_len = body ? strlen(body) : 0;
+	q.headers = pr->headers;
+	q.timeout_ms = pr->timeout_s * 1000L;
+	q.connect_timeout_ms = 10000;
+	q.max_body = 16u << 20;
+	http_perform(&hc, &q);
+	*status = q.status;
 	*why = NULL;
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, status);
-	if (cc != CURLE_OK)
-		*why = xasprintf("%s", curl_easy_strerror(cc));
-	else if (*status == 200 && !(o = json_loadb(buf_str(&b), b.len, 0, NULL)))
+	if (q.err != HTTP_OK)
+		*why = xasprintf("%s", curl_easy_strerror((CURLcode)q.curl_code));
+	else if (q.status == 200 && !(o = json_loadb(buf_str(&q.body), q.body.len, 0, NULL)))
 		*why = xasprintf("the answer is not JSON");
-	else if (*status != 200)
-		*why = xasprintf("HTTP %ld: %.160s", *status, buf_str(&b));
+	else if (q.status != 200)
+		*why = xasprintf("HTTP %ld: %.160s", q.status, buf_str(&q.body));
 	*why = binfer_mask(*why, pr->secret);
-	curl_easy_cleanup(h);
-	buf_release(&b);
+	if (q.err != HTTP_OK)
+		*status = 0;
+	http_req_release(&q);
 	free(url);
 	return o;
 }
@@ -411,19 +387,43 @@ binfer_server_probe(const char *base, enum binfer_server kind, const char *model
 	}
 }
 
-static void
-agree(struct binfer_run *R, int i)
+/*
+ * With several endpoints, one where no server answers is set aside (its
+ * requests go to the others); binfer_server_probe dies for a lone one.
+ */
+static int
+answers(struct binfer_run *R, int i)
 {
-	const struct binfer_server_info *a = &R->ep[0].si, *b = &R->ep[i].si;
+	struct probe pr = { R->ep[i].url, R->o->model_tag, R->headers, 10, 0, 0, R->secret };
+	long st;
+	char *why;
+	json_t *o = request(&pr, "/", NULL, &st, &why);
+
+	json_decref(o);
+	if (st == 0) {
+		warn("%s: no server answers; its requests go to the other endpoints (%s)",
+		    R->ep[i].url, why);
+		R->ep[i].dead = 1;
+		R->ep[i].dead_until = now_seconds() + 30;
+		R->ep[i].si.ctx = -1;
+	}
+	free(why);
+	return st != 0;
+}
+
+static void
+agree(struct binfer_run *R, int first, int i)
+{
+	const struct binfer_server_info *a = &R->ep[first].si, *b = &R->ep[i].si;
 
 	if (a->kind != b->kind)
-		die("%s is %s but %s is %s: one run, one kind of server", R->ep[0].url,
+		die("%s is %s but %s is %s: one run, one kind of server", R->ep[first].url,
 		    binfer_server_name(a->kind), R->ep[i].url, binfer_server_name(b->kind));
 	if (a->identity && b->identity && strcmp(a->identity, b->identity) != 0) {
 		if (a->kind == SRV_OLLAMA || a->kind == SRV_OLLAMA_OPENAI)
 			die("%s and %s serve different builds of %s (digests %.12s, %.12s)",
-			    R->ep[0].url, R->ep[i].url, R->o->model_tag, a->identity, b->identity);
-		die("%s and %s serve different models for %s (%s; %s)", R->ep[0].url,
+			    R->ep[first].url, R->ep[i].url, R->o->model_tag, a->identity, b->identity);
+		die("%s and %s serve different models for %s (%s; %s)", R->ep[first].url,
 		    R->ep[i].url, R->o->model_tag, a->identity, b->identity);
 	}
 	if (b->ctx > 0 && (R->ctx <= 0 || b->ctx < R->ctx))
@@ -437,22 +437,30 @@ binfer_endpoints_probe(struct binfer_run *R)
 	char *unlocked;
 	int i;
 
+	int first = -1;
+
 	R->ctx = -1;
 	for (i = 0; i < R->nep; i++) {
+		if (R->nep > 1 && !answers(R, i))
+			continue;
 		binfer_server_probe(R->ep[i].url, o->server, o->model_tag, o->digest,
 		    R->headers, o->timeout_s, o->retries, o->retry_delay_ms, R->secret,
 		    &R->ep[i].si);
-		agree(R, i);
+		if (first < 0)
+			first = i;
+		agree(R, first, i);
 	}
-	R->kind = R->ep[0].si.kind;
-	R->version = R->ep[0].si.version;
-	R->identity = R->ep[0].si.identity;
+	if (first < 0)
+		die("%s: no server answers at any endpoint", R->ep[0].url);
+	R->kind = R->ep[first].si.kind;
+	R->version = R->ep[first].si.version;
+	R->identity = R->ep[first].si.identity;
 	if (o->think_off && !o->judge && R->kind != SRV_OLLAMA && !binfer_think_in_body(R->kind))
 		R->think_suffix = " /no_think";	/* Qwen 3's switch in the prompt */
 	unlocked = binfer_unlocked(R->kind, o->extra);
 	if (unlocked)
 		warn("%s: server kind %s: cannot lock %s (the server's own settings apply; "
-		    "see --server and --extra)", R->ep[0].url, binfer_server_name(R->kind),
+		    "see --server and --extra)", R->ep[first].url, binfer_server_name(R->kind),
 		    unlocked);
 	free(unlocked);
 }
