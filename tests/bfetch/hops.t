@@ -136,4 +136,23 @@ is "$(rec "$T/out" "https://127.0.0.1:$PORT/docs/index.html" fetch_status)" HTTP
 like "$(rec "$T/out" "https://127.0.0.1:$PORT/docs/index.html" failure_reason)" "^CA certificates unusable" "a CA file that is not a certificate: said so"
 is "$(find "$T/tls-arch" -name '*.html' | wc -l | tr -d ' ')" 0 "nothing archived"
 
+# ---- a damaged manifest: file:line, nothing changed
+mkdir -p "$T/bad1" "$T/bad2"
+printf '{"site_id":"S1","url":"u1","condition":"A"}\nnot json\n{"site_id":"S1","url":"u2","condition":"A"}\n' >"$T/bad1/manifest.ndjson"
+cp "$T/bad1/manifest.ndjson" "$T/bad1.copy"
+run --stdin "$T/m" "$BFETCH" -a "$T/bad1" --resume --no-robots
+expect_status 1 "a manifest line that is not JSON: exit 1"
+is "$(head -n 1 "$T/err")" "bfetch: $T/bad1/manifest.ndjson:2: expected a manifest record (a JSON object)" "a bad manifest line: file:line"
+files_eq "$T/bad1/manifest.ndjson" "$T/bad1.copy" "a bad manifest is left as it was"
+printf '{"site_id":"S1","condition":"A"}\n' >"$T/bad2/manifest.ndjson"
+run --stdin "$T/m" "$BFETCH" --dry-run -a "$T/bad2"
+expect_status 1 "a record without url: exit 1"
+like "$err" "manifest.ndjson:1: expected site_id, url and condition strings" "a record without url: file:line"
+# a last record whose newline a kill cut off: kept, and the next record on its own line
+head -c -1 "$T/m-arch/manifest.ndjson" >"$T/m-arch/nonl" && mv "$T/m-arch/nonl" "$T/m-arch/manifest.ndjson"
+job S6 A "http://docs.mirror.test/docs/guide.html" >>"$T/m"
+run --stdin "$T/m" "$BFETCH" -a "$T/m-arch" -r 0 --no-robots --resume --connect-to "docs.mirror.test:80:127.0.0.1:$PORT"
+expect_status 0 "resume after a record without its newline"
+is "$(jq -c . "$T/m-arch/manifest.ndjson" | wc -l | tr -d ' ')" 2 "both records whole, one per line"
+
 done_testing
