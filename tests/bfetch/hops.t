@@ -128,6 +128,18 @@ run --stdin "$T/m" "$BFETCH" -a "$T/m-arch2" -r 0 -t 5 --no-robots --connect-to 
 is "$(rec "$T/out" http://docs.mirror.test/docs/index.html fetch_status)" HTTP_ERROR "--connect-to a closed port: HTTP_ERROR"
 like "$(rec "$T/out" http://docs.mirror.test/docs/index.html failure_reason)" "Failed to connect|Connection refused|curl error 7" "--connect-to a closed port: the reason"
 
+# ---- through a proxy (the proxy variables, as curl reads them)
+job S8 A "http://proxied.test/docs/index.html" >"$T/px"
+: >"$T/access.log"
+run --stdin "$T/px" env http_proxy="http://user:pw@127.0.0.1:$PORT" "$BFETCH" -a "$T/px-arch" -r 0 -t 5
+is "$(rec "$T/out" http://proxied.test/docs/index.html fetch_status)" SUCCESS "through a proxy: SUCCESS"
+is "$(rec "$T/out" http://proxied.test/docs/index.html proxy)" "http://127.0.0.1:$PORT" "the record names the proxy, without credentials"
+is "$(rec "$T/out" http://proxied.test/docs/index.html remote_address)" "127.0.0.1:$PORT" "remote_address is the proxy's"
+is "$(grep -c '(via proxy)' "$T/access.log")" 2 "robots.txt and the page went through the proxy"
+run --stdin "$T/px" env no_proxy=proxied.test http_proxy="http://127.0.0.1:$PORT" "$BFETCH" -a "$T/px-arch2" -r 0 -t 5
+is "$(rec "$T/out" http://proxied.test/docs/index.html fetch_status)" DNS_FAILURE "no_proxy: the host is reached directly (and does not resolve)"
+is "$(rec "$T/out" http://proxied.test/docs/index.html proxy)" null "no_proxy: no proxy recorded"
+
 # ---- a CA file that is not a certificate
 printf 'not a certificate\n' >"$T/ca.pem"
 job S7 A "https://127.0.0.1:$PORT/docs/index.html" >"$T/tls"
