@@ -51,7 +51,8 @@ like "$(cat "$T/out/report.md")" "Corpus conformance" "the report carries the co
 like "$(sed -n '/Corpus conformance/,$p' "$T/out/report.md")" "Q-LLMS" "... with the check's counts per rule"
 ok test -s "$T/out/raw-data.csv"
 
-# ---- the EXAMPLES of ctxbench-scale(7) and bctx(1)'s check example, as written
+# ---- the EXAMPLES of ctxbench-scale(7) and bctx(1)'s check example, as written,
+# from a copy of examples/ under bash -e -o pipefail
 # blocks PAGE: the literal blocks of PAGE's EXAMPLES, one per line (\e -> \)
 blocks() {
 	sed -n '/^\.Sh EXAMPLES/,/^\.Sh /p' "$1" | awk '
@@ -66,7 +67,10 @@ while IFS= read -r b; do
 	n=$((n + 1))
 	printf '%s' "$b" | tr '\036' '\n' >"$T/example-$n.sh"
 	rc=0
-	(cd "$TOP" && PATH=$CTXBENCH_BUILD/bin:$PATH TMPDIR=$T sh -e "$T/example-$n.sh") >"$T/example.out" 2>&1 || rc=$?
+	rm -rf "$T/work"; mkdir -p "$T/work/examples"
+	(cd "$TOP/examples" && tar cf - --exclude=./out .) | (cd "$T/work/examples" && tar xf -)
+	(cd "$T/work" && PATH=$CTXBENCH_BUILD/bin:$PATH TMPDIR=$T bash -e -o pipefail "$T/example-$n.sh") \
+	    >"$T/example.out" 2>&1 || rc=$?
 	is "$rc" 0 "man page example $n runs: $(head -n 1 "$T/example-$n.sh")" || sed 's/^/# /' "$T/example.out" | tail -n 5
 	ok test -s "$T/example.out"
 done <"$T/blocks"
