@@ -767,12 +767,8 @@ model_piece(struct btok *t, struct work *w, const char *p, size_t n,
 		return;
 	}
 	pcache(t);
-	if (h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) {
-		if ((id = btok_vocab_get(t, p, n)) != BTOK_NONE) {
-			ids_push(out, id);
-			return;
-		}
-	}
+	/* The cache first: one memory access, where a vocabulary hit costs
+	   three (hash slot, token span, token bytes). */
 	if (n <= sizeof ce->bytes) {
 		if (!t->wcache)
 			t->wcache = xcalloc(1, sizeof *t->wcache);
@@ -781,6 +777,19 @@ model_piece(struct btok *t, struct work *w, const char *p, size_t n,
 		if (ce->h == hv && ce->len == n && memcmp(ce->bytes, p, n) == 0) {
 			for (unsigned i = 0; i < ce->nids; i++)
 				ids_push(out, ce->ids[i]);
+			return;
+		}
+	}
+	if (h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) {
+		if ((id = btok_vocab_get(t, p, n)) != BTOK_NONE) {
+			ids_push(out, id);
+			if (ce) {
+				ce->h = hv;
+				ce->len = (uint8_t)n;
+				memcpy(ce->bytes, p, n);
+				ce->nids = 1;
+				ce->ids[0] = id;
+			}
 			return;
 		}
 	}
