@@ -77,6 +77,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	path = fz_file("bctx", data + 1, size - 1);
+	fz_mark();
 	if (setjmp(fz_jmp) == 0) {
 		if ((data[0] & 1) == 0)
 			links(path);

@@ -18,6 +18,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_init("bscore-merge_key");
 		ready = 1;
 	}
+	fz_mark();
 	if (setjmp(fz_jmp) == 0) {
 		key = bsm_key_load(fz_file("key", data, size));
 		json_decref((json_t *)key);

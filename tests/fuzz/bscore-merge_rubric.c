@@ -51,6 +51,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		expression(data + 1, size - 1);
 		return 0;
 	}
+	fz_mark();
 	if (setjmp(fz_jmp) == 0) {
 		r = bsm_rubric_load(fz_file("rubric", data + 1, size - 1));
 		bsm_rubric_free((struct bsm_rubric *)r);

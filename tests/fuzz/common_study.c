@@ -23,6 +23,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	path = fz_file("study", data + 1, size - 1);
+	fz_mark();
 	if (setjmp(fz_jmp) == 0) {
 		switch (data[0] & 3) {
 		case 0: v = study_config_load(path); break;
