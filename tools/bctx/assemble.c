@@ -327,8 +327,15 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 			}
 		if (n == 0 && !keep_empty)
 			continue;
-		/* create_ctx(optional=False) skips the section named "Optional" */
+		/*
+		 * create_ctx's mk_ctx: skip = '' if optional else 'Optional',
+		 * the section named skip is left out: with optional=True that
+		 * drops a section without a name (reference style only; the
+		 * methodology style loses no section)
+		 */
 		if (keep_empty && !st->o->optional && strcmp(name, "Optional") == 0)
+			continue;
+		if (keep_empty && ref && st->o->optional && *name == '\0')
 			continue;
 		if (ref)
 			bctx_ref_section(b, name, buf_str(&sec), sec.len, n);

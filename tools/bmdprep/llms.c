@@ -17,6 +17,7 @@
 
 #include "ctx.h"
 #include "mdcode.h"
+#include "words.h"
 #include "llms.h"
 
 struct bmd_str
@@ -84,6 +85,7 @@ bmd_llms_diag(struct bmd_llms *l, const char *code, unsigned long line,
 	d = &l->diags[l->ndiags++];
 	d->code = code;
 	d->line = line;
+	d->seq = l->ndiags - 1;
 	d->message = buf_detach(&b, NULL);
 }
 
@@ -229,6 +231,8 @@ struct lp {
 	int seen_summary, seen_info_text;
 	unsigned long infodiag_line;
 	unsigned long prose_line;	/* last prose line seen in a section */
+	struct wordset names;		/* distinct section names */
+	size_t *first;			/* per name: its first section */
 };
 
 enum { PRE, HEAD, SECT };
@@ -448,6 +452,30 @@ section_item(struct lp *p, const char *s, size_t n, unsigned long line)
 	return 1;
 }
 
+/* An H2 heading: a new section (a repeated name is reported, in O(1)). */
+static void
+new_section(struct lp *p, const char *name, size_t len, unsigned long line)
+{
+	struct bmd_llms *l = p->l;
+	size_t i = wordset_find(&p->names, name, len);
+
+	if (i > 0) {
+		const struct bmd_section *f = &l->secs[p->first[i - 1]];
+
+		bmd_llms_diag(l, "repeated_section", line, "section \"%.80s\" "
+		    "appears again (first at line %lu)", f->name.s, f->line);
+	} else {
+		wordset_add(&p->names, name, len);
+		p->first = xreallocarray(p->first, p->names.cap,
+		    sizeof *p->first);
+		p->first[p->names.n - 1] = l->nsecs;
+	}
+	p->sec = bmd_llms_add_section(l, name, len, line);
+	p->sec->optional = len == 8 && strncasecmp(name, "optional", 8) == 0;
+	p->state = SECT;
+	p->last = NULL;
+}
+
 static void
 info_line(struct lp *p, const char *s, size_t n)
 {
@@ -465,8 +493,6 @@ is_binary(const char *s, size_t n)
 	for (i = 0; i < lim; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c == 0)
-			return 1;
 		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f')
 			ctl++;
 	}
@@ -478,7 +504,7 @@ static char *
 normalise(struct bmd_llms *l, const char *txt, size_t n, size_t *outlen)
 {
 	size_t bad, i, len, o;
-	char *u, *r;
+	char *u, *r, *nul;
 
 	if (!utf8_valid(txt, n, &bad)) {
 		unsigned long line = 1;
@@ -494,15 +520,25 @@ normalise(struct bmd_llms *l, const char *txt, size_t n, size_t *outlen)
 		u[n] = '\0';
 		len = n;
 	}
-	if (memchr(u, '\0', len))
-		bmd_llms_diag(l, "nul_byte", 0, "NUL bytes in the file");
-	r = xmalloc(len + 1);
+	if ((nul = memchr(u, '\0', len)) != NULL) {
+		unsigned long line = 1;
+
+		for (i = 0; i < (size_t)(nul - u); i++)
+			line += u[i] == '\n';
+		bmd_llms_diag(l, "nul_byte", line, "NUL bytes in the file, "
+		    "replaced by U+FFFD");
+	}
+	/* room for every NUL becoming the three bytes of U+FFFD */
+	r = xreallocarray(NULL, len + 1, 3);
 	i = (len >= 3 && memcmp(u, "\xef\xbb\xbf", 3) == 0) ? 3 : 0;
 	for (o = 0; i < len; i++) {
 		if (u[i] == '\r') {
 			r[o++] = '\n';
 			if (i + 1 < len && u[i + 1] == '\n')
 				i++;
+		} else if (u[i] == '\0') {
+			memcpy(r + o, "\xef\xbf\xbd", 3);
+			o += 3;
 		} else {
 			r[o++] = u[i];
 		}
@@ -610,22 +646,7 @@ bmd_llms_parse(const char *txt, size_t n)
 			goto next;
 		}
 		if (lvl == 2 && atx(s, sn, 2, &tb, &te)) {
-			size_t i;
-
-			for (i = 0; i < l->nsecs; i++)
-				if (l->secs[i].name.len == te - tb &&
-				    memcmp(l->secs[i].name.s, s + tb, te - tb) == 0) {
-					bmd_llms_diag(l, "repeated_section", line,
-					    "section \"%.80s\" appears again "
-					    "(first at line %lu)", l->secs[i].name.s,
-					    l->secs[i].line);
-					break;
-				}
-			p.sec = bmd_llms_add_section(l, s + tb, te - tb, line);
-			p.sec->optional = te - tb == 8 &&
-			    strncasecmp(s + tb, "optional", 8) == 0;
-			p.state = SECT;
-			p.last = NULL;
+			new_section(&p, s + tb, te - tb, line);
 			goto next;
 		}
 		switch (p.state) {
@@ -703,6 +724,8 @@ bmd_llms_parse(const char *txt, size_t n)
 		p.info.len--;
 	l->info = bmd_str_dup(buf_str(&p.info), p.info.len);
 	buf_release(&p.info);
+	wordset_release(&p.names);
+	free(p.first);
 	{
 		size_t i, j;
 

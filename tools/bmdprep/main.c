@@ -172,23 +172,15 @@ diag_cmp(const void *a, const void *b)
 
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
-	return x < y ? -1 : x > y;
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* Stable sort of the diagnostics by line. */
+/* Stable sort of the diagnostics by line: ties keep their order. */
 static void
 sort_diags(struct bmd_llms *l)
 {
-	size_t i, j;
-
-	for (i = 1; i < l->ndiags; i++) {
-		struct bmd_diag d = l->diags[i];
-
-		for (j = i; j > 0 && diag_cmp(&l->diags[j - 1], &d) > 0 &&
-		    l->diags[j - 1].line > d.line; j--)
-			l->diags[j] = l->diags[j - 1];
-		l->diags[j] = d;
-	}
+	if (l->ndiags > 1)
+		qsort(l->diags, l->ndiags, sizeof *l->diags, diag_cmp);
 }
 
 static void
