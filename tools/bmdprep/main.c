@@ -124,6 +124,9 @@ jbstr(const struct bmd_str *s)
 	return jstr(s->s, s->len);
 }
 
+/* The input file being worked on: reachable, so that a die() leaks nothing. */
+static char *Held;
+
 static char *
 read_input(const char *path, size_t *len)
 {
@@ -296,6 +299,23 @@ ref_error_msg(const struct bmd_ref_error *e, int ctx)
 	return xasprintf("reference parser raises %s", exc);
 }
 
+/*
+ * Die with the reference parser's error e on file name: the message is
+ * copied and everything e holds released first, so that dying leaks
+ * nothing (the input buffer is held in Held, reachable to the end).
+ */
+static void
+die_ref(const char *name, struct bmd_ref_error *e, int ctx)
+{
+	char *m = ref_error_msg(e, ctx), msg[2048];
+	unsigned long line = e->line;
+
+	snprintf(msg, sizeof msg, "%s", m);
+	free(m);
+	bmd_ref_error_free(e);
+	die("%s:%lu: %s", name, line, msg);
+}
+
 /* Parse one llms.txt text (either parser); NULL with diag on ref failure. */
 static struct bmd_llms *
 parse_llms(const char *txt, size_t n, const char *base, const char *name,
@@ -309,10 +329,11 @@ parse_llms(const char *txt, size_t n, const char *base, const char *name,
 	} else {
 		l = bmd_llms_parse_ref(txt, n, &e);
 		if (!l) {
-			char *m = ref_error_msg(&e, 0);
+			char *m;
 
 			if (raw)
-				die("%s:%lu: %s", name, e.line, m);
+				die_ref(name, &e, 0);
+			m = ref_error_msg(&e, 0);
 			emit_llms(NULL, site, url, NULL, 0, rec);
 			emit_diag(site, url, "reference_error", e.line, m);
 			free(m);
@@ -713,13 +734,10 @@ run_ctx(const char *path)
 	const struct bmd_link *missing = NULL;
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 
-	txt = read_input(path, &n);
+	txt = Held = read_input(path, &n);
 	l = bmd_llms_parse_ref(txt, n, &e);
-	if (!l) {
-		char *m = ref_error_msg(&e, 1);
-
-		die("%s:%lu: %s", name, e.line, m);
-	}
+	if (!l)
+		die_ref(name, &e, 1);
 	bmd_llms_resolve(l, G.base);
 	if (bmd_ctx_render(&out, l, G.optional, lookup_doc, NULL, &missing) < 0)
 		die("%s:%lu: no document given for the link URL \"%s\"", name,
@@ -729,6 +747,7 @@ run_ctx(const char *path)
 	buf_release(&out);
 	bmd_llms_free(l);
 	free(txt);
+	Held = NULL;
 	for (i = 0; i < Docs.n; i++) {
 		free(Docs.v[i].url);
 		free(Docs.v[i].text);
@@ -845,7 +864,7 @@ main(int argc, char *argv[])
 		const char *path = argc ? argv[i] : "-";
 		const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 		size_t n;
-		char *txt = read_input(path, &n);
+		char *txt = Held = read_input(path, &n);
 		int records = G.input == 2 ||
 		    (G.input == 0 && looks_like_records(txt, n));
 
@@ -854,6 +873,7 @@ main(int argc, char *argv[])
 		else
 			run_raw(txt, n, name);
 		free(txt);
+		Held = NULL;
 	}
 	ctx_exit();
 }
