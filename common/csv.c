@@ -209,6 +209,12 @@ csv_read(struct csv_reader *r)
 json_t *
 csv_load_objects(const char *path)
 {
+	return csv_load_objects_req(path, NULL);
+}
+
+json_t *
+csv_load_objects_req(const char *path, const char *const *required)
+{
 	struct csv_reader r;
 	json_t *out, *obj;
 	char **head = NULL;
@@ -231,6 +237,13 @@ csv_load_objects(const char *path)
 				die("%s:%lu: header '%s' appears twice", path,
 				    r.rec_line, r.fields[i]);
 		head[i] = xstrdup(r.fields[i]);
+	}
+	for (j = 0; required && required[j]; j++) {
+		for (i = 0; i < nhead && strcmp(head[i], required[j]) != 0; i++)
+			;
+		if (i == nhead)
+			die("%s:%lu: header: missing column '%s'", path,
+			    r.rec_line, required[j]);
 	}
 	out = json_array();
 	while ((n = csv_read(&r)) != 0) {

@@ -56,6 +56,12 @@ long csv_read(struct csv_reader *r);
  */
 #include <jansson.h>
 json_t *csv_load_objects(const char *path);
+/*
+ * The same, also dying with "FILE:LINE: header: missing column 'NAME'" when
+ * the header lacks a name of required (NULL-terminated), with or without
+ * records after it.
+ */
+json_t *csv_load_objects_req(const char *path, const char *const *required);
 
 struct csv_writer {
 	FILE *fp;

@@ -2,10 +2,14 @@
  * fsutil.c - mkdir -p, whole-file reads and path helpers (see fsutil.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/openat2.h>
 
 #include "buf.h"
 #include "err.h"
@@ -53,6 +57,102 @@ mkdir_parents(const char *filepath, mode_t mode)
 		rc = mkdir_p(dir, mode);
 	free(dir);
 	return rc;
+}
+
+/* Read all of fd (closed here) as read_file does. */
+static char *
+read_fd(int fd, size_t *len, size_t cap)
+{
+	struct buf b = BUF_INIT;
+	char tmp[65536];
+	ssize_t n;
+	int e;
+
+	buf_grow(&b, 0);
+	while ((n = read(fd, tmp, sizeof tmp)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			e = errno;
+			goto fail;
+		}
+		if (cap && b.len + (size_t)n > cap) {
+			e = EFBIG;
+			goto fail;
+		}
+		buf_add(&b, tmp, (size_t)n);
+	}
+	close(fd);
+	return buf_detach(&b, len);
+fail:
+	close(fd);
+	buf_release(&b);
+	errno = e;
+	return NULL;
+}
+
+/* Without openat2: walk rel one name at a time, following no link. */
+static int
+open_nofollow(int dirfd, const char *rel)
+{
+	char *p = xstrdup(rel), *s = p, *e;
+	int fd = dup(dirfd), next, err;
+
+	while (fd >= 0 && (e = strchr(s, '/')) != NULL) {
+		*e = '\0';
+		next = *s ? openat(fd, s, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		    O_CLOEXEC) : dup(fd);
+		err = errno;
+		close(fd);
+		fd = next;
+		errno = err;
+		s = e + 1;
+	}
+	if (fd >= 0) {
+		next = openat(fd, s, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+		err = errno;
+		close(fd);
+		fd = next;
+		errno = err;
+	}
+	free(p);
+	return fd;
+}
+
+char *
+read_file_beneath(const char *dir, const char *rel, size_t *len, size_t cap)
+{
+	struct open_how how;
+	int dfd, fd, e;
+
+	if (*rel == '/') {
+		errno = EXDEV;
+		return NULL;
+	}
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+		return NULL;
+	memset(&how, 0, sizeof how);
+	how.flags = O_RDONLY | O_CLOEXEC;
+	how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+	fd = (int)syscall(SYS_openat2, dfd, rel, &how, sizeof how);
+	if (fd < 0 && (errno == ENOSYS || errno == EPERM)) {
+		/* no openat2 (old kernel, seccomp): refuse every link */
+		if (strstr(rel, "..") != NULL && (strcmp(rel, "..") == 0 ||
+		    strncmp(rel, "../", 3) == 0 || strstr(rel, "/../") != NULL ||
+		    (strlen(rel) > 2 && strcmp(rel + strlen(rel) - 3, "/..") == 0))) {
+			errno = EXDEV;
+			fd = -1;
+		} else {
+			fd = open_nofollow(dfd, rel);
+		}
+	}
+	e = errno;
+	close(dfd);
+	if (fd < 0) {
+		errno = e;
+		return NULL;
+	}
+	return read_fd(fd, len, cap);
 }
 
 char *

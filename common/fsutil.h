@@ -18,6 +18,15 @@ int mkdir_parents(const char *filepath, mode_t mode);
  */
 char *read_file(const char *path, size_t *len, size_t cap);
 
+/*
+ * Read the file at the relative path rel beneath the directory dir, as
+ * read_file does, never leaving dir: "..", absolute paths and symbolic
+ * links that lead out of dir fail with errno EXDEV (where the kernel has
+ * no openat2, every symbolic link fails, with ELOOP).  A symbolic link
+ * that stays inside dir is followed.
+ */
+char *read_file_beneath(const char *dir, const char *rel, size_t *len, size_t cap);
+
 /* 1 when path exists as a regular file. */
 int file_exists(const char *path);
 /* Join dir and name with one '/'; malloc'd. */

@@ -323,7 +323,7 @@ cfg_path(const json_t *cfg, const char *key)
 json_t *
 study_sites_load(const char *path)
 {
-	static const char *required[] = {
+	static const char *const required[] = {
 		"site_id", "domain", "llms_txt_url", "html_docs_url", "sector",
 		"verification_status", NULL,
 	};
@@ -333,7 +333,7 @@ study_sites_load(const char *path)
 	int b;
 	const char *s, *id;
 
-	rows = csv_load_objects(path);
+	rows = csv_load_objects_req(path, required);
 	json_array_foreach(rows, i, row) {
 		unsigned long line = (unsigned long)json_integer_value(
 		    json_object_get(row, "_line"));

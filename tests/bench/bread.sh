@@ -3,7 +3,9 @@
 # Readability.js 0.6.0 on linkedom, on the same pages in the same run.
 #
 # Prints pages per second of each side (each in one process, over several
-# rounds of all of Readability's 130 test pages), the speed ratio, and the
+# rounds of varied pages: Readability's 130 test pages from the shared data
+# when present, and the ten documentation-generator pages of
+# tests/bread/generators), the speed ratio, and the
 # agreement of the two texts per page: 4-gram shingle F1 over \w+ tokens
 # (the metric of tests/bread/conform.py), and exact title agreement.
 # The reference is installed from npm into $CTXBENCH_BUILD/bench-node.
@@ -11,8 +13,7 @@ set -eu
 TOP=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${CTXBENCH_BUILD:-$TOP/build}
 BREAD=${CTXBENCH_BREAD:-$BUILD/bin/bread}
-PAGES=${CTXBENCH_READABILITY_PAGES:-$TOP/../shared/conformance/readability/test-pages}
-[ -d "$PAGES" ] || PAGES=/work/shared/conformance/readability/test-pages
+PAGES=${CTXBENCH_SHARED:-$TOP/../shared}/conformance/readability/test-pages
 ROUNDS=${BREAD_BENCH_ROUNDS:-3}
 NODE_DIR=$BUILD/bench-node
 PY=/usr/bin/python3
@@ -28,7 +29,10 @@ fi
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/bread-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
-ls -d "$PAGES"/*/source.html >"$W/list"
+{
+	[ -d "$PAGES" ] && ls -d "$PAGES"/*/source.html
+	ls -d "$TOP"/tests/bread/generators/pages/*/*.html
+} >"$W/list"
 n=$(wc -l <"$W/list" | tr -d ' ')
 
 # bread: all pages, ROUNDS times, in one process
@@ -63,7 +67,9 @@ rows = []
 for x, y in zip(b, r):
     p, q = conform.pr(x["text"], y["text"] or "")
     f = 2 * p * q / (p + q) if p + q else 0.0
-    rows.append((f, x["file"].split("/")[-2], p, q, x["title"] == y["title"]))
+    parts = x["file"].split("/")
+    name = parts[-2] if parts[-1] == "source.html" else parts[-2] + "/" + parts[-1]
+    rows.append((f, name, p, q, x["title"] == y["title"]))
 rows.sort()
 print("per-page agreement (bread vs Readability.js on linkedom), lowest first:")
 for f, name, p, q, t in rows:

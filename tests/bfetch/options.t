@@ -77,6 +77,14 @@ printf '"site_id"\n"S1"\n' >"$T/badsites.csv"
 run "$BFETCH" --dry-run --sites "$T/badsites.csv"
 expect_status 1 "malformed site-list.csv: exit 1"
 like "$err" "badsites.csv" "malformed site-list.csv: names the file"
+# a header that is not site-list.csv's, with and without rows after it
+printf 'site,url\n' >"$T/hdr0.csv"
+printf 'site,url\nS1,http://x/llms.txt\n' >"$T/hdr1.csv"
+for f in hdr0 hdr1; do
+	run "$BFETCH" --dry-run --sites "$T/$f.csv" -a "$T/none"
+	expect_status 1 "--sites with a wrong header ($f): exit 1"
+	is "$(head -n 1 "$T/err")" "bfetch: $T/$f.csv:1: header: missing column 'site_id'" "--sites with a wrong header ($f): file:line"
+done
 
 # ---- the config's archive_protocol: user agent, timeout, rate limit, robots group
 cat >"$T/config.json" <<'JSON'

@@ -79,6 +79,18 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self._send(500, b"server error\n", "text/plain")
         if path == "/robots.txt" and host.startswith("norobots."):
             return self._send(404, b"not found\n", "text/plain")
+        port = self.server.server_address[1]
+        if path == "/robots.txt" and host.startswith("robotsredir."):
+            # robots.txt that redirects to another host's robots.txt
+            return self._send(301, b"", headers=[
+                ("Location", "http://other.test:%d/robots.txt" % port)])
+        if path == "/robots.txt" and host.startswith("other."):
+            return self._send(200, b"User-agent: *\nDisallow: /docs/guide.html\n",
+                              "text/plain")
+        if path == "/robots.txt" and host.startswith("robotsloop."):
+            return self._send(302, b"", headers=[("Location", "/robots.txt")])
+        if path == "/robots.txt" and host.startswith("crawl."):
+            return self._send(200, b"User-agent: *\nCrawl-delay: 0.6\n", "text/plain")
         if path.startswith("/fault/"):
             return self.fault(path[len("/fault/"):])
         return self.static(path)
@@ -137,6 +149,35 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self._send(302, b"", headers=[("Location", "/fault/loop")])
         if name == "ftp":
             return self._send(302, b"", headers=[("Location", "ftp://127.0.0.1/file.html")])
+        port = self.server.server_address[1]
+        host = self.headers.get("Host", "")
+        if name == "to-private":
+            return self._send(302, b"", headers=[("Location", "/private/secret.html")])
+        if name == "cross-ok":
+            return self._send(302, b"", headers=[
+                ("Location", "http://b.test:%d/docs/index.html" % port)])
+        if name == "cross-private":
+            # via a second host to a disallowed path on a third
+            return self._send(302, b"", headers=[
+                ("Location", "http://b.test:%d/fault/to-c-private" % port)])
+        if name == "to-c-private":
+            return self._send(302, b"", headers=[
+                ("Location", "http://c.test:%d/private/secret.html" % port)])
+        if name == "cross-loop":
+            other = "127.0.0.1" if host.startswith("b.test") else "b.test"
+            return self._send(302, b"", headers=[
+                ("Location", "http://%s:%d/fault/cross-loop" % (other, port))])
+        if name == "md-as-html.md":
+            return self._send(200, b"# Install\n\nRun the installer:\n\n- download\n"
+                              b"- run `setup`\n\nSee [the guide](guide.md).\n")
+        if name == "503-date":
+            with _lock:
+                n = _counts.get(self.path, 0)
+                _counts[self.path] = n + 1
+            if n == 0:
+                return self._send(503, b"<html><body>busy</body></html>", headers=[
+                    ("Retry-After", self.date_time_string(int(time.time()) + 2))])
+            return self._send(200, FLAKY_PAGE)
         if name == "redirect":
             return self._send(301, b"", headers=[("Location", "/docs/index.html")])
         if name == "gzip-bomb":

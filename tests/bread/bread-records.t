@@ -59,6 +59,37 @@ printf '%s\n' '{"condition":"A","fetch_status":"SUCCESS","url":"u","archive_path
 run "$BREAD" -a "$A" "$T/esc.ndjson"
 expect_status 1 "archive_path leaving the archive: exit 1"
 like "$err" "esc.ndjson:1: archive_path: expected a path inside the archive" "path escape refused"
+# symbolic links (issue 21): one out of the archive is never followed, one
+# that stays inside is
+printf 'root:x:0:0:secret outside the archive, a line long enough to be an article text of its own:/root:/bin/sh\n' >"$T/outside.html"
+ln -s "$T/outside.html" "$A/html/S001/abs.html"
+ln -s ../../../outside.html "$A/html/S001/rel.html"
+ln -s a.html "$A/html/S001/inside.html"
+mkdir -p "$T/elsewhere" && ln -s "$T/elsewhere" "$A/html/S001/dirlink"
+cp "$T/outside.html" "$T/elsewhere/p.html"
+for f in abs.html rel.html dirlink/p.html; do
+	printf '{"condition":"A","fetch_status":"SUCCESS","url":"u","archive_path":"html/S001/%s"}\n' "$f" >"$T/link.ndjson"
+	run "$BREAD" -a "$A" "$T/link.ndjson"
+	expect_status 1 "symbolic link out of the archive ($f): exit 1"
+	like "$err" "link.ndjson:1: archive_path: \"html/S001/$f\" leads out of the archive" "symbolic link out ($f): refused, named"
+	unlike "$out" "secret" "symbolic link out ($f): nothing of the outside file"
+done
+printf '{"condition":"A","fetch_status":"SUCCESS","url":"u","archive_path":"html/S001/inside.html"}\n' >"$T/link.ndjson"
+run "$BREAD" -a "$A" "$T/link.ndjson"
+expect_status 0 "symbolic link inside the archive: followed"
+like "$out" "Readability scores paragraphs" "symbolic link inside: the page's text"
+
+# content_sha256 (issue 21): checked when present
+sum=$(sha256sum "$A/html/S001/a.html" | cut -d' ' -f1)
+printf '{"condition":"A","fetch_status":"SUCCESS","url":"u","archive_path":"html/S001/a.html","content_sha256":"%s"}\n' "$sum" >"$T/sum.ndjson"
+run "$BREAD" -a "$A" "$T/sum.ndjson"
+expect_status 0 "content_sha256 that matches: exit 0"
+like "$out" "Readability scores paragraphs" "content_sha256 matches: extracted"
+printf '{"condition":"A","fetch_status":"SUCCESS","url":"u","archive_path":"html/S001/l1.html","content_sha256":"%s"}\n' "$sum" >"$T/sum.ndjson"
+run "$BREAD" -a "$A" "$T/sum.ndjson"
+expect_status 1 "content_sha256 that does not match: exit 1"
+like "$err" "sum.ndjson:1: content_sha256: .*l1.html has SHA-256 [0-9a-f]{64}, the record says $sum" "mismatch: both digests named"
+is "$out" "" "mismatch: no record written"
 printf '%s\n' '{"condition":"A","fetch_status":"SUCCESS","url":"u","archive_path":7}' >"$T/type.ndjson"
 run "$BREAD" -a "$A" "$T/type.ndjson"
 expect_status 1 "archive_path of the wrong type: exit 1"

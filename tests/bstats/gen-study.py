@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """gen-study.py - a synthetic scored study for bstats' tests and benchmark.
 
-Usage: gen-study.py MODELS QUESTIONS [SEED]
+Usage: gen-study.py MODELS QUESTIONS [SEED [parity]]
 Writes scored records (the bscore-merge contract of notes/records.md) on
 stdout: every (site, question, model, condition), a few exclusions, and a
 10 % subset rated again by a second rater, a self-check and an LLM judge.
-Standard library only.
+With "parity", every record also carries bctx's A<->B parity fields
+(parity_b_in_a, parity_a_in_b, parity_code_b_in_a, parity_code_a_in_b,
+pair_drift) and gold_coverage, drawn from a generator of their own so the
+other fields stay the same.  Standard library only.
 """
 import json
 import random
@@ -14,6 +17,7 @@ import sys
 models = int(sys.argv[1])
 questions = int(sys.argv[2])
 rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 7)
+parity = len(sys.argv) > 4 and sys.argv[4] == "parity"
 tiers = ["small", "medium", "large"]
 cx = ["single-fact", "multi-section-synthesis", "conceptual-relationship"]
 sectors = ["Developer Tools & APIs", "Cloud Infrastructure", "SaaS", "Education"]
@@ -24,6 +28,15 @@ for q in range(questions):
     comp = cx[q % 3]
     sector = sectors[(q // 8) % 4]
     base_tok = rng.randint(800, 6000)
+    prng = random.Random(1000 + q)
+    par = {}
+    if parity:
+        bia, aib = prng.uniform(0.55, 1.0), prng.uniform(0.55, 1.0)
+        code = prng.random() < 0.5
+        par = {"parity_b_in_a": round(bia, 4), "parity_a_in_b": round(aib, 4),
+               "parity_code_b_in_a": round(prng.uniform(0.5, 1), 4) if code else None,
+               "parity_code_a_in_b": round(prng.uniform(0.5, 1), 4) if code else None,
+               "pair_drift": bia < 0.7 or aib < 0.7}
     for m in range(models):
         tier = tiers[m % 3]
         mid = "model-%02d" % m
@@ -52,6 +65,9 @@ for q in range(questions):
                 "ref_token_count": tok,
                 "last_modified": "Mon, %02d Feb 2026 10:00:00 GMT" % rng.randint(1, 28),
             })
+            if parity:
+                rec.update(par)
+                rec["gold_coverage"] = round(prng.uniform(0.4, 1.0), 4)
             out.write(json.dumps(rec) + "\n")
             if rec["exclusion_reason"] is None and rng.random() < 0.1:
                 for rid, kind in (("r2", "human"), ("r1", "human"), ("judge", "llm_judge")):

@@ -41,16 +41,43 @@ def emit(rec):
 
 
 # ------------------------------------------------------------ wilcoxon
+def rplus_stat(d):
+    """R+ over the sign flips of d: the ranks of |d| never change."""
+    nzm = d != 0
+    r = np.zeros(len(d))
+    r[nzm] = stats.rankdata(np.abs(d[nzm]))
+
+    def stat(x, axis=-1):
+        return np.sum(np.where(np.moveaxis(x, axis, -1) > 0, r, 0.0), axis=-1)
+    return stat
+
+
 def wilcoxon_case(d, alt, correction=False, method="auto", note=""):
+    """scipy >= 1.15 semantics: exact when n <= 50; with ties or zeros the
+    exact conditional distribution, which Debian 12's scipy 1.10 gives
+    through permutation_test(n_resamples=inf) (every sign flip)."""
     d = np.asarray(d, dtype=float)
+    nz = d[d != 0]
+    ties = len(np.unique(np.abs(nz))) != len(nz) or len(nz) != len(d)
     if method == "auto":
-        # bstats' documented choice: exact when n <= 50 without zeros or
-        # tied |d|, else the normal approximation
-        nz = d[d != 0]
-        ties = len(np.unique(np.abs(nz))) != len(nz)
-        m = "exact" if len(d) <= 50 and len(nz) == len(d) and not ties else "approx"
+        m = "exact" if len(d) <= 50 else "approx"
     else:
         m = method
+    if m == "exact" and ties:
+        if len(nz) == 0 or len(nz) > 16:
+            return      # enumeration too large for the reference
+        stat = rplus_stat(d)
+        res = stats.permutation_test((d,), stat, permutation_type="samples",
+                                     vectorized=True, n_resamples=np.inf,
+                                     alternative=alt)
+        rp = float(stat(d[None, :])[0])
+        rm = float(stats.rankdata(np.abs(nz)).sum()) - rp
+        st = min(rp, rm) if alt == "two-sided" else rp
+        emit({"fn": "wilcoxon", "note": note, "x": lst(d), "alt": alt,
+              "correction": int(correction), "method": method,
+              "scipy_method": "permutation_test(n_resamples=inf)",
+              "statistic": st, "p": min(1.0, float(res.pvalue))})
+        return
     try:
         res = stats.wilcoxon(d, zero_method="wilcox", correction=correction,
                              alternative=alt, method=m)
@@ -86,6 +113,18 @@ wilcoxon_case([0, 0, 0], "greater", note="all zero: undefined")
 wilcoxon_case([0, 0, 1, -1, 2, 0, 3, 1, -2, 4, 1, 1], "greater", note="small approx")
 wilcoxon_case([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], "greater", method="approx",
               note="approx forced")
+for n in (4, 7, 11, 14, 16):
+    d = rng.integers(-3, 4, n).astype(float)      # ties and zeros, n <= 50
+    for alt in ("two-sided", "greater", "less"):
+        wilcoxon_case(d, alt, note="exact conditional, ties and zeros, n=%d" % n)
+d = np.array([0.5, 0.5, -1.5, 2, 2, 2, -3, 4.25, 0, 4.25, -0.5, 7], dtype=float)
+for alt in ("two-sided", "greater", "less"):
+    wilcoxon_case(d, alt, note="exact conditional, fractional values")
+wilcoxon_case([1, 1, 1, 1], "greater", note="exact conditional, all tied")
+wilcoxon_case([0, 0, 2, -2, 3, 3, -3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+               1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+               1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], "greater",
+              note="n = 60 with ties: approx")
 
 # ------------------------------------------------------------ ttest_rel
 for n in (2, 3, 10, 31, 286, 2860):
@@ -119,8 +158,9 @@ x = rng.integers(-2000, 500, 286).astype(float)
 res = stats.shapiro(x)
 emit({"fn": "shapiro", "x": lst(x), "statistic": num(res.statistic),
       "p": num(res.pvalue), "note": "token deltas"})
-emit({"fn": "shapiro", "x": [1, 1, 1, 1], "statistic": None, "p": None,
-      "note": "range zero: undefined"})
+res = stats.shapiro([1, 1, 1, 1])
+emit({"fn": "shapiro", "x": [1, 1, 1, 1], "statistic": num(res.statistic),
+      "p": num(res.pvalue), "note": "range zero: scipy gives W = 1, p = 1"})
 
 # ------------------------------------------------------------ mcnemar
 for b, c in ((0, 1), (1, 1), (3, 9), (10, 2), (25, 40), (120, 80), (700, 655),
@@ -131,8 +171,14 @@ for b, c in ((0, 1), (1, 1), (3, 9), (10, 2), (25, 40), (120, 80), (700, 655),
             emit({"fn": "mcnemar", "b": b, "c": c, "exact": int(exact),
                   "correction": int(corr), "statistic": num(res.statistic),
                   "p": num(res.pvalue)})
+res = mcnemar([[5, 0], [0, 3]], exact=True)
 emit({"fn": "mcnemar", "b": 0, "c": 0, "exact": 1, "correction": 1,
-      "statistic": None, "p": None, "note": "no discordant pairs"})
+      "statistic": num(res.statistic), "p": num(res.pvalue),
+      "note": "no discordant pairs: statistic 0, p = 1"})
+res = mcnemar([[5, 0], [0, 3]], exact=False, correction=True)
+emit({"fn": "mcnemar", "b": 0, "c": 0, "exact": 0, "correction": 1,
+      "statistic": None, "p": None, "reference": "statistic %r, p %r" % (float(res.statistic), float(res.pvalue)),
+      "note": "no discordant pairs, chi-square: statsmodels divides by zero (inf, p = 0); not computable"})
 
 # ------------------------------------------------------------ odds ratio
 z = stats.norm.ppf(0.975)
@@ -195,6 +241,9 @@ x = rng.normal(0, 1, 30).round(3)
 y = rng.normal(3, 1, 3000).round(3)
 mwu_case(x, y, "less", note="far tail")
 mwu_case(x[:6], y[:60], "two-sided", method="asymptotic", note="asymptotic forced")
+for alt in ("two-sided", "greater", "less"):
+    mwu_case([1, 1, 1], [1, 1, 1, 1], alt, note="every value tied: p = 1")
+    mwu_case([0.5] * 20, [0.5] * 30, alt, note="every value tied, larger")
 
 # ------------------------------------------------------------ spearman
 for n in (3, 4, 10, 100, 2860):
@@ -233,7 +282,14 @@ b = np.where(rng.uniform(size=200) < 0.8, a, 1 - a)
 emit({"fn": "kappa", "x": lst(a), "y": lst(b), "weights": "none", "labels": None,
       "statistic": num(cohen_kappa_score(a, b))})
 emit({"fn": "kappa", "x": [1, 1, 1], "y": [1, 1, 1], "weights": "none",
-      "labels": None, "statistic": None, "note": "constant raters: undefined"})
+      "labels": None, "statistic": num(cohen_kappa_score([1, 1, 1], [1, 1, 1])),
+      "note": "both raters constant: undefined"})
+for w in (None, "linear", "quadratic"):
+    for labels in (None, [0, 1, 2, 3]):
+        k = cohen_kappa_score([2, 2, 2, 2, 2], [1, 2, 3, 2, 0], labels=labels, weights=w)
+        emit({"fn": "kappa", "x": [2, 2, 2, 2, 2], "y": [1, 2, 3, 2, 0],
+              "weights": w or "none", "labels": labels, "statistic": num(k),
+              "note": "one constant rater: sklearn gives 0"})
 
 for rec in out:
     sys.stdout.write(json.dumps(rec, separators=(",", ":")) + "\n")

@@ -19,7 +19,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void check(const struct bst_test *r)
+static void
+check(const struct bst_test *r)
 {
 	if (!r->ok) {
 		assert(r->reason && *r->reason);

@@ -34,6 +34,13 @@ struct bfetch_robots *bfetch_robots_all(int allow);
 int bfetch_robots_allowed(const struct bfetch_robots *r, const char *path,
     const char **rule);
 size_t bfetch_robots_nrules(const struct bfetch_robots *r);
+/*
+ * The Crawl-delay of the applying group(s) in milliseconds (the longest
+ * when several; at most BFETCH_CRAWL_DELAY_MAX seconds), or -1 when none.
+ * Not part of RFC 9309; honoured because site owners expect it.
+ */
+#define BFETCH_CRAWL_DELAY_MAX 120
+long bfetch_robots_crawl_delay_ms(const struct bfetch_robots *r);
 void bfetch_robots_free(struct bfetch_robots *r);
 /* The product token of a user agent: its leading [A-Za-z_-] characters (malloc'd). */
 char *bfetch_product_token(const char *user_agent);
@@ -106,6 +113,40 @@ int bfetch_store(const char *archive, const char *rel, const void *body,
 /* Remove temporaries left in dir by bfetch processes that no longer run. */
 void bfetch_clean_stale(const char *dir);
 
+/* ------------------------------------------------------------ manifest */
+
+/* The key of a job: site_id, condition and url (malloc'd). */
+char *bfetch_job_key(const char *site, const char *cond, const char *url);
+
+/* manifest.ndjson as read: one record per complete line. */
+struct bfetch_manifest {
+	char *text;		/* the file's bytes (owned) */
+	size_t len;
+	json_t **recs;		/* records, in file order */
+	size_t *off, *llen;	/* each record's line in text */
+	size_t *prev;		/* previous record of the same job, or SIZE_MAX */
+	size_t n;
+	json_t *bykey;		/* job key -> index of its last record */
+	int cut;		/* the final line was cut by a kill (dropped) */
+};
+
+/*
+ * Parse len bytes of manifest.ndjson (text is taken over, also on error).
+ * A final line without its newline that is not JSON was cut by a kill: it
+ * is dropped and m->cut set.  Returns 0, or -1 with *line and *err (a
+ * malloc'd message) naming the first bad line; m is then still to be freed.
+ * Never exits: fuzz targets call it.
+ */
+int bfetch_manifest_parse(struct bfetch_manifest *m, char *text, size_t len,
+    unsigned long *line, char **err);
+/* Read ARCHIVE's manifest (absent: empty); dies with path:line on a bad one. */
+void bfetch_manifest_load(struct bfetch_manifest *m, const char *path);
+void bfetch_manifest_free(struct bfetch_manifest *m);
+/* Index of the last record of the job with this key, or -1. */
+long bfetch_manifest_find(const struct bfetch_manifest *m, const char *key);
+/* Write ARCHIVE/manifest.json from ARCHIVE/manifest.ndjson, atomically. */
+int bfetch_manifest_json(const char *archive);
+
 /* ------------------------------------------------------------ engine */
 
 struct curl_slist;
@@ -173,5 +214,35 @@ struct bfetch_result {
 };
 json_t *bfetch_make_record(const struct bfetch_job *j, const struct bfetch_result *r);
 void bfetch_result_release(struct bfetch_result *r);
+
+/* ------------------------------------------------------------ run */
+
+struct seen;
+
+/* One run of bfetch: its options, jobs, and the manifest it continues. */
+struct bfetch_run {
+	struct bfetch_opts o;
+	char **sites;		/* --site: only these site_ids, or NULL */
+	int resume, dry;
+	struct bfetch_job *jobs;
+	size_t njobs, cap;
+	long *primary;		/* index of the job this one duplicates, or -1 */
+	char *has_dups;		/* some later job duplicates this one */
+	size_t next_out;	/* next job whose record goes to the output */
+	int manifest_fd;
+	char *manifest_path;
+	struct bfetch_manifest m;
+	struct seen *seen;	/* dry run: the distinct jobs so far */
+};
+
+/*
+ * Read the jobs (from site-list.csv when sites_csv is set, else the n files,
+ * else standard input) and fetch them, appending to the manifest and
+ * writing records to the record output in input order, then manifest.json.
+ * With run->dry, print each job's plan as it is read instead.
+ */
+void bfetch_run(struct bfetch_run *run, const char *sites_csv, int n,
+    char **files);
+void bfetch_run_free(struct bfetch_run *run);
 
 #endif

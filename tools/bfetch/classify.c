@@ -97,6 +97,79 @@ bfetch_is_html(const char *ct, const char *body, size_t len)
 }
 
 /*
+ * 1 when the body opens like an HTML document: the first tag is one of the
+ * WHATWG MIME Sniffing standard's HTML patterns (§7.1: <!DOCTYPE HTML,
+ * <HTML, <HEAD, <SCRIPT, ... followed by a space or '>'), after a BOM and
+ * white space.
+ */
+static int
+html_document(const char *body, size_t len)
+{
+	static const char *const tags[] = {
+		"<!doctype html", "<html", "<head", "<script", "<iframe", "<h1",
+		"<div", "<font", "<table", "<a", "<style", "<title", "<b",
+		"<body", "<br", "<p", "<!--", NULL
+	};
+	size_t i = 0, k, n;
+
+	if (len >= 3 && memcmp(body, "\xEF\xBB\xBF", 3) == 0)
+		i = 3;
+	while (i < len && isspace((unsigned char)body[i]))
+		i++;
+	for (k = 0; tags[k]; k++) {
+		n = strlen(tags[k]);
+		if (len - i > n && strncasecmp(body + i, tags[k], n) == 0 &&
+		    (body[i + n] == '>' || body[i + n] == ' '))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * 1 when some line has Markdown block structure: an ATX heading, a list
+ * item, a block quote, a fence, or an inline link.
+ */
+static int
+markdown_structure(const char *body, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		const char *l = body + i, *nl = memchr(l, '\n', len - i);
+		size_t ll = nl ? (size_t)(nl - l) : len - i, h = 0;
+
+		while (h < ll && h < 6 && l[h] == '#')
+			h++;
+		if ((h > 0 && h < ll && l[h] == ' ') ||
+		    (ll >= 2 && (l[0] == '-' || l[0] == '*' || l[0] == '+' ||
+		    l[0] == '>') && l[1] == ' ') ||
+		    (ll >= 3 && (memcmp(l, "```", 3) == 0 ||
+		    memcmp(l, "~~~", 3) == 0)))
+			return 1;
+		for (h = 0; h + 2 < ll; h++)
+			if (l[h] == ']' && l[h + 1] == '(')
+				return 1;
+		i += ll + 1;
+	}
+	return 0;
+}
+
+/*
+ * A body at a Markdown or llms.txt URL that is an HTML page: by its own
+ * structure first; the Content-Type decides only for a body with neither
+ * HTML document structure nor Markdown structure (a fragment).
+ */
+static int
+html_at_markdown_url(const char *ct, const char *body, size_t len)
+{
+	if (html_document(body, len))
+		return 1;
+	if (!bfetch_is_html(ct, "", 0))
+		return 0;
+	return !markdown_structure(body, len);
+}
+
+/*
  * The visible-text count runs on libxml2's HTML parser in SAX mode: no tree
  * is built, the callbacks count characters outside the skipped elements and
  * watch the mount elements of single-page applications.
@@ -241,6 +314,82 @@ bfetch_visible_chars(const char *html, size_t len, int *shell)
 	return w.chars;
 }
 
+/*
+ * A lower bound on bfetch_visible_chars without parsing: non-space
+ * characters outside tags, comments and the elements it skips (and a few
+ * more raw-text elements), an entity counted once, scanning only until
+ * enough are seen.  Anything unusual (an unclosed comment, tag or skipped
+ * element) ends the scan with what was counted, so the bound stays low.
+ */
+static size_t
+visible_lower_bound(const char *s, size_t len, size_t enough)
+{
+	static const char *const raw[] = {
+		"script", "style", "noscript", "template", "head", "title",
+		"textarea", "xmp", "iframe", "noembed", "noframes", "svg",
+		"math", NULL
+	};
+	size_t i = 0, n = 0, j, k, nl;
+
+	while (i < len && n < enough) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '<' && i + 3 < len && memcmp(s + i, "<!--", 4) == 0) {
+			for (j = i + 4; j + 2 < len && (s[j] != '-' ||
+			    s[j + 1] != '-' || s[j + 2] != '>'); j++)
+				;
+			if (j + 2 >= len)
+				return n;
+			i = j + 3;
+			continue;
+		}
+		if (c == '<' && i + 1 < len && (isalpha((unsigned char)s[i + 1]) ||
+		    s[i + 1] == '/' || s[i + 1] == '!' || s[i + 1] == '?')) {
+			char q = 0;
+
+			j = i + 1 + (s[i + 1] == '/');
+			for (k = j; k < len && isalnum((unsigned char)s[k]); k++)
+				;
+			nl = k - j;
+			for (; k < len && (q || s[k] != '>'); k++)
+				if (q && s[k] == q)
+					q = 0;
+				else if (!q && (s[k] == '"' || s[k] == '\''))
+					q = s[k];
+			if (k >= len)
+				return n;
+			i = k + 1;
+			if (s[j - 1] == '/' || nl == 0)
+				continue;
+			for (k = 0; raw[k]; k++)
+				if (strlen(raw[k]) == nl &&
+				    strncasecmp(s + j, raw[k], nl) == 0)
+					break;
+			if (raw[k] == NULL)
+				continue;
+			/* to the element's end tag: no nesting counted */
+			for (; i + nl + 2 <= len; i++)
+				if (s[i] == '<' && s[i + 1] == '/' &&
+				    strncasecmp(s + i + 2, raw[k], nl) == 0)
+					break;
+			if (i + nl + 2 > len)
+				return n;
+			continue;
+		}
+		if (!isspace(c) && (c & 0xC0) != 0x80)
+			n++;
+		if (c == '&') {	/* an entity is one character */
+			for (j = i + 1; j < len && j - i < 12 &&
+			    (isalnum((unsigned char)s[j]) || s[j] == '#'); j++)
+				;
+			if (j < len && s[j] == ';')
+				i = j;
+		}
+		i++;
+	}
+	return n;
+}
+
 struct sig {
 	const char *vendor;
 	const char *header;	/* header that must be present, or NULL */
@@ -350,7 +499,7 @@ bfetch_classify_response(enum bfetch_kind kind, long status, const char *ct,
 		if (blen == 0) {
 			v.status = BF_HTTP_ERROR;
 			v.reason = xasprintf("HTTP %ld with an empty body", status);
-		} else if (kind != BK_HTML && bfetch_is_html(ct, body, blen)) {
+		} else if (kind != BK_HTML && html_at_markdown_url(ct, body, blen)) {
 			v.status = BF_HTTP_ERROR;
 			v.reason = xasprintf("markdown URL answered with an HTML "
 			    "page (Content-Type: %s): not stored as %s",
@@ -358,8 +507,13 @@ bfetch_classify_response(enum bfetch_kind kind, long status, const char *ct,
 			    kind == BK_MARKDOWN ? "Markdown" : "an llms.txt file");
 		} else if (kind == BK_HTML && bfetch_is_html(ct, body, blen)) {
 			int shell;
-			size_t n = bfetch_visible_chars(body, blen, &shell);
+			size_t n, need = 2 * (min_text > 512 ? min_text : 512);
 
+			/* most pages: plainly enough text, no parse needed */
+			if (visible_lower_bound(body, blen, need) >= need)
+				n = need, shell = 0;
+			else
+				n = bfetch_visible_chars(body, blen, &shell);
 			v.store = 1;
 			if (n < min_text) {
 				v.status = BF_JS_ONLY;

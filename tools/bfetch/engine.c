@@ -446,6 +446,21 @@ redirect(struct engine *e, struct fetch *f, long limit, char **reason)
 	return 1;
 }
 
+/* A Crawl-delay longer than -r becomes the host's delay (start to start). */
+static void
+crawl_delay(struct engine *e, struct host *h)
+{
+	long ms = bfetch_robots_crawl_delay_ms(h->robots);
+
+	if (ms > e->o->rate_ms) {
+		char *u = xasprintf("%s/", h->origin);
+
+		http_host_delay(e->http, u, ms);
+		http_host_hold(e->http, u, ms);
+		free(u);
+	}
+}
+
 static void
 robots_done(struct engine *e, struct fetch *f)
 {
@@ -465,6 +480,7 @@ robots_done(struct engine *e, struct fetch *f)
 	    q->status >= 200 && q->status <= 299) {
 		h->robots = bfetch_robots_parse(q->body.s ? q->body.s : "",
 		    q->body.len, e->o->product);
+		crawl_delay(e, h);
 	} else if (q->err == HTTP_OK && q->status >= 400 && q->status <= 499) {
 		/* §2.3.1.3 "unavailable": no restrictions */
 		h->robots = bfetch_robots_all(1);

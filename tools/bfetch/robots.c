@@ -7,6 +7,7 @@
  * Google's reference parser (github.com/google/robotstxt, robots.cc).
  */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctx.h"
@@ -23,6 +24,7 @@ struct bfetch_robots {
 	struct rule *rules;
 	size_t n, cap;
 	int all;		/* -1 parsed rules, 0 disallow all, 1 allow all */
+	long crawl_delay_ms;	/* -1: none */
 };
 
 static int
@@ -148,6 +150,28 @@ split_line(const char *line, size_t len, const char **k, size_t *kl,
 	return 1;
 }
 
+/* Crawl-delay: seconds, fractions allowed; kept when longer, capped. */
+static void
+crawl_delay(struct bfetch_robots *r, const char *v, size_t vl)
+{
+	char buf[32], *end;
+	double s;
+
+	if (vl == 0 || vl >= sizeof buf)
+		return;
+	memcpy(buf, v, vl);
+	buf[vl] = '\0';
+	s = strtod(buf, &end);
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (end == buf || *end != '\0' || !(s >= 0))
+		return;
+	if (s > BFETCH_CRAWL_DELAY_MAX)
+		s = BFETCH_CRAWL_DELAY_MAX;
+	if ((long)(s * 1000.0) > r->crawl_delay_ms)
+		r->crawl_delay_ms = (long)(s * 1000.0);
+}
+
 /*
  * Two passes over the text: the first finds whether any group names the
  * product token (then only those groups count, else the "*" groups); the
@@ -198,6 +222,11 @@ collect(struct bfetch_robots *r, const char *text, size_t len,
 					add_rule(r, span_ieq(k, kl, "allow"), v, vl);
 			} else if (span_ieq(k, kl, "sitemap")) {
 				/* not part of any group (§2.3.5): keep grouping */
+			} else if (span_ieq(k, kl, "crawl-delay")) {
+				/* not in RFC 9309; the longest given for the group */
+				in_ua = 0;
+				if (pass == 1 && applies)
+					crawl_delay(r, v, vl);
 			} else {
 				in_ua = 0;
 			}
@@ -215,6 +244,7 @@ bfetch_robots_parse(const char *text, size_t len, const char *product)
 	int named = 0;
 
 	r->all = -1;
+	r->crawl_delay_ms = -1;
 	collect(r, text, len, product, 0, &named);
 	collect(r, text, len, product, 1, &named);
 	return r;
@@ -226,7 +256,14 @@ bfetch_robots_all(int allow)
 	struct bfetch_robots *r = xcalloc(1, sizeof *r);
 
 	r->all = allow ? 1 : 0;
+	r->crawl_delay_ms = -1;
 	return r;
+}
+
+long
+bfetch_robots_crawl_delay_ms(const struct bfetch_robots *r)
+{
+	return r ? r->crawl_delay_ms : -1;
 }
 
 size_t

@@ -1,7 +1,7 @@
 /*
  * bread.h - Condition A content extraction (spec 001 §2.2, §2.5): a
  * readability implementation on libxml2's HTML parser, modelled on Mozilla
- * Readability.js 0.6.0, and the text renderer that turns the extracted
+ * Readability.js (upstream commit ab4027a8), and the text renderer that turns the extracted
  * article into plain text (or Markdown-ish text).
  *
  * The pieces: charset.c decodes the page to UTF-8 (HTTP Content-Type, BOM,

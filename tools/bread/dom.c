@@ -450,3 +450,150 @@ bread_js_trim(const char *s, size_t n)
 	}
 	return xstrndup(s + a, b - a);
 }
+
+int
+bread_is_heading(const xmlNode *n)
+{
+	const char *t;
+
+	if (!bread_is_el(n))
+		return 0;
+	t = (const char *)n->name;
+	return t[0] == 'h' && t[1] >= '1' && t[1] <= '6' && t[2] == '\0';
+}
+
+/*
+ * 1 when the subtree at n has text outside the subtree at skip.  At most
+ * *budget nodes are looked at (a heading of thousands of empty links must
+ * not cost their square); past it the answer is 1.
+ */
+static int
+text_outside(const xmlNode *n, const xmlNode *skip, long *budget)
+{
+	const xmlNode *c;
+	const unsigned char *p;
+	uint32_t cp;
+	int k;
+
+	for (c = n->children; c; c = c->next) {
+		if (c == skip)
+			continue;
+		if (--*budget < 0)
+			return 1;
+		if (c->type == XML_TEXT_NODE && c->content) {
+			for (p = c->content; *p; p += k) {
+				k = bread_u8(p, &cp);
+				if (!bread_js_space(cp) && cp != 0x200B)
+					return 1;
+			}
+		} else if (c->type == XML_ELEMENT_NODE && text_outside(c, skip, budget)) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Anchor glyphs: white space, zero-width space, ¶, §, #, ⚓, 🔗. */
+static int
+glyph_only(const xmlNode *n)
+{
+	const xmlNode *c;
+	const unsigned char *p;
+	uint32_t cp;
+	int k;
+
+	for (c = n->children; c; c = c->next) {
+		if (c->type == XML_TEXT_NODE && c->content) {
+			for (p = c->content; *p; p += k) {
+				k = bread_u8(p, &cp);
+				if (!bread_js_space(cp) && cp != 0x200B && cp != 0xB6 &&
+				    cp != 0xA7 && cp != '#' && cp != 0x2693 && cp != 0x1F517)
+					return 0;
+			}
+		} else if (c->type == XML_ELEMENT_NODE && !glyph_only(c)) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+int
+bread_heading_anchor(const xmlNode *a)
+{
+	const char *href, *id;
+	const xmlNode *h;
+	long budget = 4096;
+
+	if (!bread_tag_is(a, "a") || (href = bread_attr(a, "href")) == NULL ||
+	    href[0] != '#')
+		return 0;
+	for (h = a->parent; bread_is_el(h); h = h->parent)
+		if (bread_is_heading(h))
+			return glyph_only(a) && text_outside(h, a, &budget);
+	h = bread_prev_el(a);
+	return h != NULL && bread_is_heading(h) && href[1] != '\0' &&
+	    (id = bread_attr(h, "id")) != NULL && strcmp(id, href + 1) == 0;
+}
+
+/* Readability.js _getRowAndColumnCount: 1 when the table is one row or one column. */
+static int
+thin_table(const xmlNode *t, size_t *area)
+{
+	struct nvec trs = { NULL, 0, 0 }, tds = { NULL, 0, 0 };
+	size_t rows = 0, cols = 0, c, j, k;
+	const char *rs, *cs;
+	long long x;
+
+	bread_by_tag((xmlNodePtr)t, "tr", &trs);
+	for (k = 0; k < trs.n; k++) {
+		rs = bread_attr(trs.v[k], "rowspan");
+		x = rs ? strtoll(rs, NULL, 10) : 0;
+		rows += x > 0 ? (size_t)x : 1;
+		tds.n = 0;
+		bread_by_tag(trs.v[k], "td", &tds);
+		for (c = 0, j = 0; j < tds.n; j++) {
+			cs = bread_attr(tds.v[j], "colspan");
+			x = cs ? strtoll(cs, NULL, 10) : 0;
+			c += x > 0 ? (size_t)x : 1;
+		}
+		if (c > cols)
+			cols = c;
+	}
+	bread_nvec_free(&tds);
+	bread_nvec_free(&trs);
+	*area = rows >= 10 || cols > 4 ? (size_t)-1 : rows * cols;
+	return cols == 1 || rows == 1;
+}
+
+int
+bread_data_table(const xmlNode *t)
+{
+	const char *role = bread_attr(t, "role");
+	const char *dt = bread_attr(t, "datatable");
+	const char *summary = bread_attr(t, "summary");
+	struct nvec cap = { NULL, 0, 0 };
+	xmlNodePtr tt = (xmlNodePtr)t;
+	size_t area;
+	int has_caption;
+
+	if (role && strcmp(role, "presentation") == 0)
+		return 0;
+	if (dt && strcmp(dt, "0") == 0)
+		return 0;
+	if (summary && *summary)
+		return 1;
+	bread_by_tag(tt, "caption", &cap);
+	has_caption = cap.n && cap.v[0]->children;
+	bread_nvec_free(&cap);
+	if (has_caption)
+		return 1;
+	if (bread_count_tag(tt, "col") || bread_count_tag(tt, "colgroup") ||
+	    bread_count_tag(tt, "tfoot") || bread_count_tag(tt, "thead") ||
+	    bread_count_tag(tt, "th"))
+		return 1;
+	if (bread_count_tag(tt, "table"))
+		return 0;
+	if (thin_table(t, &area))
+		return 0;
+	return area > 10;
+}

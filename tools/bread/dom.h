@@ -72,6 +72,23 @@ int bread_has_text(const xmlNode *n);
 /* Raw textContent (appended) and its UTF-16 length. */
 void bread_text_content(const xmlNode *n, struct buf *out);
 size_t bread_text_content_len(const xmlNode *n);
+/*
+ * 1 when a is a heading's anchor link (a generator's permalink, not
+ * content): an <a> to a fragment inside an h1-h6, holding only anchor
+ * glyphs (white space, zero-width space, ¶, §, #, an icon), beside text of
+ * the heading outside it ("Install¶", "Install #"), or the element right after an h1-h6 linking to that heading's
+ * id (Starlight's icon with screen-reader text).  A heading whose whole
+ * text is a link keeps it.
+ */
+int bread_heading_anchor(const xmlNode *a);
+/*
+ * Readability.js _markDataTables for one table: 1 when it holds data (a
+ * summary, caption, header cells, enough rows and columns), 0 when it lays
+ * out the page (role="presentation", nested tables, one row or column).
+ */
+int bread_data_table(const xmlNode *t);
+/* 1 when n is h1..h6. */
+int bread_is_heading(const xmlNode *n);
 /* JS String.prototype.trim into a new malloc'd string. */
 char *bread_js_trim(const char *s, size_t n);
 #endif

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <string.h>
+#include <strings.h>
 #include "ctx.h"
 #include "bread.h"
 
@@ -91,6 +92,41 @@ safe_relpath(const char *p)
 	return 1;
 }
 
+/*
+ * The page of a record, read from the archive without ever leaving it (no
+ * symbolic link is followed out of it), and checked against the record's
+ * content_sha256 when it has one (issue 21).
+ */
+static char *
+read_archived(const struct cfg *c, json_t *rec, const char *ap, size_t *len)
+{
+	const char *want = rec_str_opt(rec, "content_sha256");
+	char got[SHA256_HEX_LEN + 1];
+	char *data;
+
+	data = read_file_beneath(c->archive, ap, len, MAX_PAGE);
+	if (data == NULL) {
+		if (errno == EXDEV)
+			ndj_die("archive_path: \"%s\" leads out of the archive %s "
+			    "(through a symbolic link); not read", ap, c->archive);
+		if (errno == ELOOP)
+			ndj_die("archive_path: \"%s\" in %s is a symbolic link; "
+			    "not followed", ap, c->archive);
+		ndj_die("archive_path: %s/%s: %s", c->archive, ap, errno == EFBIG ?
+		    "page larger than 1 GiB" : strerror(errno));
+	}
+	if (want != NULL) {
+		sha256_hex(data, *len, got);
+		if (strcasecmp(want, got) != 0) {
+			free(data);
+			ndj_die("content_sha256: %s/%s has SHA-256 %s, the record "
+			    "says %s (the archive changed since the fetch)",
+			    c->archive, ap, got, want);
+		}
+	}
+	return data;
+}
+
 static int
 each_record(json_t *rec, void *vctx)
 {
@@ -98,7 +134,7 @@ each_record(json_t *rec, void *vctx)
 	const char *cond = rec_str_opt(rec, "condition");
 	const char *status = rec_str_opt(rec, "fetch_status");
 	const char *ap, *ct;
-	char *path, *data;
+	char *data;
 	size_t len, chars;
 	struct bread_result res;
 	json_t *ex;
@@ -114,14 +150,9 @@ each_record(json_t *rec, void *vctx)
 	if (!safe_relpath(ap))
 		ndj_die("archive_path: expected a path inside the archive, got \"%s\"", ap);
 	ct = rec_str_opt(rec, "content_type");
-	path = path_join(c->archive, ap);
-	data = read_file(path, &len, MAX_PAGE);
-	if (data == NULL)
-		ndj_die("%s: %s", path, errno == EFBIG ?
-		    "page larger than 1 GiB" : strerror(errno));
+	data = read_archived(c, rec, ap, &len);
 	bread_extract(data, len, ct, &c->opts, &res);
 	free(data);
-	free(path);
 	chars = utf8_count(res.text, res.text_len);
 	json_set_strn(rec, "text", res.text, res.text_len);
 	json_set_str(rec, "title", res.title);

@@ -1,7 +1,9 @@
 /*
  * readability.c - main-content extraction modelled on Mozilla
- * Readability.js 0.6.0 (github.com/mozilla/readability), written for
- * libxml2 trees.  Condition A of the study used SmartReader, a .NET port of
+ * Readability.js at upstream commit ab4027a8 (2026-07-09, package version
+ * 0.6.0; github.com/mozilla/readability), written for libxml2 trees.  The
+ * departures, each marked "Not in Readability.js", are the text rules of
+ * bread(1).  Condition A of the study used SmartReader, a .NET port of
  * Readability.js, so the aim is to behave like Readability.js, neither
  * better nor worse (issue 4, 001 §7.1).  Each function names the
  * Readability.js function whose behaviour it reproduces.
@@ -17,6 +19,7 @@
  * the page is done, since lists gathered earlier may still point at them
  * (as in a garbage-collected DOM).
  */
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 #include <strings.h>
@@ -408,6 +411,19 @@ has_ancestor_tag(const xmlNode *n, const char *tag, int max_depth,
 	return 0;
 }
 
+/*
+ * 1 when n is inside <pre>.  bread departs from Readability.js here: the
+ * steps that rewrite or drop elements (<br> chains made paragraphs, empty
+ * divisions and paragraphs removed) leave code alone, since inside <pre>
+ * those elements are the lines of the code and an empty one is a blank line
+ * (Shiki's <div></div>, Prism's <div><span></span><br></div>).
+ */
+static int
+in_pre(const xmlNode *n)
+{
+	return has_ancestor_tag(n, "pre", 0, 0);
+}
+
 /* Readability.js _getLinkDensity, given the element's inner text length */
 static double
 link_density_len(const xmlNode *e, size_t tl)
@@ -635,6 +651,37 @@ style_is(const char *style, const char *prop, const char *val)
 	return hit;
 }
 
+static int
+is_tab_panel(const xmlNode *n)
+{
+	const char *role = bread_attr(n, "role");
+
+	return role != NULL && strcmp(role, "tabpanel") == 0;
+}
+
+/*
+ * Not in Readability.js: an element hidden from screen readers only because
+ * its parent's aria-label already says it is seen on the page (the title of
+ * a Starlight aside: "Caution", "Small on purpose").
+ */
+static int
+labels_parent(const xmlNode *n)
+{
+	const char *label = n->parent ? bread_attr(n->parent, "aria-label") : NULL;
+	struct buf b = BUF_INIT;
+	char *t;
+	int same;
+
+	if (label == NULL || *label == '\0')
+		return 0;
+	bread_text_content(n, &b);
+	t = bread_js_trim(buf_str(&b), b.len);
+	same = strcmp(t, label) == 0;
+	free(t);
+	buf_release(&b);
+	return same;
+}
+
 /* Readability.js _isProbablyVisible */
 static int
 probably_visible(const xmlNode *n)
@@ -645,11 +692,17 @@ probably_visible(const xmlNode *n)
 	if (style && (style_is(style, "display", "none") ||
 	    style_is(style, "visibility", "hidden")))
 		return 0;
-	if (bread_attr(n, "hidden"))
+	/*
+	 * Not in Readability.js: a tab panel hidden because another tab is
+	 * selected stays (its content is one click away, and the Markdown of
+	 * condition B has every tab).
+	 */
+	if (bread_attr(n, "hidden") && !is_tab_panel(n))
 		return 0;
 	ah = bread_attr(n, "aria-hidden");
 	if (ah && strcmp(ah, "true") == 0 &&
-	    strstr(attr0(n, "class"), "fallback-image") == NULL)
+	    strstr(attr0(n, "class"), "fallback-image") == NULL &&
+	    !labels_parent(n))
 		return 0;
 	return 1;
 }
@@ -764,6 +817,9 @@ replace_brs(struct rd *rd, xmlNodePtr body)
 		xmlNodePtr br = v.v[i], next = br->next, p;
 		int replaced = 0;
 
+		if (in_pre(br))
+			continue;
+
 		while ((next = next_node(next)) != NULL && bread_tag_is(next, "br")) {
 			xmlNodePtr sib = next->next;
 			replaced = 1;
@@ -796,6 +852,26 @@ replace_brs(struct rd *rd, xmlNodePtr body)
 	bread_nvec_free(&v);
 }
 
+/*
+ * Not in Readability.js: a generator's permalink next to a heading ("¶",
+ * "#", a zero-width space, Starlight's icon with "Section titled ..." for
+ * screen readers) is not content.  Left in, it is text in the heading, and
+ * its link text makes the heading's wrapper look like a block of links that
+ * _cleanConditionally drops with the heading.
+ */
+static void
+remove_heading_anchors(struct rd *rd, xmlNodePtr body)
+{
+	struct nvec v = { NULL, 0, 0 };
+	size_t i;
+
+	bread_by_tag(body, "a", &v);
+	for (i = 0; i < v.n; i++)
+		if (v.v[i]->parent && bread_heading_anchor(v.v[i]))
+			bury(rd, v.v[i]);
+	bread_nvec_free(&v);
+}
+
 /* Readability.js _prepDocument */
 static void
 prep_document(struct rd *rd)
@@ -807,8 +883,10 @@ prep_document(struct rd *rd)
 	if (root == NULL)
 		return;
 	remove_tags(rd, root, "style");
-	if ((body = doc_body(rd->doc)) != NULL)
+	if ((body = doc_body(rd->doc)) != NULL) {
 		replace_brs(rd, body);
+		remove_heading_anchors(rd, body);
+	}
 	bread_by_tag(root, "font", &v);
 	for (i = 0; i < v.n; i++)
 		set_tag(v.v[i], "span");
@@ -1622,72 +1700,8 @@ mark_data_tables(struct rd *rd, xmlNodePtr root)
 	size_t i;
 
 	bread_by_tag(root, "table", &v);
-	for (i = 0; i < v.n; i++) {
-		xmlNodePtr t = v.v[i];
-		struct rinfo *r = info_new(rd, t);
-		const char *role = bread_attr(t, "role");
-		const char *dt = bread_attr(t, "datatable");
-		const char *summary = bread_attr(t, "summary");
-		struct nvec cap = { NULL, 0, 0 }, trs = { NULL, 0, 0 };
-		size_t rows = 0, cols = 0, k;
-
-		if (role && strcmp(role, "presentation") == 0) {
-			r->datatable = 0;
-			continue;
-		}
-		if (dt && strcmp(dt, "0") == 0) {
-			r->datatable = 0;
-			continue;
-		}
-		if (summary && *summary) {
-			r->datatable = 1;
-			continue;
-		}
-		bread_by_tag(t, "caption", &cap);
-		if (cap.n && cap.v[0]->children) {
-			bread_nvec_free(&cap);
-			r->datatable = 1;
-			continue;
-		}
-		bread_nvec_free(&cap);
-		if (bread_count_tag(t, "col") || bread_count_tag(t, "colgroup") ||
-		    bread_count_tag(t, "tfoot") || bread_count_tag(t, "thead") ||
-		    bread_count_tag(t, "th")) {
-			r->datatable = 1;
-			continue;
-		}
-		if (bread_count_tag(t, "table")) {
-			r->datatable = 0;
-			continue;
-		}
-		/* _getRowAndColumnCount */
-		bread_by_tag(t, "tr", &trs);
-		for (k = 0; k < trs.n; k++) {
-			const char *rs = bread_attr(trs.v[k], "rowspan");
-			long long x = 0;
-			struct nvec tds = { NULL, 0, 0 };
-			size_t c = 0, j;
-			if (rs)
-				x = strtoll(rs, NULL, 10);
-			rows += x > 0 ? (size_t)x : 1;
-			bread_by_tag(trs.v[k], "td", &tds);
-			for (j = 0; j < tds.n; j++) {
-				const char *cs = bread_attr(tds.v[j], "colspan");
-				long long y = cs ? strtoll(cs, NULL, 10) : 0;
-				c += y > 0 ? (size_t)y : 1;
-			}
-			bread_nvec_free(&tds);
-			if (c > cols)
-				cols = c;
-		}
-		bread_nvec_free(&trs);
-		if (cols == 1 || rows == 1)
-			r->datatable = 0;
-		else if (rows >= 10 || cols > 4)
-			r->datatable = 1;
-		else
-			r->datatable = rows * cols > 10;
-	}
+	for (i = 0; i < v.n; i++)
+		info_new(rd, v.v[i])->datatable = bread_data_table(v.v[i]);
 	bread_nvec_free(&v);
 }
 
@@ -1938,6 +1952,34 @@ clean_conditionally(struct rd *rd, xmlNodePtr e, const char *tag)
 }
 
 /* Readability.js _clean */
+/*
+ * Not in Readability.js, which drops every <aside> of the article: an
+ * <aside> whose class names a callout (Starlight's note, tip, caution and
+ * danger asides) is part of the documentation's text, not a sidebar.
+ */
+static int
+is_callout(const xmlNode *n)
+{
+	static const char *const kinds[] = {
+		"admonition", "callout", "note", "tip", "caution", "warning",
+		"danger", NULL
+	};
+	const char *c = attr0(n, "class"), *e;
+	const char *const *k;
+
+	/* the class's words: runs of letters ("starlight-aside--tip") */
+	for (; *c; c = e) {
+		while (*c && !((*c | 32) >= 'a' && (*c | 32) <= 'z'))
+			c++;
+		for (e = c; (*e | 32) >= 'a' && (*e | 32) <= 'z'; e++)
+			continue;
+		for (k = kinds; *k && e > c; k++)
+			if (strlen(*k) == (size_t)(e - c) && strncasecmp(c, *k, (size_t)(e - c)) == 0)
+				return 1;
+	}
+	return 0;
+}
+
 static void
 clean_tag(struct rd *rd, xmlNodePtr e, const char *tag)
 {
@@ -1951,6 +1993,8 @@ clean_tag(struct rd *rd, xmlNodePtr e, const char *tag)
 		if (!v.v[i]->parent)
 			continue;
 		if (embed && embed_is_video(v.v[i]))
+			continue;
+		if (!strcmp(tag, "aside") && is_callout(v.v[i]))
 			continue;
 		bury(rd, v.v[i]);
 	}
@@ -2018,7 +2062,7 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 			continue;
 		if (bread_count_tag(p, "img") + bread_count_tag(p, "embed") +
 		    bread_count_tag(p, "object") + bread_count_tag(p, "iframe") == 0 &&
-		    !bread_has_text(p))
+		    !bread_has_text(p) && !in_pre(p))
 			bury(rd, p);
 	}
 	v.n = 0;
@@ -2073,13 +2117,350 @@ struct attempt {
 	size_t len;
 };
 
-/* Readability.js _grabArticle */
+/* The lower-cased "class id" of node (the matchString of _grabArticle). */
+static const char *
+match_string(struct buf *mb, const xmlNode *node)
+{
+	size_t k;
+
+	buf_reset(mb);
+	buf_adds(mb, attr0(node, "class"));
+	buf_addc(mb, ' ');
+	buf_adds(mb, attr0(node, "id"));
+	for (k = 0; k < mb->len; k++)
+		if (mb->s[k] >= 'A' && mb->s[k] <= 'Z')
+			mb->s[k] = (char)(mb->s[k] - 'A' + 'a');
+	return buf_str(mb);
+}
+
+/*
+ * _grabArticle's first test of each node: 1 when it goes (hidden, a modal
+ * dialog, the byline, the header repeating the title, an unlikely
+ * candidate, an empty block).
+ */
+static int
+drop_in_walk(struct rd *rd, xmlNodePtr node, const char *lc, int strip,
+    int *remove_title_header)
+{
+	static const char *const empties[] = {
+		"div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6", NULL
+	};
+	const char *role, *am;
+
+	if (!probably_visible(node))
+		return 1;
+	role = bread_attr(node, "role");
+	am = bread_attr(node, "aria-modal");
+	if (am && !strcmp(am, "true") && role && !strcmp(role, "dialog"))
+		return 1;
+	if (check_byline(rd, node, lc))
+		return 1;
+	if (*remove_title_header && header_duplicates_title(rd, node)) {
+		*remove_title_header = 0;
+		return 1;
+	}
+	if (strip) {
+		if (any_of(lc, re_unlikely) && !any_of(lc, re_maybe) &&
+		    !has_ancestor_tag(node, "table", 3, 0) &&
+		    !has_ancestor_tag(node, "code", 3, 0) &&
+		    !bread_tag_is(node, "body") && !bread_tag_is(node, "a"))
+			return 1;
+		if (in_list(role, unlikely_roles))
+			return 1;
+	}
+	return tag_in(node, empties) && without_content(node) && !in_pre(node);
+}
+
+/*
+ * _grabArticle's handling of a <div>: runs of phrasing children wrapped in
+ * <p>, a div holding one paragraph replaced by it, a div without block
+ * children made a <p>.  Returns the node the walk goes on from.
+ */
+static xmlNodePtr
+div_paragraphs(struct rd *rd, xmlNodePtr node, struct nvec *to_score)
+{
+	xmlNodePtr p = NULL, ch = node->children, nx, nn;
+
+	for (; ch; ch = nx) {
+		nx = ch->next;
+		if (is_phrasing(ch)) {
+			if (p) {
+				bread_append(p, ch);
+			} else if (!is_whitespace(ch)) {
+				p = xmlNewDocNode(rd->doc, NULL, BAD_CAST "p", NULL);
+				bread_replace(ch, p);
+				bread_append(p, ch);
+			}
+		} else if (p) {
+			while (p->last && is_whitespace(p->last))
+				bury(rd, p->last);
+			p = NULL;
+		}
+	}
+	if (single_tag_inside(node, "p") && link_density(node) < 0.25) {
+		nn = bread_first_el(node);
+		bread_replace(node, nn);
+		bread_nvec_push(&rd->grave, node);
+		bread_nvec_push(to_score, nn);
+		return nn;
+	}
+	if (!has_child_block(node)) {
+		set_tag(node, "p");
+		bread_nvec_push(to_score, node);
+	}
+	return node;
+}
+
+/* _grabArticle's walk over the document: the elements to score. */
+static void
+walk_document(struct rd *rd, struct buf *mb, struct nvec *to_score)
+{
+	int strip = rd->flags & FLAG_STRIP_UNLIKELYS;
+	int remove_title_header = 1;
+	xmlNodePtr node = xmlDocGetRootElement(rd->doc);
+
+	while (node) {
+		const char *lc = match_string(mb, node);
+
+		if (drop_in_walk(rd, node, lc, strip, &remove_title_header)) {
+			node = remove_and_get_next(rd, node);
+			continue;
+		}
+		if (tag_in(node, tags_to_score))
+			bread_nvec_push(to_score, node);
+		if (bread_tag_is(node, "div"))
+			node = div_paragraphs(rd, node, to_score);
+		node = get_next_node(node, 0);
+	}
+}
+
+/*
+ * Score each paragraph (commas and length) into its ancestors, five levels
+ * up; the ancestors scored are appended to cands.
+ */
+static void
+score_paragraphs(struct rd *rd, const struct nvec *to_score, struct nvec *cands)
+{
+	size_t i;
+
+	for (i = 0; i < to_score->n; i++) {
+		xmlNodePtr e = to_score->v[i], a;
+		size_t len;
+		double score;
+		int level;
+
+		if (!e->parent || !bread_is_el(e->parent))
+			continue;
+		len = bread_inner_len(e, 1);
+		if (len < 25)
+			continue;
+		score = 1 + (double)(count_commas(e, 0) + 1) +
+		    (double)(len / 100 < 3 ? len / 100 : 3);
+		for (a = e->parent, level = 0; a && level < 5; a = a->parent, level++) {
+			double div;
+			struct rinfo *r;
+			if (!bread_is_el(a) || !a->parent || !bread_is_el(a->parent))
+				continue;
+			if ((r = info_get(a)) == NULL) {
+				r = initialize_node(rd, a);
+				bread_nvec_push(cands, a);
+			}
+			div = level == 0 ? 1 : level == 1 ? 2 : level * 3.0;
+			r->score += score / div;
+		}
+	}
+}
+
+/* The N_TOP_CANDIDATES best candidates, scores scaled by link density. */
+static size_t
+top_candidates(const struct nvec *cands, xmlNodePtr top[N_TOP_CANDIDATES])
+{
+	size_t ntop = 0, i, t, k;
+
+	for (i = 0; i < cands->n; i++) {
+		xmlNodePtr c = cands->v[i];
+		struct rinfo *r = info_get(c);
+
+		assert(r != NULL);
+		r->score = r->score * (1 - link_density(c));
+		for (t = 0; t < N_TOP_CANDIDATES; t++) {
+			if (t >= ntop || r->score > info_get(top[t])->score) {
+				k = ntop < N_TOP_CANDIDATES ? ntop : N_TOP_CANDIDATES - 1;
+				for (; k > t; k--)
+					top[k] = top[k - 1];
+				top[t] = c;
+				if (ntop < N_TOP_CANDIDATES)
+					ntop++;
+				break;
+			}
+		}
+	}
+	assert(ntop <= N_TOP_CANDIDATES);
+	return ntop;
+}
+
+/* An ancestor of tc shared by at least three of the alternatives, or tc. */
+static xmlNodePtr
+shared_ancestor(xmlNodePtr tc, xmlNodePtr *alt, size_t nalt)
+{
+	xmlNodePtr ptc, a;
+	size_t hits, k;
+
+	if (nalt < 3)
+		return tc;
+	for (ptc = tc->parent; bread_is_el(ptc) && !bread_tag_is(ptc, "body");
+	    ptc = ptc->parent) {
+		hits = 0;
+		for (k = 0; k < nalt && hits < 3; k++)
+			for (a = alt[k]->parent; a; a = a->parent)
+				if (a == ptc) {
+					hits++;
+					break;
+				}
+		if (hits >= 3)
+			return ptc;
+	}
+	return tc;
+}
+
+/*
+ * _grabArticle's choice of the top candidate from the best ones: a shared
+ * ancestor of close alternatives, a parent scoring higher, the parent of an
+ * only child.  With no candidate (or <body>), the page's children moved
+ * into a new <div>.
+ */
+static xmlNodePtr
+pick_candidate(struct rd *rd, xmlNodePtr page, xmlNodePtr *top, size_t ntop)
+{
+	xmlNodePtr tc = ntop ? top[0] : NULL, ptc, alt[N_TOP_CANDIDATES];
+	size_t nalt = 0, i;
+	double last, thr;
+
+	if (tc == NULL || bread_tag_is(tc, "body")) {
+		tc = xmlNewDocNode(rd->doc, NULL, BAD_CAST "div", NULL);
+		while (page->children)
+			bread_append(tc, page->children);
+		bread_append(page, tc);
+		initialize_node(rd, tc);
+		return tc;
+	}
+	for (i = 1; i < ntop; i++)
+		if (info_get(top[i])->score / info_get(tc)->score >= 0.75)
+			alt[nalt++] = top[i];
+	tc = shared_ancestor(tc, alt, nalt);
+	if (!info_get(tc))
+		initialize_node(rd, tc);
+	/* a parent scoring higher is a better candidate */
+	last = info_get(tc)->score;
+	thr = last / 3;
+	for (ptc = tc->parent; bread_is_el(ptc) && !bread_tag_is(ptc, "body");
+	    ptc = ptc->parent) {
+		struct rinfo *pr = info_get(ptc);
+		if (!pr)
+			continue;
+		if (pr->score < thr)
+			break;
+		if (pr->score > last) {
+			tc = ptc;
+			break;
+		}
+		last = pr->score;
+	}
+	/* an only child: use the parent */
+	for (ptc = tc->parent; bread_is_el(ptc) && !bread_tag_is(ptc, "body") &&
+	    bread_el_count(ptc) == 1; ptc = tc->parent)
+		tc = ptc;
+	if (!info_get(tc))
+		initialize_node(rd, tc);
+	return tc;
+}
+
+/* 1 when sibling s of the top candidate (score tscore) joins the article. */
+static int
+sibling_joins(const xmlNode *s, const xmlNode *tc, double tscore)
+{
+	double thr = tscore * 0.2 > 10 ? tscore * 0.2 : 10, bonus = 0, ld;
+	const char *tcls = attr0(tc, "class");
+	struct rinfo *sr = info_get(s);
+	struct buf b = BUF_INIT;
+	size_t nl;
+	int append = 0;
+
+	if (s == tc)
+		return 1;
+	if (*tcls && strcmp(attr0(s, "class"), tcls) == 0)
+		bonus += tscore * 0.2;
+	if (sr && sr->score + bonus >= thr)
+		return 1;
+	if (!bread_tag_is(s, "p"))
+		return 0;
+	ld = link_density(s);
+	bread_inner_text(s, 1, &b);
+	nl = bread_js_len(buf_str(&b), b.len);
+	if (nl > 80 && ld < 0.25)
+		append = 1;
+	else if (nl < 80 && nl > 0 && ld == 0 &&
+	    (strstr(buf_str(&b), ". ") || (b.len && b.s[b.len - 1] == '.')))
+		append = 1;
+	buf_release(&b);
+	return append;
+}
+
+/* The top candidate and the siblings worth joining, in a new <div>. */
+static xmlNodePtr
+join_siblings(struct rd *rd, xmlNodePtr tc)
+{
+	static const char *const keep[] = { "div", "article", "section", "p", NULL };
+	xmlNodePtr ac = xmlNewDocNode(rd->doc, NULL, BAD_CAST "div", NULL);
+	xmlNodePtr ptc = tc->parent, s, snext;
+	double tscore = info_get(tc)->score;
+
+	bread_nvec_push(&rd->grave, ac);
+	for (s = ptc ? bread_first_el(ptc) : tc; s; s = snext) {
+		snext = bread_next_el(s);
+		if (sibling_joins(s, tc, tscore)) {
+			if (!tag_in(s, keep))
+				set_tag(s, "div");
+			bread_append(ac, s);
+		}
+		if (ptc == NULL)
+			break;
+	}
+	return ac;
+}
+
+/* One pass of _grabArticle with the current flags: the article candidate. */
+static xmlNodePtr
+grab_once(struct rd *rd, xmlNodePtr page, struct buf *mb)
+{
+	struct nvec to_score = { NULL, 0, 0 }, cands = { NULL, 0, 0 };
+	xmlNodePtr top[N_TOP_CANDIDATES], tc, ac;
+	size_t ntop;
+
+	walk_document(rd, mb, &to_score);
+	score_paragraphs(rd, &to_score, &cands);
+	ntop = top_candidates(&cands, top);
+	bread_nvec_free(&cands);
+	bread_nvec_free(&to_score);
+	tc = pick_candidate(rd, page, top, ntop);
+	assert(tc != NULL && info_get(tc) != NULL);
+	ac = join_siblings(rd, tc);
+	prep_article(rd, ac);
+	return ac;
+}
+
+/*
+ * Readability.js _grabArticle: a pass with all flags, then again without
+ * stripping unlikely candidates, without class weights, without
+ * conditional cleaning, while the text is under threshold; then the
+ * longest attempt.
+ */
 static xmlNodePtr
 grab_article(struct rd *rd, size_t threshold)
 {
-	xmlNodePtr page = doc_body(rd->doc), cache, node;
+	xmlNodePtr page = doc_body(rd->doc), cache, ac;
 	struct attempt att[4];
-	size_t natt = 0;
+	size_t natt = 0, i, best, tlen;
 	struct buf mb = BUF_INIT;
 
 	if (page == NULL)
@@ -2089,297 +2470,32 @@ grab_article(struct rd *rd, size_t threshold)
 		return NULL;
 	bread_nvec_push(&rd->grave, cache);
 	for (;;) {
-		int strip = rd->flags & FLAG_STRIP_UNLIKELYS;
-		int remove_title_header = 1;
-		struct nvec to_score = { NULL, 0, 0 }, cands = { NULL, 0, 0 };
-		xmlNodePtr top[N_TOP_CANDIDATES];
-		size_t ntop = 0, i;
-		xmlNodePtr tc, ptc, ac, s, snext;
-		size_t tlen;
-
-		node = xmlDocGetRootElement(rd->doc);
-		while (node) {
-			const char *lc, *role;
-
-			buf_reset(&mb);
-			buf_adds(&mb, attr0(node, "class"));
-			buf_addc(&mb, ' ');
-			buf_adds(&mb, attr0(node, "id"));
-			{
-				size_t k;
-				for (k = 0; k < mb.len; k++)
-					if (mb.s[k] >= 'A' && mb.s[k] <= 'Z')
-						mb.s[k] = (char)(mb.s[k] - 'A' + 'a');
-			}
-			lc = buf_str(&mb);
-			if (!probably_visible(node)) {
-				node = remove_and_get_next(rd, node);
-				continue;
-			}
-			role = bread_attr(node, "role");
-			{
-				const char *am = bread_attr(node, "aria-modal");
-				if (am && !strcmp(am, "true") && role && !strcmp(role, "dialog")) {
-					node = remove_and_get_next(rd, node);
-					continue;
-				}
-			}
-			if (check_byline(rd, node, lc)) {
-				node = remove_and_get_next(rd, node);
-				continue;
-			}
-			if (remove_title_header && header_duplicates_title(rd, node)) {
-				remove_title_header = 0;
-				node = remove_and_get_next(rd, node);
-				continue;
-			}
-			if (strip) {
-				if (any_of(lc, re_unlikely) && !any_of(lc, re_maybe) &&
-				    !has_ancestor_tag(node, "table", 3, 0) &&
-				    !has_ancestor_tag(node, "code", 3, 0) &&
-				    !bread_tag_is(node, "body") && !bread_tag_is(node, "a")) {
-					node = remove_and_get_next(rd, node);
-					continue;
-				}
-				if (in_list(role, unlikely_roles)) {
-					node = remove_and_get_next(rd, node);
-					continue;
-				}
-			}
-			{
-				static const char *const empties[] = {
-					"div", "section", "header", "h1", "h2", "h3", "h4",
-					"h5", "h6", NULL
-				};
-				if (tag_in(node, empties) && without_content(node)) {
-					node = remove_and_get_next(rd, node);
-					continue;
-				}
-			}
-			if (tag_in(node, tags_to_score))
-				bread_nvec_push(&to_score, node);
-			if (bread_tag_is(node, "div")) {
-				xmlNodePtr p = NULL, ch = node->children, nx;
-				while (ch) {
-					nx = ch->next;
-					if (is_phrasing(ch)) {
-						if (p)
-							bread_append(p, ch);
-						else if (!is_whitespace(ch)) {
-							p = xmlNewDocNode(rd->doc, NULL, BAD_CAST "p", NULL);
-							bread_replace(ch, p);
-							bread_append(p, ch);
-						}
-					} else if (p) {
-						while (p->last && is_whitespace(p->last))
-							bury(rd, p->last);
-						p = NULL;
-					}
-					ch = nx;
-				}
-				if (single_tag_inside(node, "p") && link_density(node) < 0.25) {
-					xmlNodePtr nn = bread_first_el(node);
-					bread_replace(node, nn);
-					bread_nvec_push(&rd->grave, node);
-					node = nn;
-					bread_nvec_push(&to_score, node);
-				} else if (!has_child_block(node)) {
-					set_tag(node, "p");
-					bread_nvec_push(&to_score, node);
-				}
-			}
-			node = get_next_node(node, 0);
-		}
-
-		/* score paragraphs and propagate to ancestors */
-		for (i = 0; i < to_score.n; i++) {
-			xmlNodePtr e = to_score.v[i], a;
-			size_t len;
-			double score;
-			int level;
-
-			if (!e->parent || !bread_is_el(e->parent))
-				continue;
-			len = bread_inner_len(e, 1);
-			if (len < 25)
-				continue;
-			score = 1 + (double)(count_commas(e, 0) + 1) +
-			    (double)(len / 100 < 3 ? len / 100 : 3);
-			for (a = e->parent, level = 0; a && level < 5; a = a->parent, level++) {
-				double div;
-				struct rinfo *r;
-				if (!bread_is_el(a) || !a->parent || !bread_is_el(a->parent))
-					continue;
-				if ((r = info_get(a)) == NULL) {
-					r = initialize_node(rd, a);
-					bread_nvec_push(&cands, a);
-				}
-				div = level == 0 ? 1 : level == 1 ? 2 : level * 3.0;
-				r->score += score / div;
-			}
-		}
-
-		/* the top candidates, scaled by link density */
-		for (i = 0; i < cands.n; i++) {
-			xmlNodePtr c = cands.v[i];
-			struct rinfo *r = info_get(c);
-			size_t t;
-			r->score = r->score * (1 - link_density(c));
-			for (t = 0; t < N_TOP_CANDIDATES; t++) {
-				if (t >= ntop || r->score > info_get(top[t])->score) {
-					size_t k = ntop < N_TOP_CANDIDATES ? ntop : N_TOP_CANDIDATES - 1;
-					for (; k > t; k--)
-						top[k] = top[k - 1];
-					top[t] = c;
-					if (ntop < N_TOP_CANDIDATES)
-						ntop++;
-					break;
-				}
-			}
-		}
-		bread_nvec_free(&cands);
-		bread_nvec_free(&to_score);
-
-		tc = ntop ? top[0] : NULL;
-		if (tc == NULL || bread_tag_is(tc, "body")) {
-			tc = xmlNewDocNode(rd->doc, NULL, BAD_CAST "div", NULL);
-			while (page->children)
-				bread_append(tc, page->children);
-			bread_append(page, tc);
-			initialize_node(rd, tc);
-		} else {
-			/* an ancestor shared by at least three close alternatives */
-			size_t nalt = 0;
-			xmlNodePtr alt[N_TOP_CANDIDATES];
-			for (i = 1; i < ntop; i++)
-				if (info_get(top[i])->score / info_get(tc)->score >= 0.75)
-					alt[nalt++] = top[i];
-			if (nalt >= 3) {
-				ptc = tc->parent;
-				while (bread_is_el(ptc) && !bread_tag_is(ptc, "body")) {
-					size_t hits = 0, k;
-					for (k = 0; k < nalt && hits < 3; k++) {
-						xmlNodePtr a;
-						for (a = alt[k]->parent; a; a = a->parent)
-							if (a == ptc) {
-								hits++;
-								break;
-							}
-					}
-					if (hits >= 3) {
-						tc = ptc;
-						break;
-					}
-					ptc = ptc->parent;
-				}
-			}
-			if (!info_get(tc))
-				initialize_node(rd, tc);
-			/* a parent scoring higher is a better candidate */
-			ptc = tc->parent;
-			{
-				double last = info_get(tc)->score, thr = last / 3;
-				while (bread_is_el(ptc) && !bread_tag_is(ptc, "body")) {
-					struct rinfo *pr = info_get(ptc);
-					if (!pr) {
-						ptc = ptc->parent;
-						continue;
-					}
-					if (pr->score < thr)
-						break;
-					if (pr->score > last) {
-						tc = ptc;
-						break;
-					}
-					last = pr->score;
-					ptc = ptc->parent;
-				}
-			}
-			/* an only child: use the parent */
-			ptc = tc->parent;
-			while (bread_is_el(ptc) && !bread_tag_is(ptc, "body") &&
-			    bread_el_count(ptc) == 1) {
-				tc = ptc;
-				ptc = tc->parent;
-			}
-			if (!info_get(tc))
-				initialize_node(rd, tc);
-		}
-
-		/* the siblings worth joining */
-		ac = xmlNewDocNode(rd->doc, NULL, BAD_CAST "div", NULL);
-		bread_nvec_push(&rd->grave, ac);
-		ptc = tc->parent;
-		{
-			double tscore = info_get(tc)->score;
-			double thr = tscore * 0.2 > 10 ? tscore * 0.2 : 10;
-			const char *tcls = attr0(tc, "class");
-			for (s = ptc ? bread_first_el(ptc) : tc; s; s = snext) {
-				int append = 0;
-				snext = bread_next_el(s);
-				if (s == tc)
-					append = 1;
-				else {
-					double bonus = 0;
-					struct rinfo *sr = info_get(s);
-					if (*tcls && strcmp(attr0(s, "class"), tcls) == 0)
-						bonus += tscore * 0.2;
-					if (sr && sr->score + bonus >= thr)
-						append = 1;
-					else if (bread_tag_is(s, "p")) {
-						double ld = link_density(s);
-						struct buf b = BUF_INIT;
-						size_t nl;
-						bread_inner_text(s, 1, &b);
-						nl = bread_js_len(buf_str(&b), b.len);
-						if (nl > 80 && ld < 0.25)
-							append = 1;
-						else if (nl < 80 && nl > 0 && ld == 0 &&
-						    (strstr(buf_str(&b), ". ") ||
-						    (b.len && b.s[b.len - 1] == '.')))
-							append = 1;
-						buf_release(&b);
-					}
-				}
-				if (append) {
-					static const char *const keep[] = {
-						"div", "article", "section", "p", NULL
-					};
-					if (!tag_in(s, keep))
-						set_tag(s, "div");
-					bread_append(ac, s);
-				}
-				if (ptc == NULL)
-					break;
-			}
-		}
-		prep_article(rd, ac);
-
+		ac = grab_once(rd, page, &mb);
 		tlen = bread_inner_len(ac, 1);
-		if (tlen >= threshold) {
-			buf_release(&mb);
-			return ac;
-		}
+		if (tlen >= threshold)
+			break;
 		restore_page(rd, page, cache);
+		assert(natt < sizeof att / sizeof att[0]);
 		att[natt].content = ac;
 		att[natt].len = tlen;
 		natt++;
-		if (rd->flags & FLAG_STRIP_UNLIKELYS)
+		if (rd->flags & FLAG_STRIP_UNLIKELYS) {
 			rd->flags &= ~FLAG_STRIP_UNLIKELYS;
-		else if (rd->flags & FLAG_WEIGHT_CLASSES)
+		} else if (rd->flags & FLAG_WEIGHT_CLASSES) {
 			rd->flags &= ~FLAG_WEIGHT_CLASSES;
-		else if (rd->flags & FLAG_CLEAN_CONDITIONALLY)
+		} else if (rd->flags & FLAG_CLEAN_CONDITIONALLY) {
 			rd->flags &= ~FLAG_CLEAN_CONDITIONALLY;
-		else {
+		} else {
 			/* the longest attempt (the first of equals, as a stable sort) */
-			size_t best = 0;
-			for (i = 1; i < natt; i++)
+			for (best = 0, i = 1; i < natt; i++)
 				if (att[i].len > att[best].len)
 					best = i;
-			buf_release(&mb);
-			return att[best].len ? att[best].content : NULL;
+			ac = att[best].len ? att[best].content : NULL;
+			break;
 		}
 	}
+	buf_release(&mb);
+	return ac;
 }
 
 /* ---------------------------------------------------------------- driver */

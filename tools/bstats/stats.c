@@ -21,7 +21,8 @@
 #include "err.h"
 #include "stats.h"
 
-static void gsl_quiet(void)
+static void
+gsl_quiet(void)
 {
 	static int done;
 
@@ -31,7 +32,8 @@ static void gsl_quiet(void)
 	}
 }
 
-static void not_computable(struct bst_test *r, size_t n, const char *why)
+static void
+not_computable(struct bst_test *r, size_t n, const char *why)
 {
 	memset(r, 0, sizeof *r);
 	r->ok = 0;
@@ -39,14 +41,16 @@ static void not_computable(struct bst_test *r, size_t n, const char *why)
 	r->n = n;
 }
 
-static void result_init(struct bst_test *r, size_t n)
+static void
+result_init(struct bst_test *r, size_t n)
 {
 	memset(r, 0, sizeof *r);
 	r->ok = 1;
 	r->n = n;
 }
 
-const char *bst_alt_name(enum bst_alt alt)
+const char *
+bst_alt_name(enum bst_alt alt)
 {
 	switch (alt) {
 	case BST_GREATER: return "greater";
@@ -57,18 +61,21 @@ const char *bst_alt_name(enum bst_alt alt)
 
 /* ---------------------------------------------------------- distributions */
 
-double bst_norm_sf(double z)
+double
+bst_norm_sf(double z)
 {
 	return 0.5 * erfc(z / M_SQRT2);
 }
 
-double bst_norm_cdf(double z)
+double
+bst_norm_cdf(double z)
 {
 	return 0.5 * erfc(-z / M_SQRT2);
 }
 
 /* Regularised incomplete beta I_x(a, b) with GSL errors turned into limits. */
-static double beta_inc(double a, double b, double x)
+static double
+beta_inc(double a, double b, double x)
 {
 	gsl_sf_result res;
 
@@ -87,7 +94,8 @@ static double beta_inc(double a, double b, double x)
  * formula of cephes' stdtr that scipy uses (GSL's beta_inc picks the
  * accurate side of the symmetry itself).
  */
-double bst_t_sf(double t, double df)
+double
+bst_t_sf(double t, double df)
 {
 	double t2, tail;
 
@@ -100,7 +108,8 @@ double bst_t_sf(double t, double df)
 	return t > 0 ? tail : 1.0 - tail;
 }
 
-double bst_chi2_sf(double x, double df)
+double
+bst_chi2_sf(double x, double df)
 {
 	gsl_sf_result res;
 
@@ -120,7 +129,8 @@ double bst_chi2_sf(double x, double df)
 
 struct idx_val { double v; size_t i; };
 
-static int cmp_idx_val(const void *a, const void *b)
+static int
+cmp_idx_val(const void *a, const void *b)
 {
 	const struct idx_val *x = a, *y = b;
 
@@ -129,7 +139,8 @@ static int cmp_idx_val(const void *a, const void *b)
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-double bst_rankdata(const double *x, size_t n, double *ranks)
+double
+bst_rankdata(const double *x, size_t n, double *ranks)
 {
 	struct idx_val *iv = xreallocarray(NULL, n ? n : 1, sizeof *iv);
 	double tie = 0;
@@ -156,7 +167,8 @@ double bst_rankdata(const double *x, size_t n, double *ranks)
 	return tie;
 }
 
-double bst_quantile(const double *s, size_t n, double q)
+double
+bst_quantile(const double *s, size_t n, double q)
 {
 	double h, frac;
 	size_t lo;
@@ -181,7 +193,8 @@ double bst_quantile(const double *s, size_t n, double q)
  * Number of subsets of {1..n} with each rank sum s (0 <= s <= n(n+1)/2):
  * the null distribution of R+ times 2^n.  n <= 62 keeps it in 64 bits.
  */
-static uint64_t *signrank_counts(size_t n, size_t *len)
+static uint64_t *
+signrank_counts(size_t n, size_t *len)
 {
 	size_t top = n * (n + 1) / 2, i, s;
 	uint64_t *c = xcalloc(top + 1, sizeof *c);
@@ -194,19 +207,103 @@ static uint64_t *signrank_counts(size_t n, size_t *len)
 	return c;
 }
 
-static int cmp_double(const void *a, const void *b)
+static int
+cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
 }
 
-void bst_wilcoxon(const double *d, size_t n, enum bst_alt alt, int correction,
+/*
+ * Counts of the sign-flip distribution of R+ given the ranks (scaled by 2, so
+ * midranks are integers): c[s] is the number of the 2^m sign assignments
+ * whose doubled positive rank sum is s.  This is the exact conditional
+ * (permutation) distribution of scipy >= 1.15's method 'permutation', with
+ * every one of the 2^m assignments counted instead of sampled.  m <= 62 keeps
+ * the counts in 64 bits.
+ */
+static uint64_t *
+signrank_counts_tied(const double *ranks, size_t m, size_t *len)
+{
+	size_t top = 0, i, s, hi = 0;
+	uint64_t *c;
+
+	for (i = 0; i < m; i++)
+		top += (size_t)llround(2 * ranks[i]);
+	c = xcalloc(top + 1, sizeof *c);
+	c[0] = 1;
+	for (i = 0; i < m; i++) {
+		size_t r2 = (size_t)llround(2 * ranks[i]);
+
+		assert(r2 >= 1 && hi + r2 <= top);
+		hi += r2;
+		for (s = hi; s >= r2; s--)
+			c[s] += c[s - r2];
+	}
+	*len = top + 1;
+	return c;
+}
+
+/* p-value of the observed rank sum obs from the counts c[0..len) over total. */
+static double
+signrank_p(const uint64_t *c, size_t len, size_t obs, long double total,
+    enum bst_alt alt)
+{
+	long double le = 0, ge = 0, p;
+	size_t s;
+
+	for (s = 0; s < len; s++) {
+		if (s <= obs)
+			le += (long double)c[s];
+		if (s >= obs)
+			ge += (long double)c[s];
+	}
+	if (alt == BST_TWO_SIDED)
+		p = 2 * fminl(le, ge) / total;
+	else if (alt == BST_GREATER)
+		p = ge / total;
+	else
+		p = le / total;
+	return (double)fminl(p, 1.0L);
+}
+
+/* The normal approximation of scipy's method 'approx' (tie-corrected). */
+static void
+signrank_approx(double T, double dm, double tie, enum bst_alt alt,
+    int correction, struct bst_test *r)
+{
+	double mn = dm * (dm + 1) * 0.25;
+	double se = dm * (dm + 1) * (2 * dm + 1);
+	double cc = 0, z;
+
+	se -= 0.5 * tie;
+	se = sqrt(se / 24);
+	if (correction) {
+		if (alt == BST_TWO_SIDED)
+			cc = 0.5 * (T > mn ? 1 : T < mn ? -1 : 0);
+		else if (alt == BST_LESS)
+			cc = -0.5;
+		else
+			cc = 0.5;
+	}
+	z = (T - mn - cc) / se;
+	r->z = z;
+	if (alt == BST_TWO_SIDED)
+		r->p = 2 * bst_norm_sf(fabs(z));
+	else if (alt == BST_GREATER)
+		r->p = bst_norm_sf(z);
+	else
+		r->p = bst_norm_cdf(z);
+}
+
+void
+bst_wilcoxon(const double *d, size_t n, enum bst_alt alt, int correction,
     enum bst_method method, struct bst_test *r)
 {
-	double *nz, *absd, *ranks, rplus = 0, rminus = 0, tie, T;
+	double *nz, *absd, *ranks, rplus = 0, rminus = 0, tie;
 	size_t i, m = 0, nzero = 0;
-	int exact;
+	int exact, untied;
 
 	if (n == 0) {
 		not_computable(r, 0, "no pairs");
@@ -234,57 +331,27 @@ void bst_wilcoxon(const double *d, size_t n, enum bst_alt alt, int correction,
 		else
 			rminus += ranks[i];
 	}
+	untied = nzero == 0 && tie == 0;
+	/* scipy >= 1.15 'auto': n (zeros included) <= 50; 64-bit counts: m <= 62 */
 	if (method == BST_AUTO)
-		exact = n <= 50 && nzero == 0 && tie == 0;
-	else	/* the 64-bit counts hold n <= 62 */
-		exact = method == BST_EXACT && nzero == 0 && m <= 62;
-	T = alt == BST_TWO_SIDED ? fmin(rplus, rminus) : rplus;
+		exact = n <= 50;
+	else
+		exact = method == BST_EXACT && m <= 62;
 	result_init(r, m);
-	r->statistic = T;
+	r->statistic = alt == BST_TWO_SIDED ? fmin(rplus, rminus) : rplus;
 	r->exact = exact;
+	r->conditional = exact && !untied;
 	if (exact) {
-		size_t len, s, rp = (size_t)rplus;	/* scipy: int(r_plus) */
-		uint64_t *c = signrank_counts(m, &len);
-		long double total = ldexpl(1.0L, (int)m), le = 0, ge = 0, p;
+		size_t len;
+		uint64_t *c = untied ? signrank_counts(m, &len) :
+		    signrank_counts_tied(ranks, m, &len);
+		size_t obs = untied ? (size_t)rplus : (size_t)llround(2 * rplus);
 
-		for (s = 0; s < len; s++) {
-			if (s <= rp)
-				le += (long double)c[s];
-			if (s >= rp)
-				ge += (long double)c[s];
-		}
-		if (alt == BST_TWO_SIDED)
-			p = rp == (len - 1) / 2 ? 1.0L : 2 * fminl(le, ge) / total;
-		else if (alt == BST_GREATER)
-			p = ge / total;
-		else
-			p = le / total;
-		r->p = (double)fminl(p, 1.0L);
+		assert(obs < len);
+		r->p = signrank_p(c, len, obs, ldexpl(1.0L, (int)m), alt);
 		free(c);
 	} else {
-		double dm = (double)m;
-		double mn = dm * (dm + 1) * 0.25;
-		double se = dm * (dm + 1) * (2 * dm + 1);
-		double cc = 0, z;
-
-		se -= 0.5 * tie;
-		se = sqrt(se / 24);
-		if (correction) {
-			if (alt == BST_TWO_SIDED)
-				cc = 0.5 * (T > mn ? 1 : T < mn ? -1 : 0);
-			else if (alt == BST_LESS)
-				cc = -0.5;
-			else
-				cc = 0.5;
-		}
-		z = (T - mn - cc) / se;
-		r->z = z;
-		if (alt == BST_TWO_SIDED)
-			r->p = 2 * bst_norm_sf(fabs(z));
-		else if (alt == BST_GREATER)
-			r->p = bst_norm_sf(z);
-		else
-			r->p = bst_norm_cdf(z);
+		signrank_approx(r->statistic, (double)m, tie, alt, correction, r);
 	}
 	free(nz);
 	free(absd);
@@ -293,7 +360,8 @@ void bst_wilcoxon(const double *d, size_t n, enum bst_alt alt, int correction,
 
 /* ---------------------------------------------------------------- t-test */
 
-static void mean_sd(const double *x, size_t n, double *mean, double *sd)
+static void
+mean_sd(const double *x, size_t n, double *mean, double *sd)
 {
 	double s = 0, ss = 0;
 	size_t i;
@@ -306,7 +374,8 @@ static void mean_sd(const double *x, size_t n, double *mean, double *sd)
 	*sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
 }
 
-void bst_ttest_rel(const double *d, size_t n, enum bst_alt alt,
+void
+bst_ttest_rel(const double *d, size_t n, enum bst_alt alt,
     struct bst_test *r)
 {
 	double mean, sd, t, df;
@@ -337,7 +406,8 @@ void bst_ttest_rel(const double *d, size_t n, enum bst_alt alt,
 /* --------------------------------------------------------- Shapiro-Wilk */
 
 /* Algorithm AS 181.2: c[0] + c[1] x + ... + c[nord-1] x^(nord-1). */
-static double sw_poly(const double *c, int nord, double x)
+static double
+sw_poly(const double *c, int nord, double x)
 {
 	double res = c[0], p;
 	int j;
@@ -357,9 +427,11 @@ static double sw_poly(const double *c, int nord, double x)
  * correlation of the sorted sample with the antisymmetric coefficient
  * vector, and the normalising transformations of 1 - W for the p-value.
  * The polynomial constants are the algorithm's single precision ones (as
- * scipy's Fortran swilk holds them).
+ * scipy's Fortran swilk holds them).  One function, as the published
+ * algorithm is one routine: split, its steps would need a dozen shared values.
  */
-void bst_shapiro(const double *x, size_t n, struct bst_test *r)
+void
+bst_shapiro(const double *x, size_t n, struct bst_test *r)
 {
 	static const double c1[6] = { 0.0f, 0.221157f, -0.147981f, -2.07119f,
 	    4.434685f, -2.706056f };
@@ -385,9 +457,11 @@ void bst_shapiro(const double *x, size_t n, struct bst_test *r)
 	for (i = 0; i < n; i++)
 		y[i] -= med;	/* scipy.stats.shapiro centres on the median */
 	range = y[n - 1] - y[0];
-	if (range < 1e-19) {
+	if (range < 1e-19) {	/* scipy 1.10: W = 1, p = 1 (with a warning) */
 		free(y);
-		not_computable(r, n, "the sample has range zero");
+		result_init(r, n);
+		r->statistic = 1;
+		r->p = 1;
 		return;
 	}
 	a = xcalloc(nn2 + 1, sizeof *a);	/* 1-based a[1..nn2] */
@@ -480,7 +554,8 @@ done:
 /* --------------------------------------------------------------- McNemar */
 
 /* P(X <= k) for X ~ Binomial(n, 1/2), summed from the largest term down. */
-static double binom_half_cdf(long k, long n)
+static double
+binom_half_cdf(long k, long n)
 {
 	double term, sum;
 	long i;
@@ -499,13 +574,16 @@ static double binom_half_cdf(long k, long n)
 	return sum;
 }
 
-void bst_mcnemar(long b, long c, int exact, int correction, struct bst_test *r)
+void
+bst_mcnemar(long b, long c, int exact, int correction, struct bst_test *r)
 {
 	long n = b + c;
 
-	if (b < 0 || c < 0 || n == 0) {
-		not_computable(r, 0, "no discordant pairs: the conditions never "
-		    "disagree");
+	assert(b >= 0 && c >= 0);
+	if (n == 0 && !exact) {
+		not_computable(r, 0, "no discordant pairs: the chi-square "
+		    "statistic divides by zero (statsmodels returns an infinite "
+		    "statistic and p = 0)");
 		return;
 	}
 	result_init(r, (size_t)n);
@@ -524,7 +602,8 @@ void bst_mcnemar(long b, long c, int exact, int correction, struct bst_test *r)
 	}
 }
 
-int bst_paired_or(long b, long c, double level, double *or_, double *lo,
+int
+bst_paired_or(long b, long c, double level, double *or_, double *lo,
     double *hi, const char **reason)
 {
 	double z, se, l;
@@ -545,7 +624,8 @@ int bst_paired_or(long b, long c, double level, double *or_, double *lo,
 
 /* ------------------------------------------------------------ effect sizes */
 
-double bst_cliff_paired(const double *x, const double *y, size_t n)
+double
+bst_cliff_paired(const double *x, const double *y, size_t n)
 {
 	long dom = 0;
 	size_t i;
@@ -557,7 +637,8 @@ double bst_cliff_paired(const double *x, const double *y, size_t n)
 	return (double)dom / (double)n;
 }
 
-void bst_cliff_boot(long npos, long nzero, long nneg, unsigned long seed,
+void
+bst_cliff_boot(long npos, long nzero, long nneg, unsigned long seed,
     size_t nboot, double level, double *lo, double *hi)
 {
 	long n = npos + nzero + nneg;
@@ -590,7 +671,8 @@ void bst_cliff_boot(long npos, long nzero, long nneg, unsigned long seed,
 	gsl_rng_free(rng);
 }
 
-int bst_cohen_d_paired(const double *d, size_t n, double level, double *es,
+int
+bst_cohen_d_paired(const double *d, size_t n, double level, double *es,
     double *lo, double *hi, const char **reason)
 {
 	double mean, sd, z, se;
@@ -614,7 +696,8 @@ int bst_cohen_d_paired(const double *d, size_t n, double level, double *es,
 
 /* -------------------------------------------------------------------- BH */
 
-void bst_bh(const double *p, size_t n, double *adj)
+void
+bst_bh(const double *p, size_t n, double *adj)
 {
 	struct idx_val *iv;
 	double run = INFINITY;
@@ -640,7 +723,8 @@ void bst_bh(const double *p, size_t n, double *adj)
 
 /* -------------------------------------------------------- Kruskal-Wallis */
 
-void bst_kruskal(const double *const *groups, const size_t *sizes, size_t k,
+void
+bst_kruskal(const double *const *groups, const size_t *sizes, size_t k,
     struct bst_test *r)
 {
 	size_t total = 0, i, j, off;
@@ -695,7 +779,8 @@ void bst_kruskal(const double *const *groups, const size_t *sizes, size_t k,
  * are the coefficients of the Gaussian binomial [m+n choose m]_q =
  * prod_{i=1..m} (1 - q^(n+i)) / (1 - q^i), built in exact 128-bit integers.
  */
-static double mwu_exact_sf(long u, size_t m, size_t n)
+static double
+mwu_exact_sf(long u, size_t m, size_t n)
 {
 	size_t deg, i, j, top;
 	__int128 *f, tail = 0, total = 0;
@@ -738,7 +823,8 @@ static double mwu_exact_sf(long u, size_t m, size_t n)
 	return p;
 }
 
-void bst_mannwhitney(const double *x, size_t nx, const double *y, size_t ny,
+void
+bst_mannwhitney(const double *x, size_t nx, const double *y, size_t ny,
     enum bst_alt alt, int continuity, enum bst_method method,
     struct bst_test *r)
 {
@@ -785,14 +871,9 @@ void bst_mannwhitney(const double *x, size_t nx, const double *y, size_t ny,
 		    ((dn + 1) - tie / (dn * (dn - 1))));
 		double num = U - mu - (continuity ? 0.5 : 0);
 
-		if (!(s > 0)) {
-			free(all);
-			free(ranks);
-			not_computable(r, n, "all values are identical");
-			return;
-		}
-		r->z = num / s;
-		r->p = bst_norm_sf(r->z);
+		/* every value tied: s = 0, scipy's z = -inf and p = 1 */
+		r->z = s > 0 ? num / s : -INFINITY;
+		r->p = s > 0 ? bst_norm_sf(r->z) : 1;
 	}
 	r->p *= f;
 	if (r->p > 1)
@@ -803,7 +884,8 @@ void bst_mannwhitney(const double *x, size_t nx, const double *y, size_t ny,
 
 /* -------------------------------------------------------------- Spearman */
 
-void bst_spearman(const double *x, const double *y, size_t n, enum bst_alt alt,
+void
+bst_spearman(const double *x, const double *y, size_t n, enum bst_alt alt,
     struct bst_test *r)
 {
 	double *rx, *ry, mx = 0, my = 0, sxx = 0, syy = 0, sxy = 0, rho, dof, t;
@@ -869,7 +951,8 @@ void bst_spearman(const double *x, const double *y, size_t n, enum bst_alt alt,
 
 /* ----------------------------------------------------------------- kappa */
 
-void bst_kappa(const double *y1, const double *y2, size_t n,
+void
+bst_kappa(const double *y1, const double *y2, size_t n,
     const double *labels, size_t nlabels, enum bst_kappa_weights w,
     struct bst_test *r)
 {

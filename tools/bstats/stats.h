@@ -2,7 +2,8 @@
  * stats.h - the statistical procedures of bstats (spec 001 §6, 000 §8).
  *
  * Every procedure reproduces a named reference implementation (scipy 1.10,
- * statsmodels 0.13, scikit-learn 1.2) so a reviewer can check the numbers;
+ * statsmodels 0.13, scikit-learn 1.2: Debian 12's versions; the Wilcoxon
+ * test follows scipy >= 1.15, see bst_wilcoxon) so a reviewer can check;
  * the comment on each function names the call it matches.  The committed
  * vectors in tests/bstats/vectors.ndjson (made by tests/bstats/gen-vectors.py)
  * hold the agreement to a relative error of 1e-9 (Shapiro-Wilk: see
@@ -29,6 +30,7 @@ struct bst_test {
 	double z;		/* standardised statistic (approximate methods) */
 	double df;		/* degrees of freedom (t, chi-square), else 0 */
 	int exact;		/* 1 when the p-value is from the exact distribution */
+	int conditional;	/* 1: exact given the observed ties and zeros */
 	size_t n;		/* observations the test used */
 };
 
@@ -57,12 +59,18 @@ double bst_quantile(const double *sorted, size_t n, double q);
 /*
  * Wilcoxon signed-rank test on the paired differences d[0..n) as
  * scipy.stats.wilcoxon(d, zero_method='wilcox', correction=correction,
- * alternative=alt, method=M).  With BST_AUTO, M is 'exact' when n <= 50 and
- * the differences have neither zeros nor tied absolute values, else 'approx'
- * (normal approximation with scipy's tie correction of the variance; zeros
- * are dropped first).  statistic: min(R+, R-) for two-sided, R+ otherwise.
- * Forcing BST_EXACT on data with zeros switches to 'approx' as scipy does
- * (and so does n > 62, beyond the exact 64-bit counts).
+ * alternative=alt, method=M) of scipy >= 1.15 (Debian 12 ships 1.10, whose
+ * 'auto' took the normal approximation whenever there were ties or zeros).
+ * Zeros are dropped first.  With BST_AUTO, M is exact when n (zeros
+ * included) <= 50: without ties or zeros, the classic distribution of R+
+ * (scipy's 'exact'); with ties or zeros, the exact conditional distribution
+ * of R+ over the observed midranks, all 2^m sign flips counted (what scipy's
+ * 'permutation' samples, and permutation_test(..., n_resamples=inf)
+ * enumerates; r->conditional set).  Above n = 50, 'approx': the normal
+ * approximation with the tie-corrected variance.  BST_EXACT forces the exact
+ * (or conditional) distribution while m <= 62 (64-bit counts), BST_APPROX
+ * the approximation.  statistic: min(R+, R-) for two-sided, R+ otherwise;
+ * two-sided p = min(1, 2 min(P(R+ <= r), P(R+ >= r))).
  */
 void bst_wilcoxon(const double *d, size_t n, enum bst_alt alt, int correction,
     enum bst_method method, struct bst_test *r);
@@ -78,7 +86,8 @@ void bst_ttest_rel(const double *d, size_t n, enum bst_alt alt,
  * double, so W agrees to a few 1e-6 and p to better than 1e-2 relative (the
  * tolerance the vector test holds: |dW| <= 1e-5, |dp| <= 1e-2 p + 1e-5;
  * scipy's single precision 1 - W is the less accurate side at large n).
- * n must be at least 3; a sample of range zero is not computable.
+ * n must be at least 3.  A sample of range zero gives W = 1, p = 1, as
+ * scipy 1.10 returns it (with a warning).
  */
 void bst_shapiro(const double *x, size_t n, struct bst_test *r);
 
@@ -87,7 +96,9 @@ void bst_shapiro(const double *x, size_t n, struct bst_test *r);
  * as statsmodels.stats.contingency_tables.mcnemar([[., c], [b, .]],
  * exact, correction): exact: statistic min(b, c), p = min(1, 2 *
  * binom.cdf(min, b + c, 0.5)); else chi-square (|b - c| - corr)^2 / (b + c)
- * on 1 df.  No discordant pair: not computable.
+ * on 1 df.  No discordant pair: the exact test gives statistic 0, p = 1 as
+ * statsmodels does; the chi-square version is not computable (statsmodels
+ * divides by zero: statistic inf, p = 0 with the correction, NaN without).
  */
 void bst_mcnemar(long b, long c, int exact, int correction, struct bst_test *r);
 
@@ -132,7 +143,8 @@ void bst_kruskal(const double *const *groups, const size_t *sizes, size_t k,
  * the tie-corrected variance.  The exact distribution is counted in 128-bit
  * integers (Gaussian binomial coefficients), so it is exact, not rounded;
  * BST_EXACT falls back to the approximation when the smaller sample has
- * more than 64 values or the table would be very large.
+ * more than 64 values or the table would be very large.  Every value tied:
+ * the variance is zero and scipy's z is -inf, so p = 1 (U1 = nx ny / 2).
  */
 void bst_mannwhitney(const double *x, size_t nx, const double *y, size_t ny,
     enum bst_alt alt, int continuity, enum bst_method method,
@@ -149,7 +161,9 @@ enum bst_kappa_weights { BST_KAPPA_NONE, BST_KAPPA_LINEAR, BST_KAPPA_QUADRATIC }
  * weights=w).  labels: the categories in order (nlabels of them), or NULL
  * for the sorted union of observed values.  Items whose value is not among
  * the labels are ignored (as sklearn's confusion matrix does).  statistic:
- * kappa; not computable when the expected weighted disagreement is zero.
+ * kappa; a rater who gives one value to every item while the other does not
+ * gives kappa 0 (as sklearn); not computable when the expected weighted
+ * disagreement is zero (both raters constant: sklearn returns NaN).
  */
 void bst_kappa(const double *y1, const double *y2, size_t n,
     const double *labels, size_t nlabels, enum bst_kappa_weights w,

@@ -1,34 +1,49 @@
 /*
- * svg.c - the SVG figures of bstats: the Δtokens vs Δaccuracy scatter with
- * Spearman's ρ and the least-squares line (001 §6.7, Figure 4), per-site
- * token deltas (001 §2.6, 000 §4), accuracy distributions by condition, and
- * a forest plot of Cliff's δ by tier and complexity (§6.6).  Plain SVG 1.1,
- * deterministic: the scatter's vertical jitter comes from a hash of the
- * pair's key, not from a clock.
+ * svg.c - the figures of bstats, drawn for a paper: the Δtokens vs
+ * Δaccuracy scatter with Spearman's ρ and the least-squares line (001 §6.7,
+ * Figure 4), the mean token reduction per site with 95 % intervals (001
+ * §2.6, 000 §4), factual accuracy by condition with Wilson intervals, and a
+ * forest plot of Cliff's δ by tier and complexity (§6.6) with n and δ [95 %
+ * CI] beside each row.  Axes carry "nice" ticks (1, 2, 5 times a power of
+ * ten) over a padded range, every label sits outside the plot area, sites
+ * are in natural order (S2 before S10), and the colours are the Okabe-Ito
+ * palette, which stays distinct under the common colour-vision deficiencies.
+ * Each figure states the sign convention in its caption, and a CSV of the
+ * data it plots is written beside it so that authors can re-plot.  Plain SVG
+ * 1.1, deterministic: the scatter's jitter is a hash of the pair's key.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <gsl/gsl_cdf.h>
 
 #include "ctx.h"
 #include "bstats.h"
 
-#define W 720
-#define H 480
-#define ML 80
-#define MR 30
-#define MT 50
-#define MB 60
+/* Okabe & Ito (2008), "Color Universal Design" */
+#define C_A "#E69F00"		/* orange: Condition A */
+#define C_B "#0072B2"		/* blue: Condition B */
+#define C_GOOD "#009E73"	/* bluish green: B better */
+#define C_BAD "#D55E00"		/* vermillion: A better */
+#define C_GRID "#e5e5e5"
+#define C_MUTED "#555555"
 
-struct svgf {
-	struct atomic_file *af;
+#define FONT 12
+
+struct plot {
 	FILE *fp;
-	const char *path;
+	double w, h;		/* the whole figure */
+	double l, r, t, b;	/* the plot area's edges */
+	double x0, x1, y0, y1;	/* the data range the axes show */
 };
 
-static void xml_text(FILE *fp, const char *s)
+static void
+xml_text(FILE *fp, const char *s)
 {
-	for (; *s; s++) {
+	for (; s && *s; s++) {
 		if (*s == '<') fputs("&lt;", fp);
 		else if (*s == '>') fputs("&gt;", fp);
 		else if (*s == '&') fputs("&amp;", fp);
@@ -37,307 +52,786 @@ static void xml_text(FILE *fp, const char *s)
 	}
 }
 
-static void svg_open(struct svgf *f, const char *dir, const char *name,
-    const char *title)
+static double
+px(const struct plot *p, double v)
 {
-	char *path = path_join(dir, name);
-
-	f->af = atomic_open(path, 0644);
-	if (!f->af)
-		die_errno("%s", path);
-	f->fp = atomic_fp(f->af);
-	f->path = path;
-	fprintf(f->fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-	    "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">\n"
-	    "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n"
-	    "<text x=\"%d\" y=\"28\" font-size=\"15\" text-anchor=\"middle\">",
-	    W, H, W, H, W / 2);
-	xml_text(f->fp, title);
-	fputs("</text>\n", f->fp);
+	return p->l + (v - p->x0) / (p->x1 - p->x0) * (p->r - p->l);
 }
 
-static void svg_close(struct svgf *f)
+static double
+py(const struct plot *p, double v)
 {
-	fputs("</svg>\n", f->fp);
-	if (atomic_commit(f->af) != 0)
-		die_errno("%s", f->path);
-	free((void *)f->path);
+	return p->b - (v - p->y0) / (p->y1 - p->y0) * (p->b - p->t);
 }
 
-enum { AX_NO_XTICKS = 1, AX_NO_YTICKS = 2 };
+/* ------------------------------------------------------------ ticks */
 
-static void axes(FILE *fp, double x0, double x1, double y0, double y1,
-    const char *xl, const char *yl, int flags)
+/* Heckbert's nice number (Graphics Gems, 1990): 1, 2, 5 or 10 x 10^k. */
+static double
+nice_num(double x, int round_it)
 {
-	int i;
+	double e = floor(log10(x)), f = x / pow(10, e), nf;
 
-	fprintf(fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
-	    ML, H - MB, W - MR, H - MB);
-	fprintf(fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n",
-	    ML, MT, ML, H - MB);
-	for (i = 0; i <= 4; i++) {
-		double fx = x0 + (x1 - x0) * i / 4, fy = y0 + (y1 - y0) * i / 4;
-		double px = ML + (double)(W - ML - MR) * i / 4;
-		double py = H - MB - (double)(H - MT - MB) * i / 4;
+	if (round_it)
+		nf = f < 1.5 ? 1 : f < 3 ? 2 : f < 7 ? 5 : 10;
+	else
+		nf = f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10;
+	return nf * pow(10, e);
+}
 
-		if (!(flags & AX_NO_XTICKS))
-			fprintf(fp, "<text x=\"%.1f\" y=\"%d\" "
-			    "text-anchor=\"middle\">%.4g</text>\n", px, H - MB + 16, fx);
-		if (!(flags & AX_NO_YTICKS))
-			fprintf(fp, "<text x=\"%d\" y=\"%.1f\" "
-			    "text-anchor=\"end\">%.4g</text>\n", ML - 6, py + 4, fy);
+/*
+ * Extend [*lo, *hi] by pad (a share of the range) and out to multiples of a
+ * nice step giving about n ticks; returns the step.
+ */
+static double
+nice_range(double *lo, double *hi, int n, double pad)
+{
+	double range, step;
+
+	if (!(*hi > *lo)) {
+		*lo -= 1;
+		*hi += 1;
 	}
-	fprintf(fp, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">", (W + ML - MR) / 2,
-	    H - 18);
-	xml_text(fp, xl);
-	fprintf(fp, "</text>\n<text x=\"18\" y=\"%d\" text-anchor=\"middle\" "
-	    "transform=\"rotate(-90 18 %d)\">", H / 2, H / 2);
-	xml_text(fp, yl);
+	range = *hi - *lo;
+	if (*lo != 0)
+		*lo -= pad * range;
+	if (*hi != 0)
+		*hi += pad * range;
+	step = nice_num(nice_num(*hi - *lo, 0) / (n - 1), 1);
+	*lo = floor(*lo / step + 1e-9) * step;
+	*hi = ceil(*hi / step - 1e-9) * step;
+	return step;
+}
+
+/* A tick label with as many decimals as the step needs; never "-0". */
+static void
+tick_label(FILE *fp, double v, double step)
+{
+	int dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
+
+	if (fabs(v) < step * 1e-6)
+		v = 0;
+	if (fabs(v) >= 1e4 && dec == 0)
+		fprintf(fp, "%.0f", v);
+	else
+		fprintf(fp, "%.*f", dec, v);
+}
+
+static void
+x_axis(const struct plot *p, double step, const char *label)
+{
+	double v;
+
+	for (v = ceil(p->x0 / step - 1e-9) * step; v <= p->x1 + step * 1e-6;
+	    v += step) {
+		fprintf(p->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		    "stroke=\"%s\"/>\n<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		    "y2=\"%.1f\" stroke=\"black\"/>\n<text x=\"%.1f\" y=\"%.1f\" "
+		    "text-anchor=\"middle\">", px(p, v), p->t, px(p, v), p->b, C_GRID,
+		    px(p, v), p->b, px(p, v), p->b + 5, px(p, v), p->b + 18);
+		tick_label(p->fp, v, step);
+		fputs("</text>\n", p->fp);
+	}
+	fprintf(p->fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">",
+	    (p->l + p->r) / 2, p->b + 38);
+	xml_text(p->fp, label);
+	fputs("</text>\n", p->fp);
+}
+
+static void
+y_axis(const struct plot *p, double step, const char *label)
+{
+	double v;
+
+	for (v = ceil(p->y0 / step - 1e-9) * step; v <= p->y1 + step * 1e-6;
+	    v += step) {
+		fprintf(p->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		    "stroke=\"%s\"/>\n<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+		    "y2=\"%.1f\" stroke=\"black\"/>\n<text x=\"%.1f\" y=\"%.1f\" "
+		    "text-anchor=\"end\">", p->l, py(p, v), p->r, py(p, v), C_GRID,
+		    p->l - 5, py(p, v), p->l, py(p, v), p->l - 8, py(p, v) + 4);
+		tick_label(p->fp, v, step);
+		fputs("</text>\n", p->fp);
+	}
+	fprintf(p->fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+	    "transform=\"rotate(-90 %.1f %.1f)\">", p->l - 52, (p->t + p->b) / 2,
+	    p->l - 52, (p->t + p->b) / 2);
+	xml_text(p->fp, label);
+	fputs("</text>\n", p->fp);
+}
+
+/* The plot area's frame (drawn last, over the grid). */
+static void
+frame(const struct plot *p)
+{
+	fprintf(p->fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+	    "fill=\"none\" stroke=\"black\"/>\n", p->l, p->t, p->r - p->l,
+	    p->b - p->t);
+}
+
+/* The figure's frame: title above, caption lines below, all outside. */
+static void
+begin(struct plot *p, FILE *fp, double w, double h, const char *title,
+    const char *subtitle)
+{
+	p->fp = fp;
+	p->w = w;
+	p->h = h;
+	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" "
+	    "height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" font-family=\"DejaVu Sans, "
+	    "Arial, Helvetica, sans-serif\" font-size=\"%d\">\n<rect width=\"%.0f\" "
+	    "height=\"%.0f\" fill=\"white\"/>\n<text x=\"%.1f\" y=\"24\" "
+	    "font-size=\"15\" font-weight=\"bold\" text-anchor=\"middle\">", w, h,
+	    w, h, FONT, w, h, w / 2);
+	xml_text(fp, title);
+	fputs("</text>\n", fp);
+	if (subtitle) {
+		fprintf(fp, "<text x=\"%.1f\" y=\"42\" text-anchor=\"middle\" "
+		    "fill=\"%s\">", w / 2, C_MUTED);
+		xml_text(fp, subtitle);
+		fputs("</text>\n", fp);
+	}
+}
+
+static void
+end(struct plot *p, const char *caption)
+{
+	fprintf(p->fp, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" "
+	    "text-anchor=\"middle\" fill=\"%s\">", p->w / 2, p->h - 10, C_MUTED);
+	xml_text(p->fp, caption);
+	fputs("</text>\n</svg>\n", p->fp);
+}
+
+/* A legend entry at (x, y), outside the plot area. */
+static void
+legend(FILE *fp, double x, double y, const char *colour, const char *label)
+{
+	fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"12\" height=\"12\" "
+	    "fill=\"%s\"/>\n<text x=\"%.1f\" y=\"%.1f\">", x, y - 10, colour,
+	    x + 17, y);
+	xml_text(fp, label);
 	fputs("</text>\n", fp);
 }
 
-static double sx(double v, double lo, double hi)
+/* ----------------------------------------------------------- CSV data */
+
+/* A CSV text cell: quoted when needed; a cell a spreadsheet would run as a
+ * formula (= + - @ first) gets a leading apostrophe. */
+static void
+csv_text(FILE *fp, const char *s)
 {
-	return ML + (v - lo) / (hi - lo) * (W - ML - MR);
+	const char *q;
+
+	s = s ? s : "";
+	if (strchr("=+-@\t\r", *s) && *s)
+		fputc('\'', fp);
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (q = s; *q; q++) {
+		if (*q == '"')
+			fputc('"', fp);
+		fputc(*q, fp);
+	}
+	fputc('"', fp);
 }
 
-static double sy(double v, double lo, double hi)
+/* The shortest of %.15g and %.17g that reads back as v. */
+static void
+csv_num(FILE *fp, double v)
 {
-	return H - MB - (v - lo) / (hi - lo) * (H - MT - MB);
+	char b[40];
+
+	snprintf(b, sizeof b, "%.15g", v);
+	if (strtod(b, NULL) != v)
+		snprintf(b, sizeof b, "%.17g", v);
+	fprintf(fp, ",%s", b);
 }
 
-static unsigned long fnv(const char *a, const char *b, const char *c)
+/* ------------------------------------------------------ Figure 4 scatter */
+
+static unsigned long
+fnv(const char *a, const char *b, const char *c)
 {
-	unsigned long h = 1469598103UL;
+	unsigned long h = 2166136261UL;
 	const char *p[3] = { a, b, c };
+	const char *q;
 	int i;
 
 	for (i = 0; i < 3; i++)
-		for (const char *q = p[i] ? p[i] : ""; *q; q++)
-			h = (h ^ (unsigned char)*q) * 16777619UL;
+		for (q = p[i] ? p[i] : ""; *q; q++)
+			h = ((h ^ (unsigned char)*q) * 16777619UL) & 0xffffffffUL;
 	return h & 0xffffffUL;
 }
 
-static const char *js(const json_t *r, const char *k)
-{
-	const char *v = json_string_value(json_object_get(r, k));
-
-	return v ? v : "";
-}
-
-static const json_t *find_spearman(const json_t *res)
+static const json_t *
+find_metric(const json_t *res, const char *metric)
 {
 	size_t i;
 	json_t *r;
 
 	json_array_foreach(res, i, r)
-		if (!strcmp(js(r, "metric"),
-		    "delta_tokens~delta_accuracy"))
+		if (!strcmp(json_string_value(json_object_get(r, "metric")) ?
+		    json_string_value(json_object_get(r, "metric")) : "", metric))
 			return r;
 	return NULL;
 }
 
-static void scatter(const struct bst_study *s, const char *dir)
+/* The least-squares line of y on x, drawn within the plot. */
+static void
+ls_line(const struct plot *p, const struct bst_study *s)
 {
-	struct svgf f;
-	const json_t *sp = find_spearman(s->results);
-	char title[160];
-	double x0 = 0, x1 = 1, mx = 0, my = 0, sxx = 0, sxy = 0;
+	double mx = 0, my = 0, sxx = 0, sxy = 0, b, a, n = (double)s->npairs;
+	size_t i;
+
+	if (s->npairs < 2)
+		return;
+	for (i = 0; i < s->npairs; i++) {
+		mx += bst_delta(M_TOK, s->pairs[i].a, s->pairs[i].b) / n;
+		my += bst_delta(M_ACC, s->pairs[i].a, s->pairs[i].b) / n;
+	}
+	for (i = 0; i < s->npairs; i++) {
+		double x = bst_delta(M_TOK, s->pairs[i].a, s->pairs[i].b) - mx;
+
+		sxx += x * x;
+		sxy += x * (bst_delta(M_ACC, s->pairs[i].a, s->pairs[i].b) - my);
+	}
+	if (!(sxx > 0))
+		return;
+	b = sxy / sxx;
+	a = my - b * mx;
+	fprintf(p->fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+	    "stroke=\"%s\" stroke-width=\"2\"/>\n", px(p, p->x0),
+	    py(p, fmax(p->y0, fmin(p->y1, a + b * p->x0))), px(p, p->x1),
+	    py(p, fmax(p->y0, fmin(p->y1, a + b * p->x1))), C_BAD);
+}
+
+static void
+scatter_svg(const struct bst_study *s, FILE *fp)
+{
+	const json_t *sp = find_metric(s->results, "delta_tokens~delta_accuracy");
+	struct plot p = { 0 };
+	char sub[200], pb[32];
+	double step, v;
 	size_t i;
 
 	if (sp && json_is_true(json_object_get(sp, "computable")))
-		snprintf(title, sizeof title, "Δtokens vs Δaccuracy (Spearman ρ = %.3f, "
-		    "p = %.3g, n = %zu)", json_number_value(json_object_get(sp, "statistic")),
-		    json_number_value(json_object_get(sp, "p")), s->npairs);
+		snprintf(sub, sizeof sub, "Spearman ρ = %.3f, p = %s, n = %zu pairs",
+		    json_number_value(json_object_get(sp, "statistic")),
+		    bstats_fmt_p(json_number_value(json_object_get(sp, "p")), pb,
+		    sizeof pb), s->npairs);
 	else
-		snprintf(title, sizeof title, "Δtokens vs Δaccuracy (Spearman ρ not "
-		    "computable, n = %zu)", s->npairs);
-	svg_open(&f, dir, "fig4-tokens-vs-accuracy.svg", title);
+		snprintf(sub, sizeof sub, "Spearman ρ not computable, n = %zu pairs",
+		    s->npairs);
+	begin(&p, fp, 720, 520, "Token reduction and accuracy change (001 §6.7, "
+	    "Figure 4)", sub);
+	p.l = 90, p.r = 700, p.t = 60, p.b = 420;
+	p.x0 = 0, p.x1 = 0;
 	for (i = 0; i < s->npairs; i++) {
-		double d = s->pairs[i].a->tok - s->pairs[i].b->tok;
-
-		if (i == 0 || d < x0) x0 = d;
-		if (i == 0 || d > x1) x1 = d;
+		v = bst_delta(M_TOK, s->pairs[i].a, s->pairs[i].b);
+		p.x0 = i ? fmin(p.x0, v) : v;
+		p.x1 = i ? fmax(p.x1, v) : v;
 	}
-	if (x1 <= x0)
-		x1 = x0 + 1;
-	axes(f.fp, x0, x1, -3.5, 3.5, "Δtokens = A − B (input tokens)",
-	    "Δaccuracy = B − A (jittered)", AX_NO_YTICKS);
-	for (i = 0; i < 7; i++)
-		fprintf(f.fp, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n",
-		    ML - 6, sy((double)i - 3, -3.5, 3.5) + 4, (int)i - 3);
+	step = nice_range(&p.x0, &p.x1, 7, 0.04);
+	p.y0 = -3.5, p.y1 = 3.5;
+	x_axis(&p, step, "Δtokens = A − B (input tokens; positive: B uses fewer)");
+	y_axis(&p, 1, "Δaccuracy = B − A (positive: B better)");
+	if (p.x0 < 0 && p.x1 > 0)
+		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		    "stroke=\"%s\" stroke-dasharray=\"4 3\"/>\n", px(&p, 0), p.t,
+		    px(&p, 0), p.b, C_MUTED);
 	for (i = 0; i < s->npairs; i++) {
-		const struct bst_pair *p = &s->pairs[i];
-		double x = p->a->tok - p->b->tok, y = p->b->fa - p->a->fa;
-		double jit = ((double)fnv(p->a->site, p->a->question, p->a->model) /
+		const struct bst_pair *q = &s->pairs[i];
+		double jit = ((double)fnv(q->a->site, q->a->question, q->a->model) /
 		    16777216.0 - 0.5) * 0.5;
 
-		fprintf(f.fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\" fill=\"#1f77b4\" "
-		    "fill-opacity=\"0.4\"/>\n", sx(x, x0, x1), sy(y + jit, -3.5, 3.5));
-		mx += x;
-		my += y;
+		fprintf(fp, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\" "
+		    "fill-opacity=\"0.45\"/>\n", px(&p, bst_delta(M_TOK, q->a, q->b)),
+		    py(&p, bst_delta(M_ACC, q->a, q->b) + jit), C_B);
 	}
-	if (s->npairs > 1) {
-		double b, a;
-
-		mx /= (double)s->npairs;
-		my /= (double)s->npairs;
-		for (i = 0; i < s->npairs; i++) {
-			double x = s->pairs[i].a->tok - s->pairs[i].b->tok;
-			double y = s->pairs[i].b->fa - s->pairs[i].a->fa;
-
-			sxx += (x - mx) * (x - mx);
-			sxy += (x - mx) * (y - my);
-		}
-		if (sxx > 0) {
-			b = sxy / sxx;
-			a = my - b * mx;
-			fprintf(f.fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-			    "stroke=\"#d62728\" stroke-width=\"2\"/>\n", sx(x0, x0, x1),
-			    sy(fmax(-3.5, fmin(3.5, a + b * x0)), -3.5, 3.5), sx(x1, x0, x1),
-			    sy(fmax(-3.5, fmin(3.5, a + b * x1)), -3.5, 3.5));
-		}
-	}
-	svg_close(&f);
+	ls_line(&p, s);
+	frame(&p);
+	legend(fp, 400, 486, C_B, "one pair (jittered ±0.25 vertically)");
+	fprintf(fp, "<line x1=\"200\" y1=\"481\" x2=\"220\" y2=\"481\" stroke=\"%s\" "
+	    "stroke-width=\"2\"/>\n<text x=\"225\" y=\"486\">least-squares "
+	    "line</text>\n", C_BAD);
+	end(&p, BST_SIGN);
 }
 
-static void site_tokens(const struct bst_study *s, const char *dir)
+static void
+scatter_csv(const struct bst_study *s, FILE *fp)
 {
-	struct svgf f;
-	const char **site = xreallocarray(NULL, s->npairs + 1, sizeof *site);
-	double *sum = xcalloc(s->npairs + 1, sizeof *sum), lo = 0, hi = 0;
-	size_t *cnt = xcalloc(s->npairs + 1, sizeof *cnt), ns = 0, i, j;
-
-	/* pairs are sorted by site; reference (Llama 3) counts when present */
-	for (i = 0; i < s->npairs; i++) {
-		const struct bst_pair *p = &s->pairs[i];
-		double d = p->a->has_reftok && p->b->has_reftok ?
-		    p->a->reftok - p->b->reftok : p->a->tok - p->b->tok;
-
-		if (ns == 0 || strcmp(site[ns - 1], p->a->site))
-			site[ns++] = p->a->site;
-		sum[ns - 1] += d;
-		cnt[ns - 1]++;
-	}
-	for (j = 0; j < ns; j++) {
-		sum[j] /= (double)cnt[j];
-		lo = fmin(lo, sum[j]);
-		hi = fmax(hi, sum[j]);
-	}
-	if (hi <= lo)
-		hi = lo + 1;
-	svg_open(&f, dir, "site-token-deltas.svg",
-	    "Mean token reduction per site (A − B, reference tokenizer)");
-	axes(f.fp, lo, hi, 0, (double)ns, "mean Δtokens = A − B", "site",
-	    AX_NO_YTICKS);
-	for (j = 0; j < ns; j++) {
-		double y = sy((double)j + 0.9, 0, (double)(ns ? ns : 1));
-		double h = fmax(1, (double)(H - MT - MB) / (double)(ns ? ns : 1) * 0.8);
-		double xa = sx(fmin(0, sum[j]), lo, hi), xb = sx(fmax(0, sum[j]), lo, hi);
-
-		fprintf(f.fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-		    "fill=\"%s\"><title>", xa, y, xb - xa, h,
-		    sum[j] >= 0 ? "#2ca02c" : "#d62728");
-		xml_text(f.fp, site[j]);
-		fprintf(f.fp, ": %.1f</title></rect>\n", sum[j]);
-		if (ns <= 40) {
-			fprintf(f.fp, "<text x=\"%d\" y=\"%.1f\" font-size=\"9\" "
-			    "text-anchor=\"end\">", ML - 4, y + h);
-			xml_text(f.fp, site[j]);
-			fputs("</text>\n", f.fp);
-		}
-	}
-	svg_close(&f);
-	free(site);
-	free(sum);
-	free(cnt);
-}
-
-static void accuracy_dist(const struct bst_study *s, const char *dir)
-{
-	struct svgf f;
-	double c[2][4] = { { 0 } }, top = 1;
 	size_t i;
-	int k, v;
 
+	fputs("site_id,question_id,model_id,delta_tokens_a_minus_b,"
+	    "delta_accuracy_b_minus_a\n", fp);
 	for (i = 0; i < s->npairs; i++) {
+		const struct bst_pair *q = &s->pairs[i];
+
+		csv_text(fp, q->a->site);
+		fputc(',', fp);
+		csv_text(fp, q->a->question);
+		fputc(',', fp);
+		csv_text(fp, q->a->model);
+		csv_num(fp, bst_delta(M_TOK, q->a, q->b));
+		csv_num(fp, bst_delta(M_ACC, q->a, q->b));
+		fputc('\n', fp);
+	}
+}
+
+/* ------------------------------------------------ per-site token bars */
+
+struct site_bar {
+	const char *site;
+	size_t n;
+	double mean_a, mean_b, mean, lo, hi;
+};
+
+/* Mean Δ = A - B per site with its t interval (reference counts when
+ * every pair has them, as 001 §2.6 asks). */
+static size_t
+site_bars(const struct bst_study *s, struct site_bar **out, int *ref)
+{
+	struct site_bar *v = xcalloc(s->npairs + 1, sizeof *v);
+	size_t i, j, k, ns = 0;
+
+	*ref = s->npairs > 0;
+	for (i = 0; i < s->npairs; i++)
+		if (!s->pairs[i].a->has_reftok || !s->pairs[i].b->has_reftok)
+			*ref = 0;
+	for (i = 0; i < s->npairs; i = j) {
+		struct site_bar *b = &v[ns++];
+		double ss = 0, sd;
+
+		for (j = i; j < s->npairs && !strcmp(s->pairs[j].a->site,
+		    s->pairs[i].a->site); j++) {
+			double ta = *ref ? s->pairs[j].a->reftok : s->pairs[j].a->tok;
+			double tb = *ref ? s->pairs[j].b->reftok : s->pairs[j].b->tok;
+
+			b->mean_a += ta;
+			b->mean_b += tb;
+		}
+		b->site = s->pairs[i].a->site;
+		b->n = j - i;
+		b->mean_a /= (double)b->n;
+		b->mean_b /= (double)b->n;
+		b->mean = b->mean_a - b->mean_b;
+		for (k = i; k < j; k++) {
+			double d = (*ref ? s->pairs[k].a->reftok - s->pairs[k].b->reftok :
+			    s->pairs[k].a->tok - s->pairs[k].b->tok) - b->mean;
+
+			ss += d * d;
+		}
+		sd = b->n > 1 ? sqrt(ss / (double)(b->n - 1)) : 0;
+		b->lo = b->hi = b->mean;
+		if (b->n > 1) {
+			double h = gsl_cdf_tdist_Pinv(0.5 + s->opt.level / 2,
+			    (double)(b->n - 1)) * sd /
+			    sqrt((double)b->n);
+
+			b->lo -= h;
+			b->hi += h;
+		}
+	}
+	*out = v;
+	return ns;
+}
+
+/* s cut to max characters with an ellipsis (the full text in a title). */
+static void
+xml_text_cut(FILE *fp, const char *s, size_t max)
+{
+	size_t n = 0;
+	const char *p;
+	char *cut;
+
+	for (p = s; *p; p++)
+		if (((unsigned char)*p & 0xc0) != 0x80 && ++n > max)
+			break;
+	if (!*p) {
+		xml_text(fp, s);
+		return;
+	}
+	cut = xstrndup(s, (size_t)(p - s));
+	xml_text(fp, cut);
+	fputs("…", fp);
+	free(cut);
+}
+
+/* Longest label in characters (UTF-8 continuation bytes not counted). */
+static size_t
+label_chars(const char *s)
+{
+	size_t n = 0;
+
+	for (; s && *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+static void
+site_tokens_svg(const struct bst_study *s, FILE *fp)
+{
+	struct site_bar *v;
+	int ref;
+	size_t ns = site_bars(s, &v, &ref), i, wlab = 4;
+	struct plot p = { 0 };
+	double step, row, bar;
+	char title[160], xl[160];
+
+	for (i = 0; i < ns; i++)
+		wlab = label_chars(v[i].site) > wlab ? label_chars(v[i].site) : wlab;
+	wlab = wlab > 24 ? 24 : wlab;
+	row = ns > 40 ? 12 : 24;
+	snprintf(title, sizeof title, "Mean token reduction per site (%s)",
+	    ref ? "Llama 3 reference tokenizer" : "input tokens");
+	begin(&p, fp, 720, 150 + row * (double)(ns ? ns : 1), title,
+	    "bars: mean Δ = A − B per site; whiskers: 95 % t interval of the mean");
+	p.l = 40 + 7.5 * (double)wlab, p.r = 640, p.t = 56;
+	p.b = p.t + row * (double)(ns ? ns : 1);
+	p.x0 = 0, p.x1 = 0;
+	for (i = 0; i < ns; i++) {
+		p.x0 = fmin(p.x0, v[i].lo);
+		p.x1 = fmax(p.x1, v[i].hi);
+	}
+	step = nice_range(&p.x0, &p.x1, 6, 0.04);
+	p.y0 = 0, p.y1 = (double)(ns ? ns : 1);
+	snprintf(xl, sizeof xl, "mean Δtokens = A − B (positive: B uses fewer)");
+	x_axis(&p, step, xl);
+	bar = fmin(16, row * 0.7);
+	for (i = 0; i < ns; i++) {
+		double yc = p.t + row * ((double)i + 0.5);
+		double xa = px(&p, fmin(0, v[i].mean)), xb = px(&p, fmax(0, v[i].mean));
+
+		fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+		    "fill=\"%s\"><title>", xa, yc - bar / 2, fmax(xb - xa, 0.5), bar,
+		    v[i].mean >= 0 ? C_GOOD : C_BAD);
+		xml_text(fp, v[i].site);
+		fprintf(fp, ": %.1f [%.1f, %.1f], n = %zu</title></rect>\n", v[i].mean,
+		    v[i].lo, v[i].hi, v[i].n);
+		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		    "stroke=\"black\"/>\n", px(&p, v[i].lo), yc, px(&p, v[i].hi), yc);
+		if (row >= 20) {
+			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+			    p.l - 6, yc + 4);
+			xml_text_cut(fp, v[i].site, 23);
+			fprintf(fp, "</text>\n<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">"
+			    "n = %zu</text>\n", p.r + 8, yc + 4, C_MUTED, v[i].n);
+		}
+	}
+	fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+	    "stroke=\"black\"/>\n", px(&p, 0), p.t, px(&p, 0), p.b);
+	frame(&p);
+	legend(fp, 150, p.h - 34, C_GOOD, "B (llms.txt) uses fewer tokens");
+	legend(fp, 420, p.h - 34, C_BAD, "B uses more tokens");
+	end(&p, BST_SIGN);
+	free(v);
+}
+
+static void
+site_tokens_csv(const struct bst_study *s, FILE *fp)
+{
+	struct site_bar *v;
+	int ref;
+	size_t ns = site_bars(s, &v, &ref), i;
+
+	fprintf(fp, "site_id,n,mean_a,mean_b,mean_delta_a_minus_b,ci_low,ci_high,"
+	    "delta_pct_of_a,counts\n");
+	for (i = 0; i < ns; i++) {
+		csv_text(fp, v[i].site);
+		fprintf(fp, ",%zu", v[i].n);
+		csv_num(fp, v[i].mean_a);
+		csv_num(fp, v[i].mean_b);
+		csv_num(fp, v[i].mean);
+		csv_num(fp, v[i].lo);
+		csv_num(fp, v[i].hi);
+		if (v[i].mean_a > 0)
+			csv_num(fp, 100 * v[i].mean / v[i].mean_a);
+		else
+			fputc(',', fp);
+		fprintf(fp, ",%s\n", ref ? "ref_token_count" : "input_token_count");
+	}
+	free(v);
+}
+
+/* ------------------------------------------- accuracy by condition */
+
+/* Wilson score interval of k successes in n (95 %: z = 1.959964). */
+static void
+wilson(double k, double n, double z, double *lo, double *hi)
+{
+	double ph, den, c, h;
+
+	if (n == 0) {
+		*lo = *hi = 0;
+		return;
+	}
+	ph = k / n;
+	den = 1 + z * z / n;
+	c = (ph + z * z / (2 * n)) / den;
+	h = z * sqrt(ph * (1 - ph) / n + z * z / (4 * n * n)) / den;
+	*lo = fmax(0, c - h);
+	*hi = fmin(1, c + h);
+}
+
+static void
+accuracy_counts(const struct bst_study *s, double c[2][4])
+{
+	size_t i;
+
+	memset(c, 0, 8 * sizeof c[0][0]);
+	for (i = 0; i < s->npairs; i++) {
+		assert(s->pairs[i].a->fa >= 0 && s->pairs[i].a->fa <= 3);
+		assert(s->pairs[i].b->fa >= 0 && s->pairs[i].b->fa <= 3);
 		c[0][s->pairs[i].a->fa]++;
 		c[1][s->pairs[i].b->fa]++;
 	}
+}
+
+static void
+accuracy_svg(const struct bst_study *s, FILE *fp)
+{
+	double c[2][4], n = (double)s->npairs, z = gsl_cdf_ugaussian_Pinv(0.5 +
+	    s->opt.level / 2), step, lo, hi;
+	struct plot p = { 0 };
+	char sub[120];
+	int k, v;
+
+	accuracy_counts(s, c);
+	snprintf(sub, sizeof sub, "share of the %zu scored pairs' responses at "
+	    "each score; whiskers: 95 %% Wilson intervals", s->npairs);
+	begin(&p, fp, 720, 480, "Factual accuracy by condition", sub);
+	p.l = 90, p.r = 700, p.t = 80, p.b = 400;
+	p.x0 = -0.5, p.x1 = 3.5, p.y0 = 0, p.y1 = 0;
 	for (k = 0; k < 2; k++)
-		for (v = 0; v < 4; v++)
-			top = fmax(top, c[k][v]);
-	svg_open(&f, dir, "accuracy-by-condition.svg",
-	    "Factual accuracy by condition (scored pairs)");
-	axes(f.fp, -0.5, 3.5, 0, top, "factual accuracy (0–3)", "responses",
-	    AX_NO_XTICKS);
+		for (v = 0; v < 4; v++) {
+			wilson(c[k][v], n, z, &lo, &hi);
+			p.y1 = fmax(p.y1, 100 * hi);
+		}
+	step = nice_range(&p.y0, &p.y1, 6, 0.04);
+	y_axis(&p, step, "responses (%)");
 	for (v = 0; v < 4; v++)
-		fprintf(f.fp, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n",
-		    sx(v, -0.5, 3.5), H - MB + 16, v);
+		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d"
+		    "</text>\n", px(&p, v), p.b + 18, v);
+	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">factual "
+	    "accuracy (0–3, 000 §2; higher is better)</text>\n", (p.l + p.r) / 2,
+	    p.b + 38);
 	for (v = 0; v < 4; v++)
 		for (k = 0; k < 2; k++) {
-			double x = sx(v - 0.35 + 0.35 * k, -0.5, 3.5);
-			double y = sy(c[k][v], 0, top);
+			double x = px(&p, v - 0.36 + 0.37 * k), w = px(&p, 0.34) - px(&p, 0);
+			double pc = n > 0 ? 100 * c[k][v] / n : 0;
 
-			fprintf(f.fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			    "height=\"%.1f\" fill=\"%s\"><title>%c=%d: %.0f</title></rect>\n",
-			    x, y, sx(0.33, -0.5, 3.5) - sx(0, -0.5, 3.5), H - MB - y,
-			    k ? "#ff7f0e" : "#1f77b4", k ? 'B' : 'A', v, c[k][v]);
+			wilson(c[k][v], n, z, &lo, &hi);
+			fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			    "height=\"%.1f\" fill=\"%s\"><title>%c, score %d: %.0f of %.0f "
+			    "(%.1f %%)</title></rect>\n<line x1=\"%.1f\" y1=\"%.1f\" "
+			    "x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", x, py(&p, pc), w,
+			    p.b - py(&p, pc), k ? C_B : C_A, k ? 'B' : 'A', v, c[k][v], n,
+			    pc, x + w / 2, py(&p, 100 * lo), x + w / 2, py(&p, 100 * hi));
 		}
-	fprintf(f.fp, "<rect x=\"%d\" y=\"40\" width=\"10\" height=\"10\" fill=\"#1f77b4\"/>"
-	    "<text x=\"%d\" y=\"49\">A (HTML)</text>\n", W - 180, W - 165);
-	fprintf(f.fp, "<rect x=\"%d\" y=\"56\" width=\"10\" height=\"10\" fill=\"#ff7f0e\"/>"
-	    "<text x=\"%d\" y=\"65\">B (llms.txt Markdown)</text>\n", W - 180, W - 165);
-	svg_close(&f);
+	frame(&p);
+	legend(fp, 200, 66, C_A, "A: HTML after readability extraction");
+	legend(fp, 460, 66, C_B, "B: llms.txt Markdown");
+	end(&p, BST_SIGN);
 }
 
-static void forest(const struct bst_study *s, const char *dir)
+static void
+accuracy_csv(const struct bst_study *s, FILE *fp)
 {
-	struct svgf f;
-	size_t i, nrow = 0, row = 0;
+	double c[2][4], n = (double)s->npairs, z = gsl_cdf_ugaussian_Pinv(0.5 +
+	    s->opt.level / 2), lo, hi;
+	int k, v;
+
+	accuracy_counts(s, c);
+	fputs("condition,score,count,n,pct,ci_low_pct,ci_high_pct\n", fp);
+	for (k = 0; k < 2; k++)
+		for (v = 0; v < 4; v++) {
+			wilson(c[k][v], n, z, &lo, &hi);
+			fprintf(fp, "%c,%d,%.0f,%.0f", k ? 'B' : 'A', v, c[k][v], n);
+			csv_num(fp, n > 0 ? 100 * c[k][v] / n : 0);
+			csv_num(fp, 100 * lo);
+			csv_num(fp, 100 * hi);
+			fputc('\n', fp);
+		}
+}
+
+/* ------------------------------------------------------- forest plot */
+
+static int
+forest_row(const json_t *r)
+{
+	const char *g = json_string_value(json_object_get(r, "group"));
+	const char *m = json_string_value(json_object_get(r, "metric"));
+
+	return g && m && (!strcmp(g, "tier") || !strcmp(g, "complexity")) &&
+	    !strcmp(m, "factual_accuracy");
+}
+
+static void
+forest_text(const struct plot *p, const json_t *r, double y)
+{
+	json_t *e = json_object_get(r, "effect");
+
+	fprintf(p->fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">", p->l - 8,
+	    y + 4);
+	xml_text_cut(p->fp, strchr(json_string_value(json_object_get(r,
+	    "subset")), '=') + 1, 30);
+	fprintf(p->fp, "</text>\n<text x=\"%.1f\" y=\"%.1f\">n = %lld</text>\n"
+	    "<text x=\"%.1f\" y=\"%.1f\">", p->r + 10, y + 4,
+	    (long long)json_integer_value(json_object_get(r, "n")), p->r + 70, y + 4);
+	if (json_is_number(json_object_get(e, "value")))
+		fprintf(p->fp, "%.3f [%.3f, %.3f]",
+		    json_number_value(json_object_get(e, "value")),
+		    json_number_value(json_object_get(e, "ci_low")),
+		    json_number_value(json_object_get(e, "ci_high")));
+	else
+		fputs("not computable", p->fp);
+	fputs("</text>\n", p->fp);
+}
+
+static void
+forest_svg(const struct bst_study *s, FILE *fp)
+{
+	struct plot p = { 0 };
+	size_t i, nrow = 0, row = 0, ngroup = 0;
+	const char *lastg = NULL;
 	json_t *r;
+	double y;
 
 	json_array_foreach(s->results, i, r)
-		if ((!strcmp(js(r, "group"), "tier") ||
-		    !strcmp(js(r, "group"), "complexity")) &&
-		    !strcmp(js(r, "metric"), "factual_accuracy"))
+		if (forest_row(r)) {
 			nrow++;
-	svg_open(&f, dir, "forest-tier-complexity.svg",
-	    "Cliff's δ of factual accuracy by tier and complexity (95 % CI)");
-	axes(f.fp, -1, 1, 0, 1, "Cliff's δ (B vs A)", "", AX_NO_YTICKS);
-	fprintf(f.fp, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"gray\" "
-	    "stroke-dasharray=\"4 3\"/>\n", sx(0, -1, 1), MT, sx(0, -1, 1), H - MB);
+			if (!lastg || strcmp(lastg, json_string_value(json_object_get(r,
+			    "group"))))
+				ngroup++;
+			lastg = json_string_value(json_object_get(r, "group"));
+		}
+	begin(&p, fp, 760, 166 + 26.0 * (double)(nrow + ngroup), "Factual "
+	    "accuracy by tier and complexity (001 §6.6)", "Cliff's δ of the "
+	    "paired Δ = B − A with 95 % bootstrap intervals");
+	p.l = 230, p.r = 540, p.t = 76, p.b = p.t + 26.0 * (double)(nrow + ngroup);
+	p.x0 = -1, p.x1 = 1, p.y0 = 0, p.y1 = 1;
+	x_axis(&p, 0.5, "Cliff's δ (positive: B better)");
+	fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+	    "stroke=\"%s\" stroke-dasharray=\"4 3\"/>\n<text x=\"%.1f\" y=\"%.1f\" "
+	    "font-weight=\"bold\">n</text>\n<text x=\"%.1f\" y=\"%.1f\" "
+	    "font-weight=\"bold\">δ [95 %% CI]</text>\n", px(&p, 0), p.t, px(&p, 0),
+	    p.b, C_MUTED, p.r + 10, p.t - 6, p.r + 70, p.t - 6);
+	lastg = NULL;
 	json_array_foreach(s->results, i, r) {
 		json_t *e = json_object_get(r, "effect");
-		double y;
+		const char *g = json_string_value(json_object_get(r, "group"));
 
-		if ((strcmp(js(r, "group"), "tier") &&
-		    strcmp(js(r, "group"), "complexity")) ||
-		    strcmp(js(r, "metric"), "factual_accuracy"))
+		if (!forest_row(r))
 			continue;
-		y = MT + 20 + (double)row++ * (double)(H - MT - MB - 30) / (double)(nrow ? nrow : 1);
-		fprintf(f.fp, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\">", ML + 4, y - 4);
-		xml_text(f.fp, js(r, "subset"));
-		fputs("</text>\n", f.fp);
+		if (!lastg || strcmp(lastg, g)) {
+			y = p.t + 26.0 * ((double)row++ + 0.6);
+			fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" font-weight=\"bold\" "
+			    "text-anchor=\"end\">%s</text>\n", p.l - 8, y + 4,
+			    !strcmp(g, "tier") ? "Model tier" : "Question complexity");
+			lastg = g;
+		}
+		y = p.t + 26.0 * ((double)row++ + 0.6);
+		forest_text(&p, r, y);
 		if (!json_is_number(json_object_get(e, "value")))
 			continue;
-		fprintf(f.fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		    "stroke=\"black\"/>\n<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" "
-		    "height=\"7\" fill=\"#1f77b4\"/>\n",
-		    sx(json_number_value(json_object_get(e, "ci_low")), -1, 1), y,
-		    sx(json_number_value(json_object_get(e, "ci_high")), -1, 1), y,
-		    sx(json_number_value(json_object_get(e, "value")), -1, 1) - 3.5, y - 3.5);
+		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+		    "stroke=\"black\" stroke-width=\"1.5\"/>\n<rect x=\"%.1f\" "
+		    "y=\"%.1f\" width=\"9\" height=\"9\" fill=\"%s\"/>\n",
+		    px(&p, json_number_value(json_object_get(e, "ci_low"))), y,
+		    px(&p, json_number_value(json_object_get(e, "ci_high"))), y,
+		    px(&p, json_number_value(json_object_get(e, "value"))) - 4.5,
+		    y - 4.5, C_B);
 	}
-	svg_close(&f);
+	frame(&p);
+	end(&p, BST_SIGN);
 }
 
-void bstats_figures(const struct bst_study *s, const char *dir)
+static void
+forest_csv(const struct bst_study *s, FILE *fp)
 {
+	size_t i;
+	json_t *r;
+
+	fputs("group,subset,n,cliffs_delta_b_minus_a,ci_low,ci_high\n", fp);
+	json_array_foreach(s->results, i, r) {
+		json_t *e = json_object_get(r, "effect");
+
+		if (!forest_row(r))
+			continue;
+		csv_text(fp, json_string_value(json_object_get(r, "group")));
+		fputc(',', fp);
+		csv_text(fp, json_string_value(json_object_get(r, "subset")));
+		fprintf(fp, ",%lld", (long long)json_integer_value(json_object_get(r,
+		    "n")));
+		if (json_is_number(json_object_get(e, "value"))) {
+			csv_num(fp, json_number_value(json_object_get(e, "value")));
+			csv_num(fp, json_number_value(json_object_get(e, "ci_low")));
+			csv_num(fp, json_number_value(json_object_get(e, "ci_high")));
+		} else {
+			fputs(",,,", fp);
+		}
+		fputc('\n', fp);
+	}
+}
+
+/* ------------------------------------------------------------ output */
+
+static const struct figure {
+	const char *name;
+	void (*svg)(const struct bst_study *, FILE *);
+	void (*csv)(const struct bst_study *, FILE *);
+} FIGURES[BST_NFIGURES] = {
+	{ "accuracy-by-condition", accuracy_svg, accuracy_csv },
+	{ "fig4-tokens-vs-accuracy", scatter_svg, scatter_csv },
+	{ "forest-tier-complexity", forest_svg, forest_csv },
+	{ "site-token-deltas", site_tokens_svg, site_tokens_csv },
+};
+
+const char *
+bstats_figure_name(size_t i)
+{
+	assert(i < BST_NFIGURES);
+	return FIGURES[i].name;
+}
+
+void
+bstats_figure_svg(const struct bst_study *s, size_t i, FILE *fp)
+{
+	assert(i < BST_NFIGURES);
+	FIGURES[i].svg(s, fp);
+}
+
+static void
+write_file(const struct bst_study *s, const char *dir, const char *name,
+    const char *ext, void (*fn)(const struct bst_study *, FILE *), int xml)
+{
+	char file[128], *path;
+	struct atomic_file *af;
+
+	snprintf(file, sizeof file, "%s.%s", name, ext);
+	path = path_join(dir, file);
+	if (!(af = atomic_open(path, 0644)))
+		die_errno("%s", path);
+	if (xml)
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", atomic_fp(af));
+	fn(s, atomic_fp(af));
+	if (atomic_commit(af) != 0)
+		die_errno("%s", path);
+	free(path);
+}
+
+void
+bstats_figures(const struct bst_study *s, const char *dir)
+{
+	size_t i;
+
 	if (mkdir_p(dir, 0755) != 0)
 		die_errno("%s", dir);
-	scatter(s, dir);
-	site_tokens(s, dir);
-	accuracy_dist(s, dir);
-	forest(s, dir);
+	for (i = 0; i < BST_NFIGURES; i++) {
+		write_file(s, dir, FIGURES[i].name, "svg", FIGURES[i].svg, 1);
+		write_file(s, dir, FIGURES[i].name, "csv", FIGURES[i].csv, 0);
+	}
 }

@@ -1,0 +1,23 @@
+// Docusaurus site of the bread generator corpus: the classic preset, code
+// highlighted by Prism (the default).
+module.exports = {
+  title: 'Larkspur',
+  tagline: 'Layered configuration for services',
+  url: 'https://larkspur.example',
+  baseUrl: '/',
+  onBrokenLinks: 'warn',
+  presets: [
+    [
+      'classic',
+      {
+        docs: { routeBasePath: '/', sidebarPath: require.resolve('./sidebars.js') },
+        blog: false,
+        theme: {},
+      },
+    ],
+  ],
+  themeConfig: {
+    navbar: { title: 'Larkspur', items: [{ type: 'doc', docId: 'guide', label: 'Guide' }] },
+    prism: { additionalLanguages: ['toml', 'bash', 'python'] },
+  },
+};

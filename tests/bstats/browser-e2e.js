@@ -1,0 +1,140 @@
+// browser-e2e.js - bstats' figures and results browser in headless Chromium
+// over the DevTools protocol (https://chromedevtools.github.io/devtools-protocol/),
+// with node's own WebSocket (node --experimental-websocket).
+//
+// node --experimental-websocket browser-e2e.js PORT PAGE.html FIGDIR SHOTDIR
+// Prints one JSON object of observations on stdout (browser.t checks them);
+// screenshots of every figure and of the page go to SHOTDIR.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+
+const [port, page, figDir, shotDir] = process.argv.slice(2);
+const obs = { figures: {}, page: {} };
+
+async function connect() {
+  const v = await (await fetch(`http://127.0.0.1:${port}/json/version`)).json();
+  const ws = new WebSocket(v.webSocketDebuggerUrl);
+  await new Promise((res, rej) => { ws.onopen = res; ws.onerror = () => rej(new Error("cannot connect")); });
+  let id = 0;
+  const pending = new Map(), listeners = [];
+  ws.onmessage = (m) => {
+    const msg = JSON.parse(typeof m.data === "string" ? m.data : m.data.toString());
+    if (msg.id && pending.has(msg.id)) {
+      const p = pending.get(msg.id);
+      pending.delete(msg.id);
+      if (msg.error) p.rej(new Error(p.method + ": " + JSON.stringify(msg.error)));
+      else p.res(msg.result);
+    } else if (msg.method) {
+      listeners.forEach((l) => l(msg));
+    }
+  };
+  const send = (method, params = {}, sessionId) => new Promise((res, rej) => {
+    const m = { id: ++id, method, params };
+    if (sessionId) m.sessionId = sessionId;
+    pending.set(m.id, { res, rej, method });
+    ws.send(JSON.stringify(m));
+  });
+  return { ws, send, listeners };
+}
+
+async function main() {
+  const c = await connect();
+  const { targetId } = await c.send("Target.createTarget", { url: "about:blank" });
+  const { sessionId: s } = await c.send("Target.attachToTarget", { targetId, flatten: true });
+  const send = (m, p) => c.send(m, p, s);
+  const events = { requests: [], console: [], exceptions: [], loaded: 0 };
+  c.listeners.push((msg) => {
+    if (msg.sessionId !== s) return;
+    if (msg.method === "Network.requestWillBeSent") events.requests.push(msg.params.request.url);
+    if (msg.method === "Log.entryAdded") events.console.push(msg.params.entry.text);
+    if (msg.method === "Runtime.consoleAPICalled") events.console.push(JSON.stringify(msg.params.args.map((a) => a.value)));
+    if (msg.method === "Runtime.exceptionThrown") events.exceptions.push(JSON.stringify(msg.params.exceptionDetails).slice(0, 300));
+    if (msg.method === "Page.loadEventFired") events.loaded++;
+  });
+  await send("Page.enable");
+  await send("Runtime.enable");
+  await send("Network.enable");
+  await send("Log.enable");
+  const evaluate = async (expr) => {
+    const r = await send("Runtime.evaluate", { expression: expr, returnByValue: true, awaitPromise: true });
+    if (r.exceptionDetails) throw new Error("page: " + JSON.stringify(r.exceptionDetails).slice(0, 400));
+    return r.result.value;
+  };
+  const open = async (url, w, h) => {
+    await send("Emulation.setDeviceMetricsOverride", { width: w, height: h, deviceScaleFactor: 1, mobile: false });
+    const before = events.loaded;
+    await send("Page.navigate", { url });
+    for (let i = 0; i < 200 && events.loaded === before; i++) await new Promise((r) => setTimeout(r, 50));
+  };
+  const shot = async (file) => {
+    const r = await send("Page.captureScreenshot", { format: "png", captureBeyondViewport: true });
+    fs.writeFileSync(path.join(shotDir, file), Buffer.from(r.data, "base64"));
+  };
+
+  // Figures: every text inside the figure, no two labels overlapping.
+  for (const f of fs.readdirSync(figDir).filter((n) => n.endsWith(".svg")).sort()) {
+    await open("file://" + path.resolve(figDir, f), 800, 900);
+    obs.figures[f] = await evaluate(`(() => {
+      const svg = document.documentElement, W = +svg.getAttribute("width"), H = +svg.getAttribute("height");
+      const boxes = Array.from(document.querySelectorAll("text")).map((t) => { const b = t.getBoundingClientRect(); return { t: t.textContent, x: b.x, y: b.y, w: b.width, h: b.height }; });
+      const outside = boxes.filter((b) => b.x < 0 || b.y < 0 || b.x + b.w > W + 0.5 || b.y + b.h > H + 0.5).map((b) => b.t);
+      const overlaps = [];
+      for (let i = 0; i < boxes.length; i++)
+        for (let j = i + 1; j < boxes.length; j++) {
+          const a = boxes[i], b = boxes[j];
+          if (a.x < b.x + b.w - 1 && b.x < a.x + a.w - 1 && a.y < b.y + b.h - 1 && b.y < a.y + a.h - 1)
+            overlaps.push(a.t + " / " + b.t);
+        }
+      return { texts: boxes.length, outside, overlaps, width: W, height: H };
+    })()`);
+    await shot(f.replace(/\.svg$/, ".png"));
+  }
+
+  // The results browser.
+  events.requests = [];
+  await open("file://" + path.resolve(page), 1280, 900);
+  const p = obs.page;
+  p.requests = events.requests.filter((u) => !u.startsWith("file://") && !u.startsWith("data:"));
+  p.report_headings = await evaluate(`document.querySelectorAll("#report h2, #report h3").length`);
+  p.report_tables = await evaluate(`document.querySelectorAll("#report table").length`);
+  p.sign = await evaluate(`document.getElementById("sign").textContent`);
+  p.figures = await evaluate(`document.querySelectorAll("#figures svg").length`);
+  p.count = await evaluate(`document.getElementById("count").textContent`);
+  p.rows = await evaluate(`document.querySelectorAll("#pair-rows tr.row").length`);
+  await shot("browser.png");
+  const change = (id, value) => evaluate(`(() => { const e = document.getElementById(${JSON.stringify(id)}); e.value = ${JSON.stringify(value)}; e.dispatchEvent(new Event("change")); return document.getElementById("count").textContent; })()`);
+  p.site_options = await evaluate(`Array.from(document.getElementById("f-site").options).map((o) => o.value).filter(Boolean)`);
+  p.count_site = await change("f-site", "S1");
+  p.sites_shown = await evaluate(`Array.from(new Set(Array.from(document.querySelectorAll("#pair-rows tr.row")).map((r) => r.cells[0].textContent)))`);
+  await change("f-site", "");
+  p.count_b = await change("f-outcome", "B");
+  p.outcomes_b = await evaluate(`Array.from(new Set(Array.from(document.querySelectorAll("#pair-rows tr.row")).map((r) => r.cells[7].textContent)))`);
+  await change("f-outcome", "");
+  await change("f-metric", "tok");
+  await change("f-sort", "desc");
+  p.deltas_desc = await evaluate(`Array.from(document.querySelectorAll("#pair-rows tr.row")).map((r) => r.cells[6].textContent).filter((t) => t !== "–").map(Number)`);
+  await change("f-sort", "id");
+  await change("f-metric", "acc");
+  // Open the hostile pair (its question carries markup) with the keyboard.
+  p.opened = await evaluate(`(() => {
+    const r = Array.from(document.querySelectorAll("#pair-rows tr.row")).find((r) => r.cells[0].textContent.includes("<"));
+    if (!r) return null;
+    r.focus();
+    r.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    const d = r.nextSibling;
+    return { expanded: r.getAttribute("aria-expanded"), question: d.querySelector(".question").textContent,
+      responses: Array.from(d.querySelectorAll("pre.response")).map((e) => e.textContent),
+      contents: Array.from(d.querySelectorAll("details.content summary")).map((e) => e.textContent),
+      site_cell: r.cells[0].textContent };
+  })()`);
+  p.open_content = await evaluate(`(() => { const d = document.querySelector("details.content"); d.open = true; return d.querySelector("pre") ? d.querySelector("pre").textContent.length : 0; })()`);
+  p.injected = await evaluate(`({ imgs: document.querySelectorAll("img").length, scripts: document.querySelectorAll("script").length, pwned: typeof window.__pwned !== "undefined" })`);
+  await shot("browser-open.png");
+  p.console = events.console;
+  p.exceptions = events.exceptions;
+  process.stdout.write(JSON.stringify(obs) + "\n");
+  c.ws.close();
+}
+
+main().catch((e) => { process.stderr.write(String(e.stack || e) + "\n"); process.exit(1); });

@@ -1,0 +1,233 @@
+/*
+ * records.c - scored records into struct bst_obs: the fields bstats(1)
+ * lists, checked with the record's file and line in every message.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "bstats.h"
+
+static const char *const CATS[] = { "H-FAB", "H-SRC", "H-EXT", "H-TMP" };
+
+static char *
+dup_opt(const json_t *rec, const char *key)
+{
+	const char *v = rec_str_opt(rec, key);
+
+	return v ? xstrdup(v) : NULL;
+}
+
+static int
+int_field(const json_t *rec, const char *key, long long lo, long long hi)
+{
+	long long v = rec_int(rec, key);
+
+	if (v < lo || v > hi)
+		ndj_die("%s: expected an integer from %lld to %lld, got %lld",
+		    key, lo, hi, v);
+	return (int)v;
+}
+
+/* An optional share 0..1; -1 when absent or null. */
+static double
+share_opt(const json_t *rec, const char *key)
+{
+	json_t *v = json_object_get(rec, key);
+	double x;
+
+	if (!v || json_is_null(v))
+		return -1;
+	x = rec_num(rec, key);
+	if (!(x >= 0 && x <= 1))
+		ndj_die("%s: expected a number from 0 to 1 or null", key);
+	return x;
+}
+
+static void
+push(struct bst_obs **v, size_t *n, size_t *cap, const struct bst_obs *o)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*v = xreallocarray(*v, *cap, sizeof **v);
+	}
+	(*v)[(*n)++] = *o;
+}
+
+/* The fields every record has: the tuple, the rater, the exclusion. */
+static void
+common_fields(struct bst_obs *o, const json_t *rec, const char *cond)
+{
+	o->file = ndj_where_file();
+	o->line = ndj_where_line();
+	o->primary = rec_bool_opt(rec, "primary", 1);
+	if (strcmp(cond, "A") != 0 && strcmp(cond, "B") != 0)
+		ndj_die("condition: expected \"A\" or \"B\", got \"%s\"", cond);
+	o->cond = cond[0];
+	o->site = xstrdup(rec_str(rec, "site_id"));
+	o->question = xstrdup(rec_str(rec, "question_id"));
+	o->model = xstrdup(rec_str(rec, "model_id"));
+	o->rater = dup_opt(rec, "rater_id");
+	o->rater_kind = dup_opt(rec, "rater_kind");
+	o->reason = dup_opt(rec, "exclusion_reason");
+	if (o->reason && !*o->reason) {	/* "" is no reason (as bscore-merge) */
+		free(o->reason);
+		o->reason = NULL;
+	}
+	o->excluded = o->reason != NULL || rec_bool_opt(rec, "excluded", 0);
+}
+
+/* Spec 002 / 004 ratings: they enter the agreement analysis only. */
+static void
+alt_rubric(struct bst_study *s, struct bst_obs *o, const json_t *rec)
+{
+	if (!o->excluded && o->rubric == BST_R002) {
+		o->q = rec_num(rec, "quality_score");
+		if (o->q < 0 || o->q > 1)
+			ndj_die("quality_score: expected a number from 0 to 1");
+	} else if (!o->excluded) {
+		o->t1 = rec_num(rec, "factual_accuracy_score");
+		o->t2 = rec_num(rec, "reasoning_quality");
+		if (o->t1 < 0 || o->t1 > 100 || o->t2 < 0 || o->t2 > 100)
+			ndj_die("factual_accuracy_score, reasoning_quality: "
+			    "expected numbers from 0 to 100");
+	}
+	push(&s->alt, &s->nalt, &s->capalt, o);
+}
+
+static unsigned
+categories(const json_t *rec)
+{
+	json_t *h = rec_array_opt(rec, "hallucinations");
+	unsigned cats = 0;
+	size_t i, k;
+
+	for (i = 0; h && i < json_array_size(h); i++) {
+		json_t *e = json_array_get(h, i);
+		const char *c = json_is_object(e) ?
+		    json_string_value(json_object_get(e, "category")) : NULL;
+
+		if (!c)
+			ndj_die("hallucinations[%zu]: expected an object with a "
+			    "category", i);
+		for (k = 0; k < 4; k++)
+			if (strcmp(c, CATS[k]) == 0)
+				cats |= 1u << k;
+	}
+	return cats;
+}
+
+/* The spec 000 scores of a record that is not excluded. */
+static void
+scores(struct bst_obs *o, const json_t *rec)
+{
+	json_t *cf = json_object_get(rec, "citation_fidelity");
+	json_t *rt = json_object_get(rec, "ref_token_count");
+
+	o->fa = int_field(rec, "factual_accuracy", 0, 3);
+	o->hc = int_field(rec, "hallucination_count", 0, 1000000);
+	o->comp = int_field(rec, "completeness", 0, 1);
+	if (cf && !json_is_null(cf))
+		o->cf = int_field(rec, "citation_fidelity", 0, 2);
+	o->tok = (double)rec_int(rec, "input_token_count");
+	if (o->tok < 0)
+		ndj_die("input_token_count: expected a count >= 0");
+	if (rt && !json_is_null(rt)) {
+		o->reftok = (double)rec_int(rec, "ref_token_count");
+		o->has_reftok = 1;
+	}
+	o->cats = categories(rec);
+}
+
+/* bctx's A<->B parity fields (null, or absent in older data: -1). */
+static void
+parity_fields(struct bst_obs *o, const json_t *rec)
+{
+	json_t *d = json_object_get(rec, "pair_drift");
+
+	o->gold_cov = share_opt(rec, "gold_coverage");
+	o->par_b_in_a = share_opt(rec, "parity_b_in_a");
+	o->par_a_in_b = share_opt(rec, "parity_a_in_b");
+	o->par_code_b_in_a = share_opt(rec, "parity_code_b_in_a");
+	o->par_code_a_in_b = share_opt(rec, "parity_code_a_in_b");
+	o->drift = -1;
+	if (d && !json_is_null(d)) {
+		if (!json_is_boolean(d))
+			ndj_die("pair_drift: expected true, false or null");
+		o->drift = json_is_true(d);
+	}
+}
+
+void
+bstats_add_record(struct bst_study *s, json_t *rec)
+{
+	struct bst_obs o;
+	const char *rubric = rec_str_opt(rec, "rubric");
+
+	memset(&o, 0, sizeof o);
+	common_fields(&o, rec, rec_str(rec, "condition"));
+	if (rubric && (!strcmp(rubric, "answer-quality") ||
+	    !strcmp(rubric, "dual-track"))) {
+		o.rubric = rubric[0] == 'a' ? BST_R002 : BST_R004;
+		alt_rubric(s, &o, rec);
+		return;
+	}
+	o.complexity = dup_opt(rec, "complexity");
+	o.tier = dup_opt(rec, "tier");
+	o.sector = dup_opt(rec, "sector");
+	o.lm = dup_opt(rec, "last_modified");
+	o.family = dup_opt(rec, "model_family");
+	o.self_check = rec_bool_opt(rec, "self_check", 0);
+	if (o.excluded && !o.reason)
+		o.reason = xstrdup("UNSPECIFIED");
+	o.cf = -1;
+	if (!o.excluded)
+		scores(&o, rec);
+	parity_fields(&o, rec);
+	if (o.primary) {
+		if (s->opt.keep_records)
+			o.rec = json_incref(rec);
+		push(&s->obs, &s->nobs, &s->capobs, &o);
+	} else {
+		push(&s->sec, &s->nsec, &s->capsec, &o);
+	}
+}
+
+static void
+obs_free(struct bst_obs *o)
+{
+	free(o->site);
+	free(o->question);
+	free(o->model);
+	free(o->complexity);
+	free(o->tier);
+	free(o->sector);
+	free(o->lm);
+	free(o->family);
+	free(o->rater);
+	free(o->rater_kind);
+	free(o->reason);
+	json_decref(o->rec);
+}
+
+void
+bstats_free(struct bst_study *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nobs; i++)
+		obs_free(&s->obs[i]);
+	for (i = 0; i < s->nsec; i++)
+		obs_free(&s->sec[i]);
+	for (i = 0; i < s->nalt; i++)
+		obs_free(&s->alt[i]);
+	free(s->alt);
+	free(s->obs);
+	free(s->sec);
+	free(s->idx);
+	free(s->pairs);
+	json_decref(s->results);
+	json_decref(s->exclusions);
+	json_decref(s->conformance);
+}
