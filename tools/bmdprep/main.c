@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "ctx.h"
+#include "archive.h"
 #include "llms.h"
 #include "llmsctx.h"
 #include "mdprep.h"
@@ -140,28 +141,19 @@ read_input(const char *path, size_t *len)
 	return s;
 }
 
-/* Read ARCHIVE/rel, refusing paths that leave the archive. */
-static char *
-read_archived(const char *rel, size_t *len)
-{
-	char *path, *s;
-
-	if (rel[0] == '/' || strstr(rel, "..") != NULL)
-		ndj_die("archive_path: \"%s\" leaves the archive", rel);
-	path = path_join(G.archive, rel);
-	s = read_file(path, len, MAX_INPUT);
-	if (!s)
-		ndj_die("archive_path: cannot read %s: %s", path,
-		    strerror(errno));
-	free(path);
-	return s;
-}
-
+/*
+ * A record whose file is in the archive: fetch_status SUCCESS (or none)
+ * and an archive_path.  A SUCCESS without archive_path is an error, as in
+ * bread: the manifest is damaged and the page would be lost silently.
+ */
 static int
 fetched(const json_t *rec)
 {
 	const char *st = rec_str_opt(rec, "fetch_status");
 
+	if (st && strcmp(st, "SUCCESS") == 0 &&
+	    rec_str_opt(rec, "archive_path") == NULL)
+		ndj_die("archive_path: expected a string for a successful fetch");
 	return (!st || strcmp(st, "SUCCESS") == 0) &&
 	    rec_str_opt(rec, "archive_path") != NULL;
 }
@@ -506,7 +498,7 @@ handle_record(json_t *rec)
 			ndj_emit(rec);
 			return;
 		}
-		body = read_archived(rec_str(rec, "archive_path"), &n);
+		body = archive_read(G.archive, rec, &n, MAX_INPUT);
 		{
 			size_t pl;
 			char *prep = prepare(body, n, &pl);
@@ -558,7 +550,7 @@ handle_record(json_t *rec)
 			free(m);
 			return;
 		}
-		body = read_archived(rec_str(rec, "archive_path"), &n);
+		body = archive_read(G.archive, rec, &n, MAX_INPUT);
 		if (G.mode == M_CHECK) {
 			emit_check(site, url, body, n, NULL);
 		} else {
@@ -590,15 +582,57 @@ run_records(const char *txt, size_t n, const char *name)
 	fclose(fp);
 }
 
-static int
-looks_like_records(const char *s, size_t n)
-{
-	size_t i = 0;
+/* Longest line a plain Markdown file may have when its kind is guessed. */
+#define MAX_GUESS_LINE ((size_t)1 << 20)
 
+/*
+ * What an input is when neither --raw nor --records says (bmdprep(1),
+ * INPUT): NDJSON records when its first non-blank character is '{'; else
+ * a plain file.  Refused, with the line named: a UTF-8 byte order mark
+ * before a '{' (other programs reject such NDJSON at :1 too), a first line
+ * that is a whole JSON value other than an object ("[...]", a number, a
+ * string), and a line longer than 1 MiB (no Markdown document has one).
+ * --raw or --records skips the guess.
+ */
+static int
+looks_like_records(const char *s, size_t n, const char *name)
+{
+	size_t i = 0, e, ln = 1, start;
+	const char *nl;
+	json_t *v;
+	int bom = n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0;
+
+	for (start = 0; start < n; start = e + 1, ln++) {
+		nl = memchr(s + start, '\n', n - start);
+		e = nl ? (size_t)(nl - s) : n;
+		if (e - start > MAX_GUESS_LINE)
+			die("%s:%zu: a line of %zu bytes: not a Markdown or llms.txt "
+			    "file (give --raw to take it as one)", name, ln,
+			    e - start);
+	}
+	if (bom)
+		i = 3;
 	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
 	    s[i] == '\r'))
 		i++;
-	return i < n && s[i] == '{';
+	if (i < n && s[i] == '{' && bom)
+		die("%s:1: a UTF-8 byte order mark before NDJSON records: remove "
+		    "it (or give --raw to take the file as Markdown)", name);
+	if (i < n && s[i] == '{')
+		return 1;
+	nl = memchr(s + i, '\n', n - i);
+	e = nl ? (size_t)(nl - s) : n;
+	v = json_loadb(s + i, e - i, JSON_DECODE_ANY, NULL);
+	if (v != NULL) {
+		const char *what = json_type_desc(v);
+
+		json_decref(v);
+		for (ln = 1, start = 0; start < i; start++)
+			ln += s[start] == '\n';
+		die("%s:%zu: %s, not an NDJSON record nor Markdown (give --raw "
+		    "to take it as Markdown)", name, ln, what);
+	}
+	return 0;
 }
 
 static void
@@ -695,7 +729,7 @@ load_doc_records(const char *path)
 			if (!fetched(rec))
 				ndj_die("no text, markdown, content or "
 				    "archive_path for %s", url);
-			body = read_archived(rec_str(rec, "archive_path"), &n);
+			body = archive_read(G.archive, rec, &n, MAX_INPUT);
 			add_doc(xstrdup(url), body, n);
 		}
 		json_decref(rec);
@@ -866,7 +900,7 @@ main(int argc, char *argv[])
 		size_t n;
 		char *txt = Held = read_input(path, &n);
 		int records = G.input == 2 ||
-		    (G.input == 0 && looks_like_records(txt, n));
+		    (G.input == 0 && looks_like_records(txt, n, name));
 
 		if (records)
 			run_records(txt, n, name);
