@@ -233,6 +233,7 @@ struct lp {
 	unsigned long prose_line;	/* last prose line seen in a section */
 	struct wordset names;		/* distinct section names */
 	size_t *first;			/* per name: its first section */
+	size_t capfirst;
 	size_t flen;			/* open code fence's length, or 0 */
 	char fch;			/* its character */
 	unsigned long fence_line;	/* where it opened */
@@ -470,8 +471,11 @@ new_section(struct lp *p, const char *name, size_t len, unsigned long line)
 		    "appears again (first at line %lu)", f->name.s, f->line);
 	} else {
 		wordset_add(&p->names, name, len);
-		p->first = xreallocarray(p->first, p->names.cap,
-		    sizeof *p->first);
+		if (p->capfirst < p->names.n) {
+			p->capfirst = p->names.cap;
+			p->first = xreallocarray(p->first, p->capfirst,
+			    sizeof *p->first);
+		}
 		p->first[p->names.n - 1] = l->nsecs;
 	}
 	p->sec = bmd_llms_add_section(l, name, len, line);

@@ -125,7 +125,7 @@ jbstr(const struct bmd_str *s)
 	return jstr(s->s, s->len);
 }
 
-/* The input file being worked on: reachable, so that a die() leaks nothing. */
+/* The input file being worked on, which die_ref releases before dying. */
 static char *Held;
 
 static char *
@@ -305,6 +305,8 @@ die_ref(const char *name, struct bmd_ref_error *e, int ctx)
 	snprintf(msg, sizeof msg, "%s", m);
 	free(m);
 	bmd_ref_error_free(e);
+	free(Held);
+	Held = NULL;
 	die("%s:%lu: %s", name, line, msg);
 }
 
@@ -737,6 +739,19 @@ load_doc_records(const char *path)
 	ndj_reader_close(&r);
 }
 
+static void
+free_docs(void)
+{
+	size_t i;
+
+	for (i = 0; i < Docs.n; i++) {
+		free(Docs.v[i].url);
+		free(Docs.v[i].text);
+	}
+	free(Docs.v);
+	memset(&Docs, 0, sizeof Docs);
+}
+
 static const char *
 lookup_doc(const struct bmd_link *lk, size_t *n, void *arg)
 {
@@ -761,7 +776,7 @@ static void
 run_ctx(const char *path)
 {
 	char *txt;
-	size_t n, i;
+	size_t n;
 	struct bmd_llms *l;
 	struct bmd_ref_error e;
 	struct buf out = BUF_INIT;
@@ -773,20 +788,26 @@ run_ctx(const char *path)
 	if (!l)
 		die_ref(name, &e, 1);
 	bmd_llms_resolve(l, G.base);
-	if (bmd_ctx_render(&out, l, G.optional, lookup_doc, NULL, &missing) < 0)
+	if (bmd_ctx_render(&out, l, G.optional, lookup_doc, NULL, &missing) < 0) {
+		char url[1024];
+		unsigned long line = missing->line;
+
+		snprintf(url, sizeof url, "%s", missing->url.s);
+		buf_release(&out);
+		bmd_llms_free(l);
+		free(txt);
+		Held = NULL;
+		free_docs();
 		die("%s:%lu: no document given for the link URL \"%s\"", name,
-		    missing->line, missing->url.s);
+		    line, url);
+	}
 	if (fwrite(out.s, 1, out.len, ndj_output()) != out.len)
 		die_errno("write");
 	buf_release(&out);
 	bmd_llms_free(l);
 	free(txt);
 	Held = NULL;
-	for (i = 0; i < Docs.n; i++) {
-		free(Docs.v[i].url);
-		free(Docs.v[i].text);
-	}
-	free(Docs.v);
+	free_docs();
 }
 
 int
