@@ -60,7 +60,7 @@ tool_lib  = $(BUILD)/lib/lib$(1).a
 TOOL_LIBS := $(foreach t,$(TOOLS),$(call tool_lib,$(t)))
 TOOL_LDLIBS := $(foreach t,$(TOOLS),$(LDLIBS_$(t)))
 
-.PHONY: all check unit deps demo bench fuzz lint asan clean install uninstall
+.PHONY: all check unit deps deps-servers demo bench fuzz lint asan clean install uninstall
 .DEFAULT_GOAL := all
 
 all: $(LIBCTX) $(BINS) $(UNITS)
@@ -103,6 +103,11 @@ unit: $(UNITS)
 
 deps:
 	$(Q)sh tests/lib/deps.sh
+
+# llama.cpp's llama-server and a tiny model for binfer's protocol tests,
+# built once per machine into the cache (long on a small machine).
+deps-servers: deps
+	$(Q)sh tests/binfer/deps-servers.sh
 
 # ---------------------------------------------------------------- demo, bench
 demo: deps

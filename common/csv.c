@@ -241,9 +241,16 @@ csv_load_objects_req(const char *path, const char *const *required)
 	for (j = 0; required && required[j]; j++) {
 		for (i = 0; i < nhead && strcmp(head[i], required[j]) != 0; i++)
 			;
-		if (i == nhead)
-			die("%s:%lu: header: missing column '%s'", path,
-			    r.rec_line, required[j]);
+		if (i == nhead) {
+			unsigned long line = r.rec_line;
+
+			for (i = 0; i < nhead; i++)
+				free(head[i]);
+			free(head);
+			csv_close(&r);
+			die("%s:%lu: header: missing column '%s'", path, line,
+			    required[j]);
+		}
 	}
 	out = json_array();
 	while ((n = csv_read(&r)) != 0) {

@@ -379,3 +379,73 @@ json_text_line(const char *text, size_t len, const struct json_step *path,
 	ws(&sc);
 	return sc.line;
 }
+
+/*
+ * One value of json_text_walk: report it, then descend into an object or
+ * array while the path stays within maxdepth.  Recursion is bounded by
+ * maxdepth (the caller's, a small constant), deeper values are skipped.
+ */
+static void
+walk_value(struct scan *sc, struct json_step *path, char (*keys)[512],
+    size_t n, size_t maxdepth, json_walk_fn *fn, void *arg)
+{
+	size_t idx;
+
+	ws(sc);
+	if (sc->s >= sc->end)
+		return;
+	fn(path, n, sc->line, arg);
+	if (n >= maxdepth || (*sc->s != '{' && *sc->s != '[')) {
+		skip_value(sc);
+		return;
+	}
+	if (*sc->s == '{') {
+		sc->s++;
+		for (;;) {
+			ws(sc);
+			if (sc->s >= sc->end || *sc->s != '"')
+				break;
+			skip_string(sc, keys[n], sizeof(keys[n]));
+			ws(sc);
+			if (sc->s < sc->end && *sc->s == ':')
+				sc->s++;
+			path[n].key = keys[n];
+			path[n].index = 0;
+			walk_value(sc, path, keys, n + 1, maxdepth, fn, arg);
+			ws(sc);
+			if (sc->s >= sc->end || *sc->s != ',')
+				break;
+			sc->s++;
+		}
+	} else {
+		sc->s++;
+		for (idx = 0;; idx++) {
+			ws(sc);
+			if (sc->s >= sc->end || *sc->s == ']')
+				break;
+			path[n].key = NULL;
+			path[n].index = idx;
+			walk_value(sc, path, keys, n + 1, maxdepth, fn, arg);
+			ws(sc);
+			if (sc->s >= sc->end || *sc->s != ',')
+				break;
+			sc->s++;
+		}
+	}
+	ws(sc);
+	if (sc->s < sc->end)
+		sc->s++;	/* the closing '}' or ']' */
+}
+
+void
+json_text_walk(const char *text, size_t len, size_t maxdepth,
+    json_walk_fn *fn, void *arg)
+{
+	struct scan sc = { text, text + len, 1 };
+	struct json_step path[JSON_WALK_MAXDEPTH];
+	char keys[JSON_WALK_MAXDEPTH][512];
+
+	if (maxdepth > JSON_WALK_MAXDEPTH)
+		maxdepth = JSON_WALK_MAXDEPTH;
+	walk_value(&sc, path, keys, 0, maxdepth, fn, arg);
+}

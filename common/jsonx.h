@@ -64,4 +64,17 @@ struct json_step {
 unsigned long json_text_line(const char *text, size_t len,
     const struct json_step *path, size_t npath);
 
+/*
+ * Walk JSON text once, in document order, and call fn for every value whose
+ * path has at most maxdepth steps (the root has none), with that path and
+ * the line where the value starts.  Linear in the text; the text must
+ * already have parsed.  Keys in path are borrowed for the call only (an
+ * escaped key holds \x01 for each escape and never equals a plain name).
+ */
+#define JSON_WALK_MAXDEPTH 8
+typedef void json_walk_fn(const struct json_step *path, size_t npath,
+    unsigned long line, void *arg);
+void json_text_walk(const char *text, size_t len, size_t maxdepth,
+    json_walk_fn *fn, void *arg);
+
 #endif

@@ -52,6 +52,106 @@ doc_free(struct doc *d)
 	d->text = NULL;
 }
 
+/*
+ * The lines of a document's values down to depth 4, keyed by their path
+ * written "0/questions/3/text" (json_text_walk), for the list loaders that
+ * keep the position of every field.
+ */
+static void
+index_line(const struct json_step *path, size_t n, unsigned long line,
+    void *arg)
+{
+	char key[1024];
+	size_t i, off = 0;
+	int w;
+
+	for (i = 0; i < n && off < sizeof(key); i++) {
+		if (path[i].key)
+			w = snprintf(key + off, sizeof(key) - off, "%s%s",
+			    i ? "/" : "", path[i].key);
+		else
+			w = snprintf(key + off, sizeof(key) - off, "%s%zu",
+			    i ? "/" : "", path[i].index);
+		if (w < 0)
+			return;
+		off += (size_t)w;
+	}
+	if (off >= sizeof(key))
+		return;
+	key[off] = '\0';
+	json_object_set_new(arg, key, json_integer((json_int_t)line));
+}
+
+static json_t *
+doc_line_index(const struct doc *d)
+{
+	json_t *idx = json_object();
+
+	json_text_walk(d->text, d->len, 4, index_line, idx);
+	return idx;
+}
+
+/* The line of element j of site i's array arr, and of its fields. */
+static void
+set_lines(json_t *rec, const json_t *idx, size_t i, const char *arr, size_t j,
+    const char *const *fields)
+{
+	char key[256];
+	json_t *lines = json_object();
+
+	snprintf(key, sizeof(key), "%zu/%s/%zu", i, arr, j);
+	json_set_int(rec, "_line", json_integer_value(json_object_get(idx, key)));
+	for (; *fields; fields++) {
+		snprintf(key, sizeof(key), "%zu/%s/%zu/%s", i, arr, j, *fields);
+		json_set_int(lines, *fields,
+		    json_integer_value(json_object_get(idx, key)));
+	}
+	json_set_new(rec, "_lines", lines);
+}
+
+/*
+ * What a loader returns: out itself, or for a list loader {"sites": sites,
+ * key: out}.  Takes the references of idx, sites and out.
+ */
+static json_t *
+list_result(int list, json_t *idx, json_t *sites, const char *key, json_t *out)
+{
+	json_t *r;
+
+	if (!list)
+		return out;
+	json_decref(idx);
+	r = json_object();
+	json_set_new(r, "sites", sites);
+	json_set_new(r, key, out);
+	return r;
+}
+
+/* Record a design departure on a list loader's record. */
+static void
+add_problem(json_t *rec, const char *code, const char *fmt, ...)
+    CTX_PRINTF(3, 4);
+
+static void
+add_problem(json_t *rec, const char *code, const char *fmt, ...)
+{
+	va_list ap;
+	char msg[1024];
+	json_t *p = json_object_get(rec, "_problems"), *o;
+
+	if (p == NULL) {
+		p = json_array();
+		json_set_new(rec, "_problems", p);
+	}
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	o = json_object();
+	json_set_str(o, "code", code);
+	json_set_str(o, "message", msg);
+	json_array_append_new(p, o);
+}
+
 /* Die at the line of the value addressed by steps. */
 static void doc_die(const struct doc *d, const struct json_step *steps,
     size_t n, const char *fmt, ...) CTX_PRINTF(4, 5) CTX_NORETURN;
@@ -320,20 +420,65 @@ cfg_path(const json_t *cfg, const char *key)
 
 /* ---------------------------------------------------------------- sites */
 
-json_t *
-study_sites_load(const char *path)
+/*
+ * A departure of a site-list.csv row: die (the loader), or keep it on the
+ * row as a problem (the list loader of bctx check).
+ */
+#define SITE_FAIL(code, ...) do {					\
+	if (!list)							\
+		die(__VA_ARGS__);					\
+	add_problem(row, code, __VA_ARGS__);				\
+} while (0)
+
+static void
+site_columns(json_t *row, const char *path, unsigned long line, int list)
+{
+	json_t *v;
+	long long n;
+	int b;
+	const char *s;
+
+	if ((v = json_object_get(row, "llms_txt_page_count")) != NULL) {
+		s = json_string_value(v);
+		if (*s == '\0')
+			json_set_null(row, "llms_txt_page_count");
+		else if (parse_int(s, &n) < 0 || n < 0)
+			SITE_FAIL("type", "%s:%lu: llms_txt_page_count: expected a "
+			    "non-negative integer, got '%s'", path, line, s);
+		else
+			json_set_int(row, "llms_txt_page_count", n);
+	}
+	if ((v = json_object_get(row, "has_llms_full")) != NULL) {
+		s = json_string_value(v);
+		if (*s == '\0')
+			json_set_bool(row, "has_llms_full", 0);
+		else if (parse_bool(s, &b) < 0)
+			SITE_FAIL("type", "%s:%lu: has_llms_full: expected TRUE or "
+			    "FALSE, got '%s'", path, line, s);
+		else
+			json_set_bool(row, "has_llms_full", b);
+	}
+	s = json_string_value(json_object_get(row, "verification_status"));
+	if (s && *s && strcmp(s, "PASS") && strcmp(s, "FAIL") &&
+	    strcmp(s, "EXCLUDED"))
+		SITE_FAIL("enum", "%s:%lu: verification_status: expected PASS, "
+		    "FAIL or EXCLUDED, got '%s'", path, line, s);
+}
+
+static json_t *
+sites_read(const char *path, int list)
 {
 	static const char *const required[] = {
 		"site_id", "domain", "llms_txt_url", "html_docs_url", "sector",
 		"verification_status", NULL,
 	};
-	json_t *rows, *row, *v;
+	json_t *rows, *row, *v, *seen;
 	size_t i, k;
-	long long n;
-	int b;
-	const char *s, *id;
+	const char *id;
 
-	rows = csv_load_objects_req(path, required);
+	/* the list loader reports a missing column as a finding */
+	rows = list ? csv_load_objects(path) : csv_load_objects_req(path, required);
+	seen = json_object();
 	json_array_foreach(rows, i, row) {
 		unsigned long line = (unsigned long)json_integer_value(
 		    json_object_get(row, "_line"));
@@ -341,42 +486,38 @@ study_sites_load(const char *path)
 		for (k = 0; required[k]; k++) {
 			v = json_object_get(row, required[k]);
 			if (v == NULL)
-				die("%s: missing column '%s'", path, required[k]);
-			if (json_string_length(v) == 0)
-				die("%s:%lu: %s: must not be empty", path, line, required[k]);
+				SITE_FAIL("required", "%s: missing column '%s'", path,
+				    required[k]);
+			else if (json_string_length(v) == 0)
+				SITE_FAIL("required", "%s:%lu: %s: must not be empty",
+				    path, line, required[k]);
 		}
-		if ((v = json_object_get(row, "llms_txt_page_count")) != NULL) {
-			s = json_string_value(v);
-			if (*s == '\0')
-				json_set_null(row, "llms_txt_page_count");
-			else if (parse_int(s, &n) < 0 || n < 0)
-				die("%s:%lu: llms_txt_page_count: expected a non-negative "
-				    "integer, got '%s'", path, line, s);
-			else
-				json_set_int(row, "llms_txt_page_count", n);
-		}
-		if ((v = json_object_get(row, "has_llms_full")) != NULL) {
-			s = json_string_value(v);
-			if (*s == '\0')
-				json_set_bool(row, "has_llms_full", 0);
-			else if (parse_bool(s, &b) < 0)
-				die("%s:%lu: has_llms_full: expected TRUE or FALSE, got '%s'",
-				    path, line, s);
-			else
-				json_set_bool(row, "has_llms_full", b);
-		}
-		s = json_string_value(json_object_get(row, "verification_status"));
-		if (strcmp(s, "PASS") && strcmp(s, "FAIL") && strcmp(s, "EXCLUDED"))
-			die("%s:%lu: verification_status: expected PASS, FAIL or "
-			    "EXCLUDED, got '%s'", path, line, s);
+		site_columns(row, path, line, list);
 		id = json_string_value(json_object_get(row, "site_id"));
-		for (k = 0; k < i; k++)
-			if (strcmp(json_string_value(json_object_get(json_array_get(rows,
-			    k), "site_id")), id) == 0)
-				die("%s:%lu: site_id '%s' appears twice", path, line, id);
-		json_object_del(row, "_line");
+		if (id && *id && json_object_get(seen, id))
+			SITE_FAIL("duplicate", "%s:%lu: site_id '%s' appears twice",
+			    path, line, id);
+		else if (id && *id)
+			json_object_set_new(seen, id, json_true());
+		if (!list)
+			json_object_del(row, "_line");
 	}
+	json_decref(seen);
 	return rows;
+}
+
+#undef SITE_FAIL
+
+json_t *
+study_sites_load(const char *path)
+{
+	return sites_read(path, 0);
+}
+
+json_t *
+study_sites_list(const char *path)
+{
+	return sites_read(path, 1);
 }
 
 /* ---------------------------------------------------------------- questions */
@@ -390,12 +531,68 @@ one_of(const char *s, const char *const *set)
 	return 0;
 }
 
-json_t *
-study_questions_load(const char *path)
+static const char *const question_fields[] = {
+	"question_id", "text", "complexity", "source_sections", "source_urls",
+	NULL,
+};
+static const char *const answer_fields[] = {
+	"question_id", "gold_answer", "source_urls", "verified_date", NULL,
+};
+
+/*
+ * The site objects of questions.json or gold-answers.json for the list
+ * loaders: {site_id, domain, _line, _index}.
+ */
+static json_t *
+site_entry(const char *site_id, const char *domain, const json_t *idx,
+    size_t i)
+{
+	json_t *o = json_object();
+	char key[32];
+
+	snprintf(key, sizeof(key), "%zu", i);
+	json_set_str(o, "site_id", site_id);
+	json_set_new(o, "domain", domain ? json_string(domain) : json_null());
+	json_set_int(o, "_line", json_integer_value(json_object_get(idx, key)));
+	json_set_int(o, "_index", (long long)i);
+	return o;
+}
+
+/*
+ * A question_id's departures (not of its site, seen before): fatal for the
+ * loader, kept as problems by the list loader.
+ */
+static void
+qid_check(const struct doc *d, const struct json_step *st, size_t n,
+    json_t *rec, json_t *seen, const char *site_id, const char *qid,
+    int answers)
+{
+	if (strncmp(qid, site_id, strlen(site_id)) != 0 ||
+	    qid[strlen(site_id)] != '-') {
+		if (rec == NULL && answers)
+			doc_die(d, st, n, "question_id '%s' does not belong to "
+			    "site '%s'", qid, site_id);
+		if (rec == NULL)
+			doc_die(d, st, n, "question_id '%s' does not belong to "
+			    "site '%s' (expected '%s-Qnn')", qid, site_id, site_id);
+		add_problem(rec, "foreign_id", "question_id '%s' does not belong "
+		    "to site '%s'", qid, site_id);
+	}
+	if (json_object_get(seen, qid)) {
+		if (rec == NULL)
+			doc_die(d, st, n, "question_id '%s' appears twice", qid);
+		add_problem(rec, "duplicate_id", "question_id '%s' appears twice",
+		    qid);
+	}
+	json_object_set_new(seen, qid, json_true());
+}
+
+static json_t *
+questions_read(const char *path, int list)
 {
 	struct doc d;
 	struct json_step st[6];
-	json_t *out, *site, *qs, *q, *rec, *seen;
+	json_t *out, *site, *qs, *q, *rec, *seen, *idx = NULL, *sites = NULL;
 	const char *site_id, *domain, *qid, *cx;
 	size_t i, j, n;
 
@@ -403,6 +600,10 @@ study_questions_load(const char *path)
 	if (!json_is_array(d.root))
 		die("%s:1: expected an array of site objects, got %s", path,
 		    json_type_desc(d.root));
+	if (list) {
+		idx = doc_line_index(&d);
+		sites = json_array();
+	}
 	out = json_array();
 	seen = json_object();
 	json_array_foreach(d.root, i, site) {
@@ -414,6 +615,9 @@ study_questions_load(const char *path)
 		site_id = doc_str(&d, site, st, 1, "site_id");
 		domain = doc_str(&d, site, st, 1, "domain");
 		qs = doc_array(&d, site, st, 1, "questions", 0, 0);
+		if (list)
+			json_array_append_new(sites, site_entry(site_id, domain, idx,
+			    i));
 		json_array_foreach(qs, j, q) {
 			st[1].key = "questions";
 			st[2].key = NULL;
@@ -423,13 +627,9 @@ study_questions_load(const char *path)
 				doc_die(&d, st, n, "%s question %zu: expected an object, got %s",
 				    site_id, j + 1, json_type_desc(q));
 			qid = doc_str(&d, q, st, n, "question_id");
-			if (strncmp(qid, site_id, strlen(site_id)) != 0 ||
-			    qid[strlen(site_id)] != '-')
-				doc_die(&d, st, n + 1, "question_id '%s' does not belong to "
-				    "site '%s' (expected '%s-Qnn')", qid, site_id, site_id);
-			if (json_object_get(seen, qid))
-				doc_die(&d, st, n + 1, "question_id '%s' appears twice", qid);
-			json_object_set_new(seen, qid, json_true());
+			rec = json_object();
+			qid_check(&d, st, n + 1, list ? rec : NULL, seen, site_id, qid,
+			    0);
 			doc_str(&d, q, st, n, "text");
 			cx = doc_str(&d, q, st, n, "complexity");
 			if (!one_of(cx, study_complexities))
@@ -438,7 +638,6 @@ study_questions_load(const char *path)
 				    cx);
 			doc_array(&d, q, st, n, "source_sections", 1, 0);
 			doc_array(&d, q, st, n, "source_urls", 1, 1);
-			rec = json_object();
 			json_set_str(rec, "site_id", site_id);
 			json_set_str(rec, "domain", domain);
 			json_set_str(rec, "question_id", qid);
@@ -448,21 +647,37 @@ study_questions_load(const char *path)
 			    json_deep_copy(json_object_get(q, "source_sections")));
 			json_set_new(rec, "source_urls",
 			    json_deep_copy(json_object_get(q, "source_urls")));
+			if (list) {
+				set_lines(rec, idx, i, "questions", j, question_fields);
+				json_set_int(rec, "_site_index", (long long)i);
+			}
 			json_array_append_new(out, rec);
 		}
 	}
 	json_decref(seen);
 	json_decref(d.root);
 	doc_free(&d);
-	return out;
+	return list_result(list, idx, sites, "questions", out);
 }
 
 json_t *
-study_gold_load(const char *path)
+study_questions_load(const char *path)
+{
+	return questions_read(path, 0);
+}
+
+json_t *
+study_questions_list(const char *path)
+{
+	return questions_read(path, 1);
+}
+
+static json_t *
+gold_read(const char *path, int list)
 {
 	struct doc d;
 	struct json_step st[6];
-	json_t *out, *site, *as, *a, *rec, *urls;
+	json_t *out, *site, *as, *a, *rec, *urls, *seen, *idx = NULL, *sites = NULL;
 	const char *site_id, *qid;
 	size_t i, j;
 
@@ -470,7 +685,12 @@ study_gold_load(const char *path)
 	if (!json_is_array(d.root))
 		die("%s:1: expected an array of site objects, got %s", path,
 		    json_type_desc(d.root));
-	out = json_object();
+	if (list) {
+		idx = doc_line_index(&d);
+		sites = json_array();
+	}
+	out = list ? json_array() : json_object();
+	seen = json_object();
 	json_array_foreach(d.root, i, site) {
 		st[0].key = NULL;
 		st[0].index = i;
@@ -479,6 +699,9 @@ study_gold_load(const char *path)
 			    json_type_desc(site));
 		site_id = doc_str(&d, site, st, 1, "site_id");
 		as = doc_array(&d, site, st, 1, "answers", 0, 0);
+		if (list)
+			json_array_append_new(sites, site_entry(site_id,
+			    json_string_value(json_object_get(site, "domain")), idx, i));
 		json_array_foreach(as, j, a) {
 			st[1].key = "answers";
 			st[2].key = NULL;
@@ -487,15 +710,10 @@ study_gold_load(const char *path)
 				doc_die(&d, st, 3, "%s answer %zu: expected an object, got %s",
 				    site_id, j + 1, json_type_desc(a));
 			qid = doc_str(&d, a, st, 3, "question_id");
-			if (strncmp(qid, site_id, strlen(site_id)) != 0 ||
-			    qid[strlen(site_id)] != '-')
-				doc_die(&d, st, 4, "question_id '%s' does not belong to "
-				    "site '%s'", qid, site_id);
-			if (json_object_get(out, qid))
-				doc_die(&d, st, 4, "question_id '%s' appears twice", qid);
+			rec = json_object();
+			qid_check(&d, st, 4, list ? rec : NULL, seen, site_id, qid, 1);
 			doc_str(&d, a, st, 3, "gold_answer");
 			urls = doc_array(&d, a, st, 3, "source_urls", 1, 0);
-			rec = json_object();
 			json_set_str(rec, "site_id", site_id);
 			json_set_str(rec, "question_id", qid);
 			json_set_str(rec, "gold_answer",
@@ -503,10 +721,29 @@ study_gold_load(const char *path)
 			json_set_new(rec, "source_urls", json_deep_copy(urls));
 			json_set_str(rec, "verified_date",
 			    json_string_value(json_object_get(a, "verified_date")));
-			json_object_set_new(out, qid, rec);
+			if (list) {
+				set_lines(rec, idx, i, "answers", j, answer_fields);
+				json_set_int(rec, "_site_index", (long long)i);
+				json_array_append_new(out, rec);
+			} else {
+				json_object_set_new(out, qid, rec);
+			}
 		}
 	}
+	json_decref(seen);
 	json_decref(d.root);
 	doc_free(&d);
-	return out;
+	return list_result(list, idx, sites, "answers", out);
+}
+
+json_t *
+study_gold_load(const char *path)
+{
+	return gold_read(path, 0);
+}
+
+json_t *
+study_gold_list(const char *path)
+{
+	return gold_read(path, 1);
 }

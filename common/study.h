@@ -50,6 +50,19 @@ char *cfg_path(const json_t *cfg, const char *key);
 json_t *study_sites_load(const char *path);
 
 /*
+ * The list loaders of bctx check: the same files and schema checks, but a
+ * departure from the design is kept instead of fatal.  Type errors and
+ * malformed files still die as above.  Every record gets "_line" (where it
+ * starts) and, when something departs, "_problems": an array of {code,
+ * message} with the loader's own message.
+ *
+ * study_sites_list: the rows of site-list.csv in file order; codes
+ * "required" (a missing column or an empty required value), "type" (the
+ * value stays the string), "enum" and "duplicate".
+ */
+json_t *study_sites_list(const char *path);
+
+/*
  * questions.json: flattened to one object per question, in file order:
  * {site_id, domain, question_id, text, complexity, source_sections,
  * source_urls}.  question_id unique and prefixed by its site_id; complexity
@@ -59,10 +72,25 @@ json_t *study_sites_load(const char *path);
 json_t *study_questions_load(const char *path);
 
 /*
+ * questions.json for bctx check: {"sites": [{site_id, domain, _line,
+ * _index}], "questions": [the records above, each with _line, _site_index
+ * and "_lines": {field: line}]}; codes "foreign_id" (not prefixed by its
+ * site's id) and "duplicate_id".
+ */
+json_t *study_questions_list(const char *path);
+
+/*
  * gold-answers.json: an object keyed by question_id, each value
  * {site_id, question_id, gold_answer, source_urls, verified_date}.
  */
 json_t *study_gold_load(const char *path);
+
+/*
+ * gold-answers.json for bctx check: {"sites": [...], "answers": [in file
+ * order, with _line, _site_index and _lines as above]}; verified_date is
+ * null when absent or not a string; codes as for questions.
+ */
+json_t *study_gold_list(const char *path);
 
 /* The three complexity levels of 001 §3.1 (NULL-terminated). */
 extern const char *const study_complexities[];

@@ -34,10 +34,12 @@ $PY - "$W" "$url" <<'PYEOF'
 import json, sys
 w, url = sys.argv[1], sys.argv[2]
 with open(w + "/log") as f, open(w + "/curl.cfg", "w") as cfg:
-    for k, line in enumerate(f):
+    chats = [json.loads(line) for line in f]
+    chats = [c for c in chats if c["path"] == "/api/chat"]
+    for k, c in enumerate(chats):
         if k:
             cfg.write("next\n")
-        body = json.dumps(json.loads(line)["body"], separators=(",", ":"))
+        body = json.dumps(c["body"], separators=(",", ":"))
         with open("%s/body%d.json" % (w, k), "w") as b:
             b.write(body)
         cfg.write('url = "%s/api/chat"\ndata-binary = "@%s/body%d.json"\nheader = "Content-Type: application/json"\n'

@@ -128,6 +128,18 @@ run --stdin "$T/m" "$BFETCH" -a "$T/m-arch2" -r 0 -t 5 --no-robots --connect-to 
 is "$(rec "$T/out" http://docs.mirror.test/docs/index.html fetch_status)" HTTP_ERROR "--connect-to a closed port: HTTP_ERROR"
 like "$(rec "$T/out" http://docs.mirror.test/docs/index.html failure_reason)" "Failed to connect|Connection refused|curl error 7" "--connect-to a closed port: the reason"
 
+# ---- through a proxy (the proxy variables, as curl reads them)
+job S8 A "http://proxied.test/docs/index.html" >"$T/px"
+: >"$T/access.log"
+run --stdin "$T/px" env http_proxy="http://user:pw@127.0.0.1:$PORT" "$BFETCH" -a "$T/px-arch" -r 0 -t 5
+is "$(rec "$T/out" http://proxied.test/docs/index.html fetch_status)" SUCCESS "through a proxy: SUCCESS"
+is "$(rec "$T/out" http://proxied.test/docs/index.html proxy)" "http://127.0.0.1:$PORT" "the record names the proxy, without credentials"
+is "$(rec "$T/out" http://proxied.test/docs/index.html remote_address)" "127.0.0.1:$PORT" "remote_address is the proxy's"
+is "$(grep -c '(via proxy)' "$T/access.log")" 2 "robots.txt and the page went through the proxy"
+run --stdin "$T/px" env no_proxy=proxied.test http_proxy="http://127.0.0.1:$PORT" "$BFETCH" -a "$T/px-arch2" -r 0 -t 5
+is "$(rec "$T/out" http://proxied.test/docs/index.html fetch_status)" DNS_FAILURE "no_proxy: the host is reached directly (and does not resolve)"
+is "$(rec "$T/out" http://proxied.test/docs/index.html proxy)" null "no_proxy: no proxy recorded"
+
 # ---- a CA file that is not a certificate
 printf 'not a certificate\n' >"$T/ca.pem"
 job S7 A "https://127.0.0.1:$PORT/docs/index.html" >"$T/tls"
@@ -135,5 +147,24 @@ run --stdin "$T/tls" "$BFETCH" -a "$T/tls-arch" -r 0 -t 5 --no-robots --cacert "
 is "$(rec "$T/out" "https://127.0.0.1:$PORT/docs/index.html" fetch_status)" HTTP_ERROR "a CA file that is not a certificate: HTTP_ERROR"
 like "$(rec "$T/out" "https://127.0.0.1:$PORT/docs/index.html" failure_reason)" "^CA certificates unusable" "a CA file that is not a certificate: said so"
 is "$(find "$T/tls-arch" -name '*.html' | wc -l | tr -d ' ')" 0 "nothing archived"
+
+# ---- a damaged manifest: file:line, nothing changed
+mkdir -p "$T/bad1" "$T/bad2"
+printf '{"site_id":"S1","url":"u1","condition":"A"}\nnot json\n{"site_id":"S1","url":"u2","condition":"A"}\n' >"$T/bad1/manifest.ndjson"
+cp "$T/bad1/manifest.ndjson" "$T/bad1.copy"
+run --stdin "$T/m" "$BFETCH" -a "$T/bad1" --resume --no-robots
+expect_status 1 "a manifest line that is not JSON: exit 1"
+is "$(head -n 1 "$T/err")" "bfetch: $T/bad1/manifest.ndjson:2: expected a manifest record (a JSON object)" "a bad manifest line: file:line"
+files_eq "$T/bad1/manifest.ndjson" "$T/bad1.copy" "a bad manifest is left as it was"
+printf '{"site_id":"S1","condition":"A"}\n' >"$T/bad2/manifest.ndjson"
+run --stdin "$T/m" "$BFETCH" --dry-run -a "$T/bad2"
+expect_status 1 "a record without url: exit 1"
+like "$err" "manifest.ndjson:1: expected site_id, url and condition strings" "a record without url: file:line"
+# a last record whose newline a kill cut off: kept, and the next record on its own line
+head -c -1 "$T/m-arch/manifest.ndjson" >"$T/m-arch/nonl" && mv "$T/m-arch/nonl" "$T/m-arch/manifest.ndjson"
+job S6 A "http://docs.mirror.test/docs/guide.html" >>"$T/m"
+run --stdin "$T/m" "$BFETCH" -a "$T/m-arch" -r 0 --no-robots --resume --connect-to "docs.mirror.test:80:127.0.0.1:$PORT"
+expect_status 0 "resume after a record without its newline"
+is "$(jq -c . "$T/m-arch/manifest.ndjson" | wc -l | tr -d ' ')" 2 "both records whole, one per line"
 
 done_testing

@@ -4,7 +4,9 @@
 Serves the directory given by --root on 127.0.0.1 at a free port (written to
 --port-file once listening) and injects faults on the /fault/ paths, one per
 failure mode bfetch must classify.  Every request is logged to --log as
-"TIME HOST PATH USER-AGENT" so tests can check what was (not) requested.
+"TIME HOST PATH USER-AGENT" so tests can check what was (not) requested;
+a request in absolute form (the server used as a proxy) is served by its
+path and logged with " (via proxy)".
 The Host header selects robots.txt behaviour: hosts starting "robots500."
 get a 500 for /robots.txt, "norobots." a 404.
 """
@@ -59,7 +61,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         host = self.headers.get("Host", "")
         ua = self.headers.get("User-Agent", "")
         with _lock:
-            self.server.logf.write("%.3f %s %s %s\n" % (time.time(), host, self.path, ua))
+            self.server.logf.write("%.3f %s %s %s%s\n" % (
+                time.time(), host, self.path, ua,
+                " (via proxy)" if self.headers.get("X-Proxied") else ""))
             self.server.logf.flush()
 
     def _send(self, status, body, ctype="text/html; charset=utf-8", headers=()):
@@ -72,6 +76,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(body)
 
     def do_GET(self):
+        if self.path.startswith("http://"):
+            # a request in absolute form: this server is acting as a proxy
+            self.path = "/" + self.path.split("/", 3)[3]
+            self.headers["X-Proxied"] = "1"
         self._log()
         host = self.headers.get("Host", "")
         path = self.path.split("?", 1)[0]

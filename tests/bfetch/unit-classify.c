@@ -82,5 +82,40 @@ main(void)
 	TAP_IS_INT(bfetch_condition_kind("C"), -1, "unknown condition");
 	TAP_OK(bfetch_site_id_ok("S001") && !bfetch_site_id_ok("..") && !bfetch_site_id_ok("a/b") &&
 	    !bfetch_site_id_ok(""), "site_id as a directory name");
+	/* Markdown sniffing at Markdown URLs */
+	TAP_IS_INT(cls(BK_MARKDOWN, 200, "text/html", "", "# Install\n\nRun it:\n\n- a\n"),
+	    BF_SUCCESS, "Markdown served as text/html is Markdown");
+	TAP_IS_INT(cls(BK_LLMS, 200, "text/html; charset=utf-8", "",
+	    "# Project\n\n> Summary\n\n## Docs\n\n- [Intro](intro.md)\n"),
+	    BF_SUCCESS, "an llms.txt served as text/html is accepted");
+	TAP_IS_INT(cls(BK_MARKDOWN, 200, "text/markdown", "", "  <div class=x>page</div>"),
+	    BF_HTTP_ERROR, "a body opening with an HTML tag is HTML whatever the type");
+	TAP_IS_INT(cls(BK_MARKDOWN, 200, "text/html", "", "just a sentence, no structure"),
+	    BF_HTTP_ERROR, "text/html without Markdown structure stays HTML");
+	TAP_IS_INT(cls(BK_MARKDOWN, 200, "text/plain", "", "just a sentence, no structure"),
+	    BF_SUCCESS, "plain text at a Markdown URL is kept");
+	/* the parse-free scan never counts what the parser would not */
+	{
+		struct buf b = BUF_INIT;
+		int i;
+
+		buf_adds(&b, "<html><body><template><template>x</template>");
+		for (i = 0; i < 300; i++)
+			buf_adds(&b, "hidden words ");
+		buf_adds(&b, "</template><p>Hi</p></body></html>");
+		TAP_IS_INT(cls(BK_HTML, 200, "text/html", "", buf_str(&b)), BF_JS_ONLY,
+		    "text in a nested template is not visible (scan agrees with the parser)");
+		buf_reset(&b);
+		buf_adds(&b, "<html><body><!-- a comment <p>");
+		for (i = 0; i < 300; i++)
+			buf_adds(&b, "hidden words ");
+		buf_adds(&b, "--><p>Hi</p><script>'</script>");
+		for (i = 0; i < 300; i++)
+			buf_adds(&b, "<p title='a > b'>shown words</p>");
+		buf_adds(&b, "</body></html>");
+		TAP_IS_INT(cls(BK_HTML, 200, "text/html", "", buf_str(&b)), BF_SUCCESS,
+		    "a long page after comments and scripts is SUCCESS");
+		buf_release(&b);
+	}
 	return tap_done();
 }

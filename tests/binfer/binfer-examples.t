@@ -16,8 +16,9 @@ run "$BINFER" -c benchmark-config.json -m qwen3-8b-q8_0 -j 4 --endpoint "$url_e"
     -o responses-qwen3-8b.ndjson contexts.ndjson
 expect_status 0 "ollama example"
 is "$(jq -r '.response_text' responses-qwen3-8b.ndjson | grep -c '^Answer to')" 3 "ollama example: three answers, one excluded"
-run "$BINFER" -c benchmark-config.json -m gemma3-12b-q8_0 -e openai --endpoint "$url_e" --endpoint "$url_e" \
-    --extra '{"top_k":0,"repeat_penalty":1.0}' --warmup 0 contexts.ndjson
+start_server l --openai-only
+run "$BINFER" -c benchmark-config.json -m gemma3-12b-q8_0 -e openai --endpoint "$url_l" --endpoint "$url_l" \
+    --warmup 0 contexts.ndjson
 expect_status 0 "openai example"
 run "$BINFER" --judge -c benchmark-config.json -m judge-qwen2.5-72b --model-tag judge:latest \
     --endpoint "$url_e" --warmup 0 responses-qwen3-8b.ndjson

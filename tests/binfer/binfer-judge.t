@@ -29,7 +29,7 @@ run --stdin "$T/resp.ndjson" $J -m judge-70b --model-tag judge:latest -e extract
 expect_status 2 "the extractive engine cannot judge"
 
 run --stdin "$T/resp.ndjson" $J -m judge-70b --model-tag judge:latest -j 2
-expect_status 0 "judge run: exit 0"
+expect_status 1 "judge run: exit 1, a verdict is missing"
 printf '%s\n' "$out" >"$T/out.ndjson"
 is "$(jq -c 'select(.question_id == "S001-Q01" and .condition == "A") | [.rater_id, .rater_kind, .primary, .rubric, .factual_accuracy, .completeness, .hallucination_count, .scoring_notes, .judge.model_tag, .judge.error, .model_id]' "$T/out.ndjson")" \
    '["llm_judge:judge-70b","llm_judge",false,"000",2,1,0,"matches the gold answer mostly","judge:latest",null,"qwen3-8b-q8_0"]' \
@@ -39,7 +39,9 @@ like "$(jq -r 'select(.question_id == "S001-Q01" and .condition == "A") | .judge
 is "$(sed -n 3p "$T/out.ndjson")" "$(sed -n 3p "$T/resp.ndjson")" "excluded response passes through unchanged"
 is "$(jq -c 'select(.question_id == "S001-Q02" and .condition == "B") | [.factual_accuracy, .judge.error]' "$T/out.ndjson")" \
    '[null,"no JSON object with factual_accuracy in the judge'"'"'s answer"]' "an answer without a verdict: error, no score"
-like "$err" "1 request failed" "the unparsable verdict is counted"
+like "$err" "1 record excluded as JUDGE_ERROR" "the unparsable verdict is counted"
+run --stdin "$T/resp.ndjson" $J -m judge-70b --model-tag judge:latest -j 2 --allow-failures 1
+expect_status 0 "--allow-failures 1: exit 0 with one failed verdict"
 prompt=$(grep -F 'Gold for S001-Q01' "$T/j.log" | head -n 1 | jq -r '.body.messages[1].content')
 like "$prompt" "Gold-standard answer:
 Gold for S001-Q01" "judge prompt carries the gold answer"

@@ -40,8 +40,10 @@ for mode in whole stream; do
 	run --stdin "$T/ctx.ndjson" "$BINFER" -c "$CFG" -m qwen3-8b-q8_0 --endpoint "$url_o" \
 	    -j 4 --retries 2 --retry-delay 20 --cache "$T/cache-$mode" $flag
 	t1=$(date +%s%N)
-	expect_status 0 "$mode: exit 0 although some requests failed"
-	like "$err" "failed \(see the error field\)" "$mode: failures counted on stderr"
+	expect_status 1 "$mode: exit 1: some records failed"
+	like "$err" "2 records excluded as INFERENCE_ERROR \(see the error field\)" "$mode: failures counted per reason on stderr"
+	like "$err" "3 records excluded as CONTEXT_OVERFLOW" "$mode: overflows counted (the protocol's exclusion, no failure)"
+	like "$err" "3 of 16 records failed \(--allow-failures 0\)" "$mode: failed records counted"
 	printf '%s\n' "$out" >"$T/out.ndjson"
 	is "$(jq -r '.question_id + .condition' "$T/out.ndjson" | tr '\n' ' ')" \
 	   "$(jq -r '.question_id + .condition' "$T/ctx.ndjson" | tr '\n' ' ')" "$mode: output order = input order"
@@ -90,7 +92,7 @@ for mode in whole stream; do
 	like "$(field "$o" S001-Q08 A '.error')" 'does not fit the model.s context of 131072' "$mode: its error"
 	is "$(asked "$T/o.log" 'a huge prompt')" 0 "$mode: ... and never reaches the server"
 	is "$(asked "$T/o.log" 'Warm-up request')" 3 "$mode: warmup_prompt_count warm-ups"
-	is "$(grep -c '' "$T/o.log")" "$(( $(asked "$T/o.log" 'Warm-up request') + 14 + 2 + 2 + 1 + 1 + 1 ))" \
+	is "$(chat_count "$T/o.log")" "$(( $(asked "$T/o.log" 'Warm-up request') + 14 + 2 + 2 + 1 + 1 + 1 ))" \
 	   "$mode: no request sent twice beyond retries"
 	# the request as sent
 	line=$(grep -F 'The rate limit is 100 requests' "$T/o.log" | head -n 1)
@@ -167,9 +169,21 @@ like "$err" "api/tags: cannot list the models" "no server: message"
 # no server, digest given: every record carries its connection error
 run --stdin "$T/one.ndjson" "$BINFER" -c "$CFG" -m qwen3-8b-q8_0 --endpoint http://127.0.0.1:9 --retries 1 \
     --retry-delay 10 --no-cache --digest abc --warmup 1
-expect_status 0 "no server, digest given: exit 0"
+expect_status 1 "no server, digest given: exit 1"
 is "$(printf '%s\n' "$out" | jq -c '[.exclusion_reason, (.error | test("Couldn.t connect|connect"))]')" '["INFERENCE_ERROR",true]' \
    "no server: connection error recorded"
 like "$err" "warm-up request 1 failed" "no server: warm-up failure reported"
+
+# the model's maximum context comes from /api/show, not only the config
+start_server small --ctx-len 40960
+mkctx "$T/big.ndjson" <<EOF2
+S006-Q01	A	Big?	a big prompt	lie:40000
+S006-Q01	B	Bigger?	a bigger prompt	lie:45000
+EOF2
+run --stdin "$T/big.ndjson" "$BINFER" -c "$CFG" -m qwen3-8b-q8_0 --endpoint "$url_small" --no-cache --warmup 0
+is "$(printf '%s\n' "$out" | jq -c '[.num_ctx, .exclusion_reason]' | tr '\n' ' ')" '[40640,"CONTEXT_TRUNCATED"] [40960,"CONTEXT_OVERFLOW"] ' \
+   "num_ctx = min(/api/show context_length 40960, prompt + 512 + 128), never the config's 131072"
+like "$(printf '%s\n' "$out" | sed -n 2p | jq -r .error)" "does not fit the model.s context of 40960" "overflow against the server's context length"
+is "$(printf '%s\n' "$out" | jq -c '[.server, .server_version]' | sort -u)" '["ollama","0.12.6"]' "server kind and version on every record"
 
 done_testing

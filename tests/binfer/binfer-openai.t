@@ -6,7 +6,7 @@
 
 CFG=$HERE/config.json
 SECRET=sk-test-7f3a9c0d1e2b
-start_server a --api-key "$SECRET" --n-ctx 4096
+start_server a --api-key "$SECRET" --n-ctx 4096 --openai-only
 
 mkctx "$T/ctx.ndjson" <<EOF2
 S001-Q01	A	What is the rate limit?	The rate limit is 100 requests per minute.
@@ -30,7 +30,9 @@ for mode in whole stream; do
 	run --stdin "$T/ctx.ndjson" "$BINFER" -c "$CFG" -e openai -m mistral-small-3.1-24b-q8_0 \
 	    --endpoint "$url_a" --api-key-env BINFER_TEST_KEY --extra '{"top_k":0,"repeat_penalty":1.0}' \
 	    -j 3 --retries 2 --retry-delay 20 --cache "$T/cache-$mode" --warmup 2 $flag
-	expect_status 0 "$mode: exit 0"
+	expect_status 1 "$mode: exit 1: two records failed"
+	like "$err" "2 of 10 records failed" "$mode: failures counted"
+	like "$err" "server kind openai: cannot lock num_ctx" "$mode: a plain OpenAI server: what cannot be locked, said once"
 	printf '%s\n' "$out" >"$T/out.ndjson"
 	o=$T/out.ndjson
 	is "$(jq -r '.question_id + .condition' "$o" | tr '\n' ' ')" "$(jq -r '.question_id + .condition' "$T/ctx.ndjson" | tr '\n' ' ')" \
@@ -41,6 +43,9 @@ for mode in whole stream; do
 	is "$(field "$o" S001-Q01 A '.timings | tojson')" '{"total_ms":null,"load_ms":null,"prompt_ms":500,"eval_ms":750}' "$mode: llama.cpp timings"
 	is "$(field "$o" S001-Q01 B '.response_text')" "Answer to: Think?" "$mode: thinking block removed"
 	like "$(field "$o" S001-Q01 B '.response_raw')" '^<think>' "$mode: raw answer kept"
+	is "$(field "$o" S001-Q01 B '[.thinking_stripped, .output_token_count] | tojson')" '[true,null]' \
+	   "$mode: thinking flagged, not counted as output tokens"
+	is "$(field "$o" S001-Q01 A '.thinking_stripped')" false "$mode: no thinking, no flag"
 	is "$(field "$o" S001-Q02 A '.response_text')" "Answer to: Flaky?" "$mode: 500 retried"
 	is "$(field "$o" S001-Q02 B '.response_text')" "Answer to: Busy?" "$mode: 429 retried"
 	is "$(field "$o" S001-Q03 A '.response_text')" "Answer to: Reset?" "$mode: reset retried"
@@ -59,6 +64,7 @@ for mode in whole stream; do
 	like "$line" "\"temperature\": 0\\.0, \"seed\": 42, \"top_p\": 1\\.0, \"max_tokens\": 512, \"stream\": $s, .*\"top_k\": 0, \"repeat_penalty\": 1\\.0\\}" \
 	   "$mode: seed, temperature, top_p, max_tokens always; extras merged"
 	unlike "$out$err" "$SECRET" "$mode: the API key is never printed"
+	is "$(printf '%s\n' "$err" | grep -c 'cannot lock')" 1 "$mode: the warning said once"
 done
 
 # the config's extras and a wrong key
@@ -77,5 +83,17 @@ run --stdin "$T/one.ndjson" "$BINFER" -c "$CFG" -e openai -m qwen3-8b-q8_0 --end
     --api-key-env BINFER_NO_SUCH_VAR --no-cache
 expect_status 1 "unset key variable: exit 1"
 like "$err" "environment variable BINFER_NO_SUCH_VAR is not set" "unset key variable: message"
+
+# a server that echoes the key in an error: masked in every field and message
+mkctx "$T/echo.ndjson" <<EOF2
+S009-Q01	A	Echo?	echo [[ECHOKEY]] the key
+EOF2
+run --stdin "$T/echo.ndjson" "$BINFER" -c "$CFG" -e openai -m qwen3-8b-q8_0 --endpoint "$url_a" \
+    --api-key-env BINFER_TEST_KEY --no-cache --warmup 0
+expect_status 1 "echoed key: exit 1"
+unlike "$out$err" "$SECRET" "echoed key: never written"
+is "$(printf '%s\n' "$out" | jq -r '.error')" "HTTP 401: key rejected: Bearer [MASKED] (invalid_api_key)" "echoed key: masked in the error field"
+is "$(printf '%s\n' "$out" | jq -c '[.server, .server_version, .model_identity]')" '["openai",null,"openai:qwen3:8b-q8_0 owned_by=library created=1771581600"]' \
+   "plain OpenAI server: kind and the model's identity from /v1/models"
 
 done_testing

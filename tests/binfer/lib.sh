@@ -34,3 +34,28 @@ mkctx() { $PY "$HERE/mkctx.py" >"$1"; }
 chat_count() { grep -c '"path": "/\(api/chat\|v1/chat/completions\)"' "$1" || true; }
 # asked LOG TEXT: how many requests carried TEXT in their messages
 asked() { grep -F -c -- "$2" "$1" || true; }
+
+# llama.cpp's llama-server and the tiny test model (make deps-servers)
+LLAMA_DIR=${CTXBENCH_LLAMA_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ctxbench/llama.cpp}
+LLAMA_SERVER=$LLAMA_DIR/bin/llama-server
+LLAMA_MODEL=$LLAMA_DIR/models/tiny-llama3.gguf
+have_llama() { [ -x "$LLAMA_SERVER" ] && [ -f "$LLAMA_MODEL" ]; }
+
+# start_llama NAME [ARGS...]: llama-server on a free loopback port, verbose
+# log in $T/NAME.log; sets url_NAME and pid_NAME
+start_llama() {
+	_n=$1; shift
+	_p=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	"$LLAMA_SERVER" --host 127.0.0.1 --port "$_p" -v -t 1 --no-webui "$@" \
+	    >"$T/$_n.log" 2>&1 &
+	eval "pid_$_n=$!"
+	eval "url_$_n=http://127.0.0.1:$_p"
+	_i=0
+	until curl -fs "http://127.0.0.1:$_p/health" >/dev/null 2>&1; do
+		_i=$((_i + 1))
+		if [ $_i -gt 600 ] || ! kill -0 "$(eval echo \$pid_$_n)" 2>/dev/null; then
+			echo "Bail out! llama-server did not start:"; tail -n 5 "$T/$_n.log"; exit 1
+		fi
+		sleep 0.1
+	done
+}

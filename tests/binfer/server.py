@@ -8,6 +8,8 @@ demand.  Standard library only.
                                (last line done:true with done_reason, total_duration,
                                load_duration, prompt_eval_count, prompt_eval_duration,
                                eval_count, eval_duration in nanoseconds)
+  GET  /api/version            {"version"}
+  POST /api/show               {"model_info": {"<family>.context_length": --ctx-len}, ...}
   GET  /v1/models              OpenAI model list
   POST /v1/chat/completions    OpenAI chat completion, or server-sent events when
                                stream is true ("data: CHUNK", usage chunk when
@@ -28,12 +30,14 @@ markers in the last user message (N: only the first N attempts of that prompt):
   [[THINK]]                 a <think>...</think> block before the answer
   [[LENGTH]]                stops at num_predict (done_reason / finish_reason "length")
   [[SLOW:S]]                answer after S seconds
+  [[ECHOKEY]]               HTTP 401 whose error message repeats the Authorization header
 
 Ollama requests whose prompt is longer than options.num_ctx get the 400
 overflow error when truncate is false, else are cut silently as Ollama does.
 Every request is appended to the --log file as one JSON line.
 
-usage: server.py --port-file FILE --log FILE [--api-key KEY] [--n-ctx N] [--salt S]
+usage: server.py --port-file FILE --log FILE [--api-key KEY] [--n-ctx N] [--ctx-len N] [--salt S]
+                 [--openai-only]
 """
 import argparse
 import hashlib
@@ -132,12 +136,16 @@ class Handler(BaseHTTPRequestHandler):
         self.wfile.write(b"0\r\n\r\n")
 
     def do_GET(self):
-        if self.path == "/api/tags":
+        if ARGS.openai_only and self.path.startswith("/api/"):
+            self.send_json(404, {"error": {"message": "not found", "type": "invalid_request_error"}})
+        elif self.path == "/api/tags":
             self.send_json(200, {"models": [
                 {"name": n, "model": n, "modified_at": "2026-02-20T10:00:00Z", "size": 8000000000,
                  "digest": digest(n),
                  "details": {"format": "gguf", "family": n.split(":")[0], "quantization_level": "Q8_0"}}
                 for n in MODELS]})
+        elif self.path == "/api/version":
+            self.send_json(200, {"version": "0.12.6"})
         elif self.path == "/v1/models":
             self.send_json(200, {"object": "list", "data": [
                 {"id": n, "object": "model", "created": 1771581600, "owned_by": "library"} for n in MODELS]})
@@ -155,7 +163,18 @@ class Handler(BaseHTTPRequestHandler):
         with LOCK:
             with open(ARGS.log, "a") as f:
                 f.write(json.dumps({"path": self.path, "body": req}) + "\n")
-        if self.path == "/api/chat":
+        if self.path == "/api/show":
+            name = req.get("model", "")
+            if name not in MODELS and name + ":latest" not in MODELS:
+                self.send_json(404, {"error": "model '%s' not found" % name})
+                return
+            arch = name.split(":")[0].rstrip("0123456789.")
+            self.send_json(200, {"modelfile": "", "parameters": "", "template": "{{ .Prompt }}",
+                                 "details": {"format": "gguf", "family": arch},
+                                 "model_info": {"general.architecture": arch,
+                                                "%s.context_length" % arch: ARGS.ctx_len,
+                                                "%s.embedding_length" % arch: 4096}})
+        elif self.path == "/api/chat":
             self.chat(req, ollama=True)
         elif self.path == "/v1/chat/completions":
             if ARGS.api_key and self.headers.get("Authorization") != "Bearer " + ARGS.api_key:
@@ -196,6 +215,10 @@ class Handler(BaseHTTPRequestHandler):
         if marker(user, "429DATE", att):
             when = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(time.time() + 2))
             self.send_json(429, {"error": "too many requests"}, headers=[("Retry-After", when)])
+            return
+        if "[[ECHOKEY]]" in user:
+            self.send_json(401, {"error": {"message": "key rejected: " + (self.headers.get("Authorization") or ""),
+                                           "type": "invalid_request_error", "code": "invalid_api_key"}})
             return
         if "[[400]]" in user:
             self.send_json(400, {"error": "invalid option: nonsense"} if ollama else
@@ -319,6 +342,8 @@ def main():
     ap.add_argument("--log", required=True)
     ap.add_argument("--api-key")
     ap.add_argument("--n-ctx", type=int, default=100000)
+    ap.add_argument("--ctx-len", type=int, default=131072, help="the models' context_length in /api/show")
+    ap.add_argument("--openai-only", action="store_true", help="no Ollama /api/ paths: a plain OpenAI server")
     ap.add_argument("--salt", help="change the model digests (another build)")
     ARGS = ap.parse_args()
     srv = Server(("127.0.0.1", 0), Handler)

@@ -150,7 +150,7 @@ test_bodies(void)
 	    "\"repeat_penalty\":1.0,\"num_predict\":512,\"num_ctx\":4096}}", "ollama body: every option explicit");
 	free(s);
 	json_decref(b);
-	b = binfer_openai_body("m", NULL, "usr", &p, extra, 1);
+	b = binfer_openai_body(SRV_OPENAI, "m", NULL, "usr", &p, 0, extra, 1);
 	s = json_compact(b, NULL);
 	TAP_IS_STR(s, "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"usr\"}],"
 	    "\"temperature\":0.0,\"seed\":42,\"top_p\":1.0,\"max_tokens\":512,\"stream\":true,"
@@ -159,6 +159,96 @@ test_bodies(void)
 	free(s);
 	json_decref(b);
 	json_decref(extra);
+}
+
+/* The body of kind k for p, compact (malloc'd). */
+static char *
+dialect_body(enum binfer_server k, const struct binfer_params *p, int think_off)
+{
+	json_t *b = binfer_openai_body(k, "m", NULL, "u", p, think_off, NULL, 0);
+	char *s = json_compact(b, NULL);
+
+	json_decref(b);
+	return s;
+}
+
+static void
+test_dialects(void)
+{
+	struct binfer_params p = { 0.0, 42, 1.0, 0, 1.0, 512, 128 };
+	const char *head = "{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"u\"}],"
+	    "\"temperature\":0.0,\"seed\":42,\"top_p\":1.0,\"max_tokens\":512,";
+	char *s, *want;
+	json_t *extra;
+	enum binfer_server k;
+
+	s = dialect_body(SRV_LLAMACPP, &p, 1);
+	want = xasprintf("%s\"n_predict\":512,\"top_k\":0,\"min_p\":0.0,\"repeat_penalty\":1.0,"
+	    "\"cache_prompt\":false,\"chat_template_kwargs\":{\"enable_thinking\":false},\"stream\":false}", head);
+	TAP_IS_STR(s, want, "llama.cpp: top_k, min_p 0, repeat_penalty, n_predict, cache_prompt false, thinking off");
+	free(s);
+	free(want);
+	s = dialect_body(SRV_VLLM, &p, 0);
+	want = xasprintf("%s\"top_k\":-1,\"min_p\":0.0,\"repetition_penalty\":1.0,\"stream\":false}", head);
+	TAP_IS_STR(s, want, "vLLM: top_k 0 as -1, min_p, repetition_penalty");
+	free(s);
+	free(want);
+	s = dialect_body(SRV_LMSTUDIO, &p, 1);
+	want = xasprintf("%s\"top_k\":0,\"repeat_penalty\":1.0,\"stream\":false}", head);
+	TAP_IS_STR(s, want, "LM Studio: top_k, repeat_penalty; thinking by /no_think, not in the body");
+	free(s);
+	free(want);
+	s = dialect_body(SRV_OLLAMA_OPENAI, &p, 1);
+	want = xasprintf("%s\"stream\":false}", head);
+	TAP_IS_STR(s, want, "Ollama /v1: the standard fields only");
+	free(s);
+	free(want);
+	s = binfer_unlocked(SRV_OPENAI, NULL);
+	TAP_IS_STR(s, "top_k, repeat_penalty, num_ctx", "plain OpenAI: what cannot be locked");
+	free(s);
+	extra = json_pack("{s:i}", "top_k", 0);
+	s = binfer_unlocked(SRV_OLLAMA_OPENAI, extra);
+	TAP_IS_STR(s, "repeat_penalty, num_ctx", "--extra top_k: no longer unlocked");
+	free(s);
+	json_decref(extra);
+	TAP_OK(binfer_unlocked(SRV_LLAMACPP, NULL) == NULL, "llama.cpp locks everything");
+	TAP_OK(binfer_server_parse("llama.cpp", &k) == 0 && k == SRV_LLAMACPP, "--server llama.cpp");
+	TAP_OK(binfer_server_parse("lmstudio", &k) == 0 && k == SRV_LMSTUDIO, "--server lmstudio");
+	TAP_OK(binfer_server_parse("tgi", &k) < 0, "--server tgi: unknown");
+	TAP_IS_STR(binfer_server_name(SRV_OLLAMA_OPENAI), "ollama-openai", "kind names");
+}
+
+static void
+test_facts(void)
+{
+	json_t *show = json_loads("{\"model_info\":{\"general.architecture\":\"qwen3\","
+	    "\"qwen3.context_length\":40960,\"qwen3.embedding_length\":4096}}", 0, NULL);
+	json_t *tags = json_loads("{\"models\":[{\"name\":\"a:latest\",\"digest\":\"d1\"},"
+	    "{\"model\":\"b:q8\",\"digest\":\"d2\"}]}", 0, NULL);
+	char *d, *m;
+	json_t *rec;
+
+	TAP_IS_INT(binfer_ollama_show_ctx(show), 40960, "/api/show: model_info.<arch>.context_length");
+	TAP_IS_INT(binfer_ollama_show_ctx(tags), -1, "/api/show without it: -1");
+	TAP_OK(binfer_ollama_tags_digest(tags, "a", &d) == 0 && d && strcmp(d, "d1") == 0, "/api/tags: a is a:latest");
+	free(d);
+	TAP_OK(binfer_ollama_tags_digest(tags, "b:q8", &d) == 0 && d && strcmp(d, "d2") == 0, "/api/tags: model field");
+	free(d);
+	TAP_OK(binfer_ollama_tags_digest(tags, "c", &d) == 0 && d == NULL, "/api/tags: absent model");
+	json_decref(show);
+	json_decref(tags);
+	m = binfer_mask(xstrdup("key sk-1 and sk-1 again"), "sk-1");
+	TAP_IS_STR(m, "key [MASKED] and [MASKED] again", "every occurrence masked");
+	free(m);
+	m = binfer_mask(xstrdup("nothing"), "");
+	TAP_IS_STR(m, "nothing", "an empty secret masks nothing");
+	free(m);
+	rec = json_pack("{s:s,s:{s:[s]}}", "error", "bad key sk-9", "judge", "raw", "x sk-9");
+	TAP_IS_INT(binfer_mask_json(rec, "sk-9"), 2, "masked in nested strings");
+	d = json_compact(rec, NULL);
+	TAP_IS_STR(d, "{\"error\":\"bad key [MASKED]\",\"judge\":{\"raw\":[\"x [MASKED]\"]}}", "the record after masking");
+	free(d);
+	json_decref(rec);
 }
 
 static void
@@ -256,6 +346,8 @@ main(void)
 	test_ollama();
 	test_openai();
 	test_bodies();
+	test_dialects();
+	test_facts();
 	test_text();
 	test_cache();
 	test_extractive();

@@ -315,8 +315,8 @@ for site in S10 S9 S1 =cmd; do
 	rec "$site" Q1 m B 3 0 1 null 200 >>"$T/nat.ndjson"
 done
 run "$B" -f "$T/natfig" -r "$T/nat.md" "$T/nat.ndjson"
-is "$(awk -F, 'NR > 1 { print $1 }' "$T/natfig/site-token-deltas.csv" | tr '\n' ' ')" "'=cmd S1 S9 S10 " \
-	"sites in natural order (S9 before S10); a formula-like cell starts with an apostrophe"
+is "$(awk -F, 'NR > 1 { print $1 }' "$T/natfig/site-token-deltas.csv" | tr '\n' '|')" " =cmd|S1|S9|S10|" \
+	"sites in natural order (S9 before S10); a formula-like cell starts with a space (as raw-data.csv)"
 like "$(tr '\n' ' ' <"$T/nat.md")" '\| S1 \|.*\| S9 \|.*\| S10 \|' "the report's site tables in natural order too"
 rec S1 Q1 m A 2 1 1 null 300 >"$T/one1.ndjson"
 rec S1 Q1 m B 3 0 1 null 200 >>"$T/one1.ndjson"

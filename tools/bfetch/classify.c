@@ -330,6 +330,7 @@ visible_lower_bound(const char *s, size_t len, size_t enough)
 		"math", NULL
 	};
 	size_t i = 0, n = 0, j, k, nl;
+	int depth;
 
 	while (i < len && n < enough) {
 		unsigned char c = (unsigned char)s[i];
@@ -367,12 +368,16 @@ visible_lower_bound(const char *s, size_t len, size_t enough)
 					break;
 			if (raw[k] == NULL)
 				continue;
-			/* to the element's end tag: no nesting counted */
-			for (; i + nl + 2 <= len; i++)
+			/* to the element's end tag, nested ones counted */
+			for (depth = 1; depth > 0 && i + nl + 2 <= len; i++)
 				if (s[i] == '<' && s[i + 1] == '/' &&
 				    strncasecmp(s + i + 2, raw[k], nl) == 0)
-					break;
-			if (i + nl + 2 > len)
+					depth--;
+				else if (s[i] == '<' &&
+				    strncasecmp(s + i + 1, raw[k], nl) == 0 &&
+				    !isalnum((unsigned char)s[i + 1 + nl]))
+					depth++;
+			if (depth > 0)
 				return n;
 			continue;
 		}

@@ -1,11 +1,15 @@
 /*
- * binfer.h - the parts of binfer that unit tests and fuzz targets reach:
- * request bodies for the Ollama native and OpenAI-compatible chat APIs, the
- * parsers of their answers (whole or streamed), thinking-block removal,
- * the extractive baseline, the request cache and the judge's verdict parser.
+ * binfer.h - binfer's parts and their contracts, laid out like curl's
+ * tool_*.c: options and configuration (opts.c), the server kinds and their
+ * detection (server.c), the two chat protocols (ollama.c, openai.c, with
+ * what they share in engine.c), response records (record.c), the judge
+ * (judge.c), the request cache (cache.c), the extractive baseline
+ * (extract.c) and the request scheduler (sched.c).  main.c ties them.
  *
- * Ownership: every char * in a struct binfer_result is malloc'd and released by
- * binfer_result_release(); json_t values returned are new references.
+ * Ownership: every char * in a struct binfer_result is malloc'd and released
+ * by binfer_result_release(); json_t values returned are new references.
+ * Nothing here keeps global mutable state: a run's state is a struct
+ * binfer_run passed along; only ctx_interrupted (the signal flag) is global.
  */
 #ifndef BINFER_H
 #define BINFER_H
@@ -14,6 +18,21 @@
 #include <jansson.h>
 
 enum binfer_engine { BINFER_OLLAMA, BINFER_OPENAI, BINFER_EXTRACTIVE };
+
+/*
+ * The server kinds binfer knows (its dialects): which field each of them
+ * reads for each locked parameter is in openai.c and the table of binfer(1).
+ */
+enum binfer_server {
+	SRV_AUTO = 0,		/* detect (engine openai) */
+	SRV_OLLAMA,		/* Ollama, native /api/chat */
+	SRV_LLAMACPP,		/* llama.cpp llama-server */
+	SRV_VLLM,		/* vLLM */
+	SRV_LMSTUDIO,		/* LM Studio */
+	SRV_OLLAMA_OPENAI,	/* Ollama's OpenAI-compatible /v1 */
+	SRV_OPENAI,		/* any other OpenAI-compatible server */
+	SRV_NONE		/* the extractive engine: no server */
+};
 
 /* The locked inference parameters of 001 §4.6. */
 struct binfer_params {
@@ -29,7 +48,8 @@ struct binfer_params {
 /* What one answered request gave; -1 / NULL where the server said nothing. */
 struct binfer_result {
 	char *content;		/* the answer as sent (thinking kept) */
-	char *thinking;		/* a separate thinking field (Ollama message.thinking) */
+	char *thinking;		/* a separate thinking field (message.thinking,
+				   reasoning_content) */
 	long long prompt_eval_count;
 	long long eval_count;
 	char *finish_reason;
@@ -43,8 +63,10 @@ struct binfer_result {
 enum binfer_status {
 	BINFER_OK = 0,
 	BINFER_RETRY,		/* transient: 5xx, 429, truncated or malformed body */
-	BINFER_FAIL			/* final: 4xx other than 429, or a context overflow */
+	BINFER_FAIL		/* final: 4xx other than 429, or a context overflow */
 };
+
+/* ------------------------------------------------------------ engine.c */
 
 const char *binfer_engine_name(enum binfer_engine e);
 int binfer_engine_parse(const char *s, enum binfer_engine *out);
@@ -52,35 +74,146 @@ int binfer_engine_parse(const char *s, enum binfer_engine *out);
 void binfer_result_init(struct binfer_result *r);
 void binfer_result_release(struct binfer_result *r);
 
-/*
- * Request bodies.  Ollama /api/chat: model, messages, stream, every option
- * explicit (temperature, seed, top_p, top_k, repeat_penalty, num_predict,
- * num_ctx), think false when think_off, truncate and shift false.  OpenAI
- * /v1/chat/completions: model, messages, temperature, seed, top_p,
- * max_tokens, stream (with stream_options.include_usage), then the members
- * of extra (may be NULL) merged in.  New references.
- */
-json_t *binfer_ollama_body(const char *model, const char *system, const char *user,
-    const struct binfer_params *p, long long num_ctx, int think_off, int stream);
-json_t *binfer_openai_body(const char *model, const char *system, const char *user,
-    const struct binfer_params *p, const json_t *extra, int stream);
+/* The messages array: a system message when system is non-empty, then user. */
+json_t *binfer_messages(const char *system, const char *user);
 
 /*
  * Parse a server's answer: HTTP status, body (NUL-terminated, len bytes),
- * whether it was requested as a stream.  Fills r; returns an enum binfer_status.
- * Errors set r->error to a one-line message.
+ * whether it was requested as a stream.  Fills r; returns an enum
+ * binfer_status.  Errors set r->error to a one-line message.
  */
 int binfer_parse(enum binfer_engine e, int http_status, const char *body, size_t len,
     int stream, struct binfer_result *r);
 
+/* The error message of an error body, whatever its shape; malloc'd or NULL. */
+char *binfer_error_message(const json_t *o);
+
 /* 1 when an error message from a server says the prompt did not fit. */
 int binfer_is_overflow_message(const char *msg);
+
+/* Shared by the parsers: r->error = what + detail; a string member into *dst. */
+void binfer_set_error(struct binfer_result *r, const char *what, const char *detail);
+void binfer_take_str(char **dst, const json_t *v);
+void binfer_append(char **dst, const char *s);
+long long binfer_count(const json_t *o, const char *k);
+/*
+ * An error object in place of an answer: r->error set and BINFER_FAIL for
+ * a context overflow, else BINFER_RETRY; BINFER_OK when o is no error.
+ */
+int binfer_error_status(const json_t *o, struct binfer_result *r);
+/* The JSON object in d (n bytes), or NULL with r->error = what + why. */
+json_t *binfer_load_object(const char *d, size_t n, const char *what,
+    struct binfer_result *r);
+/*
+ * Call fn(line, n, ud) for each non-empty line of body (without "\n" and
+ * a "\r" before it).  fn returns 0 to go on, < 0 to stop (returns 0), or
+ * a status (> 0) that is returned at once.
+ */
+int binfer_each_line(const char *body, size_t len,
+    int (*fn)(const char *, size_t, void *), void *ud);
+/* A streamed answer being parsed: the result and whether its end came. */
+struct binfer_stream {
+	struct binfer_result *r;
+	int done;
+};
+/* A stream's end: an error (missing) when not done, else BINFER_OK. */
+int binfer_stream_end(struct binfer_result *r, int done, const char *missing);
 
 /*
  * Remove <think>...</think> blocks (and an unterminated <think> to the end)
  * from s and trim white space at both ends; malloc'd.
  */
 char *binfer_strip_thinking(const char *s);
+
+/* Fill {name} placeholders of tmpl from the string fields of vars. */
+char *binfer_fill_template(const char *tmpl, const json_t *vars);
+
+/*
+ * Replace every occurrence of secret (when not NULL or empty) in s by
+ * "[MASKED]", in place when s shrinks or stays, else reallocated; returns s.
+ * binfer_mask_json does it for every string value in v and returns the
+ * number of strings changed (keys are binfer's own names).
+ */
+char *binfer_mask(char *s, const char *secret);
+int binfer_mask_json(json_t *v, const char *secret);
+
+/* ------------------------------------------------------------ ollama.c */
+
+/*
+ * Ollama /api/chat: model, messages, stream, every option explicit
+ * (temperature, seed, top_p, top_k, repeat_penalty, num_predict, num_ctx),
+ * think false when think_off, truncate and shift false.
+ */
+json_t *binfer_ollama_body(const char *model, const char *system, const char *user,
+    const struct binfer_params *p, long long num_ctx, int think_off, int stream);
+int binfer_parse_ollama(const char *body, size_t len, int stream,
+    struct binfer_result *r);
+
+/* ------------------------------------------------------------ openai.c */
+
+/*
+ * /v1/chat/completions for server kind k: model, messages, temperature,
+ * seed, top_p, max_tokens, stream (with stream_options.include_usage), the
+ * kind's own fields for the other locked parameters (and, with think_off,
+ * for switching Qwen 3's thinking off), then the members of extra (may be
+ * NULL) merged in.  New reference.
+ */
+json_t *binfer_openai_body(enum binfer_server k, const char *model,
+    const char *system, const char *user, const struct binfer_params *p,
+    int think_off, const json_t *extra, int stream);
+int binfer_parse_openai(const char *body, size_t len, int stream,
+    struct binfer_result *r);
+/*
+ * The locked parameters kind k cannot be told per request (besides those
+ * extra sets), as a comma-separated list, or NULL when it takes them all;
+ * malloc'd.  Includes num_ctx where the context is the server's.
+ */
+char *binfer_unlocked(enum binfer_server k, const json_t *extra);
+/* 1 when kind k switches thinking off in the request body, 0 when binfer
+   must append /no_think to the prompt instead. */
+int binfer_think_in_body(enum binfer_server k);
+
+/* ------------------------------------------------------------ server.c */
+
+const char *binfer_server_name(enum binfer_server k);
+int binfer_server_parse(const char *s, enum binfer_server *out);
+
+/* What binfer learnt from one endpoint before the first request. */
+struct binfer_server_info {
+	enum binfer_server kind;
+	char *version;		/* the server's version, or NULL */
+	char *identity;		/* the model's identity (cache key), or NULL */
+	long long ctx;		/* context: Ollama the model's maximum, others the
+				   server's per-request context; -1 unknown */
+	int ctx_per_request;	/* 1: num_ctx is set per request (Ollama) */
+};
+
+void binfer_server_info_release(struct binfer_server_info *si);
+
+/*
+ * Ask the server at base (no trailing '/') what it is (when kind is
+ * SRV_AUTO: llama.cpp's /props, vLLM's /version, Ollama's /api/version, LM
+ * Studio's /api/v0/models, else plain OpenAI), its version, model tag's
+ * identity and context.  digest (Ollama, may be NULL) is the identity
+ * given by the user: /api/tags is not asked.  headers: the request headers
+ * (API key); secret masks messages.  Dies with a clear message when the
+ * server cannot be reached or does not serve the model.
+ */
+struct curl_slist;
+void binfer_server_probe(const char *base, enum binfer_server kind,
+    const char *model_tag, const char *digest, struct curl_slist *headers,
+    long timeout_s,
+    int retries, long retry_delay_ms, const char *secret,
+    struct binfer_server_info *si);
+
+/*
+ * Facts about servers from their answers (for tests): Ollama's /api/show
+ * context length, llama.cpp's /props, vLLM's and LM Studio's model lists.
+ */
+long long binfer_ollama_show_ctx(const json_t *show);
+int binfer_ollama_tags_digest(const json_t *tags, const char *tag, char **digest);
+
+/* ------------------------------------------------------------ extract.c */
 
 /*
  * The extractive baseline: the k sentences of content that best match the
@@ -89,6 +222,8 @@ char *binfer_strip_thinking(const char *s);
  * malloc'd; "" when nothing matches.
  */
 char *binfer_extractive_answer(const char *question, const char *content, int k);
+
+/* ------------------------------------------------------------ cache.c */
 
 /* Cache: DIR/hh/HASH.json.  binfer_cache_load returns 1 and fills r on a hit. */
 int binfer_cache_load(const char *dir, const char *hash, struct binfer_result *r,
@@ -102,14 +237,13 @@ char *binfer_cache_serialize(const char *hash, const char *engine,
 int binfer_cache_parse(const char *text, size_t len, const char *hash,
     struct binfer_result *r, char **endpoint);
 
+/* ------------------------------------------------------------ judge.c */
+
 /*
  * Judge verdict: the first JSON object in text that has factual_accuracy.
  * Returns a new object {factual_accuracy, completeness, hallucination_count,
  * rationale} (absent fields as null) or NULL with *err set (static text).
  */
 json_t *binfer_parse_verdict(const char *text, const char **err);
-
-/* Fill {name} placeholders of tmpl from the string fields of vars. */
-char *binfer_fill_template(const char *tmpl, const json_t *vars);
 
 #endif

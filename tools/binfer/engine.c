@@ -1,23 +1,8 @@
 /*
- * engine.c - the two chat protocols binfer speaks.
- *
- * Ollama's native API (docs.ollama.com/api/chat): POST /api/chat with
- * {model, messages, stream, think, truncate, shift, options{...}}; the answer
- * is one object, or with stream true one object per line (NDJSON) whose last
- * has done true and carries done_reason, total_duration, load_duration,
- * prompt_eval_count, prompt_eval_duration, eval_count, eval_duration (all
- * durations in nanoseconds).  Errors are {"error": "..."}, also as a line of a
- * stream.
- *
- * OpenAI chat completions (platform.openai.com/docs/api-reference/chat):
- * POST /v1/chat/completions; the answer has choices[0].message.content,
- * choices[0].finish_reason, usage{prompt_tokens, completion_tokens},
- * system_fingerprint; with stream true, server-sent events "data: CHUNK"
- * where chunks carry choices[0].delta.content and the last one usage (asked
- * for with stream_options.include_usage), ended by "data: [DONE]".  llama.cpp's
- * server adds timings{prompt_ms, predicted_ms}.  Errors are
- * {"error": {"message", "type", "code"}} (vLLM: {"object": "error",
- * "message"}).
+ * engine.c - what binfer's two chat protocols share: engine names, results,
+ * error bodies of every shape, the overflow test, thinking-block removal,
+ * prompt templates and secret masking.  The protocols themselves are in
+ * ollama.c and openai.c.
  */
 #include <ctype.h>
 #include <string.h>
@@ -71,8 +56,8 @@ binfer_result_release(struct binfer_result *r)
 	binfer_result_init(r);
 }
 
-static json_t *
-messages(const char *system, const char *user)
+json_t *
+binfer_messages(const char *system, const char *user)
 {
 	json_t *m = json_array();
 
@@ -82,55 +67,6 @@ messages(const char *system, const char *user)
 	json_array_append_new(m, json_pack("{s:s,s:s}", "role", "user",
 	    "content", user));
 	return m;
-}
-
-json_t *
-binfer_ollama_body(const char *model, const char *system, const char *user,
-    const struct binfer_params *p, long long num_ctx, int think_off, int stream)
-{
-	json_t *b = json_object(), *o = json_object();
-
-	json_set_str(b, "model", model);
-	json_set_new(b, "messages", messages(system, user));
-	json_set_bool(b, "stream", stream);
-	if (think_off)
-		json_set_bool(b, "think", 0);
-	/* Overflow is an error, never a silent cut (Ollama >= 0.12). */
-	json_set_bool(b, "truncate", 0);
-	json_set_bool(b, "shift", 0);
-	json_set_real(o, "temperature", p->temperature);
-	json_set_int(o, "seed", p->seed);
-	json_set_real(o, "top_p", p->top_p);
-	json_set_int(o, "top_k", p->top_k);
-	json_set_real(o, "repeat_penalty", p->repeat_penalty);
-	json_set_int(o, "num_predict", p->num_predict);
-	json_set_int(o, "num_ctx", num_ctx);
-	json_set_new(b, "options", o);
-	return b;
-}
-
-json_t *
-binfer_openai_body(const char *model, const char *system, const char *user,
-    const struct binfer_params *p, const json_t *extra, int stream)
-{
-	json_t *b = json_object();
-	const char *k;
-	json_t *v;
-
-	json_set_str(b, "model", model);
-	json_set_new(b, "messages", messages(system, user));
-	json_set_real(b, "temperature", p->temperature);
-	json_set_int(b, "seed", p->seed);
-	json_set_real(b, "top_p", p->top_p);
-	json_set_int(b, "max_tokens", p->num_predict);
-	json_set_bool(b, "stream", stream);
-	if (stream)
-		json_set_new(b, "stream_options", json_pack("{s:b}",
-		    "include_usage", 1));
-	if (extra)
-		json_object_foreach((json_t *)extra, k, v)
-			json_object_set(b, k, v);
-	return b;
 }
 
 /* Case-insensitive substring test (ASCII). */
@@ -165,8 +101,8 @@ binfer_is_overflow_message(const char *msg)
 }
 
 /* The error message of an error body, whatever its shape; malloc'd or NULL. */
-static char *
-error_message(const json_t *o)
+char *
+binfer_error_message(const json_t *o)
 {
 	json_t *e;
 
@@ -198,15 +134,15 @@ error_message(const json_t *o)
 	return NULL;
 }
 
-static void
-set_error(struct binfer_result *r, const char *what, const char *detail)
+void
+binfer_set_error(struct binfer_result *r, const char *what, const char *detail)
 {
 	free(r->error);
 	r->error = xasprintf("%s%s", what, detail);
 }
 
-static long long
-get_count(const json_t *o, const char *k)
+long long
+binfer_count(const json_t *o, const char *k)
 {
 	json_t *v = json_object_get(o, k);
 
@@ -215,18 +151,8 @@ get_count(const json_t *o, const char *k)
 	return -1;
 }
 
-static double
-get_ns_ms(const json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	if (json_is_number(v) && json_number_value(v) >= 0)
-		return json_number_value(v) / 1e6;
-	return -1;
-}
-
-static void
-set_str(char **dst, const json_t *v)
+void
+binfer_take_str(char **dst, const json_t *v)
 {
 	if (json_is_string(v)) {
 		free(*dst);
@@ -234,21 +160,8 @@ set_str(char **dst, const json_t *v)
 	}
 }
 
-/* The final (done) object of an Ollama answer: counts and durations. */
-static void
-ollama_final(const json_t *o, struct binfer_result *r)
-{
-	set_str(&r->finish_reason, json_object_get(o, "done_reason"));
-	r->prompt_eval_count = get_count(o, "prompt_eval_count");
-	r->eval_count = get_count(o, "eval_count");
-	r->total_ms = get_ns_ms(o, "total_duration");
-	r->load_ms = get_ns_ms(o, "load_duration");
-	r->prompt_ms = get_ns_ms(o, "prompt_eval_duration");
-	r->eval_ms = get_ns_ms(o, "eval_duration");
-}
-
-static void
-append(char **dst, const char *s)
+void
+binfer_append(char **dst, const char *s)
 {
 	char *n;
 
@@ -259,208 +172,62 @@ append(char **dst, const char *s)
 	*dst = n;
 }
 
-static int
-ollama_object(const json_t *o, struct binfer_result *r, int *done)
+int
+binfer_error_status(const json_t *o, struct binfer_result *r)
 {
-	json_t *msg;
-	char *em = error_message(o);
+	char *em = binfer_error_message(o);
 
-	if (em) {
-		free(r->error);
-		r->error = em;
-		if (binfer_is_overflow_message(em)) {
-			r->overflow = 1;
-			return BINFER_FAIL;
-		}
-		return BINFER_RETRY;
-	}
-	msg = json_object_get(o, "message");
-	if (!json_is_object(msg) || !json_is_string(json_object_get(msg, "content"))) {
-		set_error(r, "malformed answer: ", "message.content: expected a string");
-		return BINFER_RETRY;
-	}
-	append(&r->content, json_string_value(json_object_get(msg, "content")));
-	if (json_is_string(json_object_get(msg, "thinking")))
-		append(&r->thinking, json_string_value(json_object_get(msg, "thinking")));
-	if (json_is_true(json_object_get(o, "done"))) {
-		*done = 1;
-		ollama_final(o, r);
-	}
-	return BINFER_OK;
-}
-
-static int
-parse_ollama(const char *body, size_t len, int stream, struct binfer_result *r)
-{
-	json_error_t je;
-	json_t *o;
-	int done = 0, st = BINFER_OK;
-
-	if (!stream) {
-		o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
-		if (!json_is_object(o)) {
-			json_decref(o);
-			set_error(r, "malformed answer: ", je.text[0] ? je.text : "not a JSON object");
-			return BINFER_RETRY;
-		}
-		st = ollama_object(o, r, &done);
-		json_decref(o);
-		if (st == BINFER_OK && !done) {
-			set_error(r, "malformed answer: ", "done is not true");
-			st = BINFER_RETRY;
-		}
-		if (st == BINFER_OK && !r->content)
-			r->content = xstrdup("");
-		return st;
-	}
-	while (len > 0) {
-		const char *nl = memchr(body, '\n', len);
-		size_t n = nl ? (size_t)(nl - body) : len;
-
-		if (n > 0 && !(n == 1 && body[0] == '\r')) {
-			o = json_loadb(body, n, JSON_REJECT_DUPLICATES, &je);
-			if (!json_is_object(o)) {
-				json_decref(o);
-				set_error(r, "malformed stream line: ", je.text[0] ? je.text : "not a JSON object");
-				return BINFER_RETRY;
-			}
-			st = ollama_object(o, r, &done);
-			json_decref(o);
-			if (st != BINFER_OK)
-				return st;
-			if (done)
-				break;
-		}
-		if (!nl)
-			break;
-		len -= n + 1;
-		body = nl + 1;
-	}
-	if (!done) {
-		set_error(r, "", "stream ended before its final (done) message");
-		return BINFER_RETRY;
-	}
-	if (!r->content)
-		r->content = xstrdup("");
-	return BINFER_OK;
-}
-
-static void
-openai_usage(const json_t *o, struct binfer_result *r)
-{
-	json_t *u = json_object_get(o, "usage"), *t;
-
-	if (json_is_object(u)) {
-		r->prompt_eval_count = get_count(u, "prompt_tokens");
-		r->eval_count = get_count(u, "completion_tokens");
-	}
-	set_str(&r->model_digest, json_object_get(o, "system_fingerprint"));
-	t = json_object_get(o, "timings");	/* llama.cpp server */
-	if (json_is_object(t)) {
-		json_t *pm = json_object_get(t, "prompt_ms"), *em = json_object_get(t, "predicted_ms");
-
-		if (json_is_number(pm))
-			r->prompt_ms = json_number_value(pm);
-		if (json_is_number(em))
-			r->eval_ms = json_number_value(em);
-	}
-}
-
-static int
-parse_openai(const char *body, size_t len, int stream, struct binfer_result *r)
-{
-	json_error_t je;
-	json_t *o, *c0, *m;
-	int done = 0;
-	char *em;
-
-	if (!stream) {
-		o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
-		if (!json_is_object(o)) {
-			json_decref(o);
-			set_error(r, "malformed answer: ", je.text[0] ? je.text : "not a JSON object");
-			return BINFER_RETRY;
-		}
-		if ((em = error_message(o)) != NULL) {
-			free(r->error);
-			r->error = em;
-			json_decref(o);
-			if (binfer_is_overflow_message(em)) {
-				r->overflow = 1;
-				return BINFER_FAIL;
-			}
-			return BINFER_RETRY;
-		}
-		c0 = json_array_get(json_object_get(o, "choices"), 0);
-		m = json_object_get(c0, "message");
-		if (!json_is_object(m) || !(json_is_string(json_object_get(m, "content")) ||
-		    json_is_null(json_object_get(m, "content")))) {
-			json_decref(o);
-			set_error(r, "malformed answer: ", "choices[0].message.content: expected a string");
-			return BINFER_RETRY;
-		}
-		r->content = xstrdup(json_is_string(json_object_get(m, "content")) ?
-		    json_string_value(json_object_get(m, "content")) : "");
-		set_str(&r->thinking, json_object_get(m, "reasoning_content"));
-		set_str(&r->finish_reason, json_object_get(c0, "finish_reason"));
-		openai_usage(o, r);
-		json_decref(o);
+	if (!em)
 		return BINFER_OK;
+	free(r->error);
+	r->error = em;
+	if (binfer_is_overflow_message(em)) {
+		r->overflow = 1;
+		return BINFER_FAIL;
 	}
+	return BINFER_RETRY;
+}
+
+json_t *
+binfer_load_object(const char *d, size_t n, const char *what, struct binfer_result *r)
+{
+	json_error_t je;
+	json_t *o = json_loadb(d, n, JSON_REJECT_DUPLICATES, &je);
+
+	if (json_is_object(o))
+		return o;
+	json_decref(o);
+	binfer_set_error(r, what, je.text[0] ? je.text : "not a JSON object");
+	return NULL;
+}
+
+int
+binfer_each_line(const char *body, size_t len, int (*fn)(const char *, size_t, void *),
+    void *ud)
+{
+	int st;
+
 	while (len > 0) {
 		const char *nl = memchr(body, '\n', len);
 		size_t n = nl ? (size_t)(nl - body) : len;
-		const char *d = body;
 
-		if (n > 0 && d[n - 1] == '\r')
+		if (n > 0 && body[n - 1] == '\r')
 			n--;
-		if (n >= 5 && memcmp(d, "data:", 5) == 0) {
-			d += 5;
-			n -= 5;
-			if (n > 0 && *d == ' ')
-				d++, n--;
-			if (n == 6 && memcmp(d, "[DONE]", 6) == 0) {
-				done = 1;
-				break;
-			}
-			o = json_loadb(d, n, JSON_REJECT_DUPLICATES, &je);
-			if (!json_is_object(o)) {
-				json_decref(o);
-				set_error(r, "malformed event: ", je.text[0] ? je.text : "not a JSON object");
-				return BINFER_RETRY;
-			}
-			if ((em = error_message(o)) != NULL) {
-				free(r->error);
-				r->error = em;
-				json_decref(o);
-				if (binfer_is_overflow_message(em)) {
-					r->overflow = 1;
-					return BINFER_FAIL;
-				}
-				return BINFER_RETRY;
-			}
-			c0 = json_array_get(json_object_get(o, "choices"), 0);
-			if (json_is_object(c0)) {
-				json_t *delta = json_object_get(c0, "delta");
-
-				if (json_is_object(delta)) {
-					if (json_is_string(json_object_get(delta, "content")))
-						append(&r->content, json_string_value(json_object_get(delta, "content")));
-					if (json_is_string(json_object_get(delta, "reasoning_content")))
-						append(&r->thinking, json_string_value(json_object_get(delta, "reasoning_content")));
-				}
-				set_str(&r->finish_reason, json_object_get(c0, "finish_reason"));
-			}
-			openai_usage(o, r);
-			json_decref(o);
-		}
+		if (n > 0 && (st = fn(body, n, ud)) != 0)
+			return st < 0 ? 0 : st;
 		if (!nl)
 			break;
 		len = (size_t)(body + len - (nl + 1));
 		body = nl + 1;
 	}
+	return 0;
+}
+
+int
+binfer_stream_end(struct binfer_result *r, int done, const char *missing)
+{
 	if (!done) {
-		set_error(r, "", "event stream ended before data: [DONE]");
+		binfer_set_error(r, "", missing);
 		return BINFER_RETRY;
 	}
 	if (!r->content)
@@ -474,7 +241,7 @@ binfer_parse(enum binfer_engine e, int http_status, const char *body, size_t len
 {
 	if (http_status != 200) {
 		json_t *o = json_loadb(body, len, 0, NULL);
-		char *em = error_message(o);
+		char *em = binfer_error_message(o);
 		char snippet[161];
 		size_t n = len < 160 ? len : 160, i;
 
@@ -496,8 +263,8 @@ binfer_parse(enum binfer_engine e, int http_status, const char *body, size_t len
 		return (http_status == 429 || http_status >= 500) ? BINFER_RETRY : BINFER_FAIL;
 	}
 	if (e == BINFER_OLLAMA)
-		return parse_ollama(body, len, stream, r);
-	return parse_openai(body, len, stream, r);
+		return binfer_parse_ollama(body, len, stream, r);
+	return binfer_parse_openai(body, len, stream, r);
 }
 
 char *
@@ -569,51 +336,56 @@ binfer_fill_template(const char *tmpl, const json_t *vars)
 	return buf_detach(&b, NULL);
 }
 
-json_t *
-binfer_parse_verdict(const char *text, const char **err)
+
+char *
+binfer_mask(char *s, const char *secret)
 {
-	const char *p = text;
+	static const char mask[] = "[MASKED]";
+	struct buf b = BUF_INIT;
+	const char *p, *hit;
+	size_t n;
 
-	*err = "no JSON object with factual_accuracy in the judge's answer";
-	while ((p = strchr(p, '{')) != NULL) {
-		json_error_t je;
-		json_t *o = json_loads(p, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &je);
-		json_t *fa, *co, *hc, *ra, *v;
-
-		if (!json_is_object(o) || !(fa = json_object_get(o, "factual_accuracy"))) {
-			json_decref(o);
-			p++;
-			continue;
-		}
-		co = json_object_get(o, "completeness");
-		hc = json_object_get(o, "hallucination_count");
-		ra = json_object_get(o, "rationale");
-		if (!json_is_integer(fa) || json_integer_value(fa) < 0 ||
-		    json_integer_value(fa) > 3) {
-			*err = "factual_accuracy: expected an integer 0 to 3";
-			json_decref(o);
-			return NULL;
-		}
-		if (co && !json_is_null(co) && !(json_is_integer(co) &&
-		    (json_integer_value(co) == 0 || json_integer_value(co) == 1))) {
-			*err = "completeness: expected 0 or 1";
-			json_decref(o);
-			return NULL;
-		}
-		if (hc && !json_is_null(hc) && !(json_is_integer(hc) &&
-		    json_integer_value(hc) >= 0)) {
-			*err = "hallucination_count: expected a non-negative integer";
-			json_decref(o);
-			return NULL;
-		}
-		v = json_object();
-		json_set_int(v, "factual_accuracy", json_integer_value(fa));
-		json_set_new(v, "completeness", co ? json_incref(co) : json_null());
-		json_set_new(v, "hallucination_count", hc ? json_incref(hc) : json_null());
-		json_set_new(v, "rationale", json_is_string(ra) ? json_incref(ra) : json_null());
-		json_decref(o);
-		*err = NULL;
-		return v;
+	if (!s || !secret || !*secret || !strstr(s, secret))
+		return s;
+	n = strlen(secret);
+	for (p = s; (hit = strstr(p, secret)) != NULL; p = hit + n) {
+		buf_add(&b, p, (size_t)(hit - p));
+		buf_adds(&b, mask);
 	}
-	return NULL;
+	buf_adds(&b, p);
+	free(s);
+	return buf_detach(&b, NULL);
+}
+
+int
+binfer_mask_json(json_t *v, const char *secret)
+{
+	const char *k;
+	json_t *e;
+	size_t i;
+	int n = 0;
+
+	if (!secret || !*secret)
+		return 0;
+	if (json_is_string(v)) {
+		if (!strstr(json_string_value(v), secret))
+			return 0;
+		{
+			char *m = binfer_mask(xstrdup(json_string_value(v)), secret);
+
+			json_string_set(v, m);
+			free(m);
+		}
+		return 1;
+	}
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, e)
+			n += binfer_mask_json(e, secret);
+		return n;
+	}
+	if (!json_is_object(v))
+		return 0;
+	json_object_foreach(v, k, e)
+		n += binfer_mask_json(e, secret);
+	return n;
 }

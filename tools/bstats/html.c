@@ -14,7 +14,6 @@
  * written as \u escapes, and the script puts every data string into the page
  * as text, never as markup (as bscore-merge's scoring page does).
  */
-#define _GNU_SOURCE	/* open_memstream is POSIX 2008; glibc's header */
 #include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>

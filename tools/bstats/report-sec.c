@@ -59,8 +59,9 @@ kruskal_line(FILE *fp, const json_t *r)
 	}
 	fprintf(fp, "\n  - follow-ups: %s\n", rp_true(r, "followups_run") ?
 	    "run (the test is significant after BH), see the follow-up tables "
-	    "and below" : "not run: the Kruskal-Wallis test is not significant "
-	    "after BH (001 §6.6)");
+	    "and below" : !rp_true(r, "computable") ? "not run: the "
+	    "Kruskal-Wallis test is not computable" : "not run: the "
+	    "Kruskal-Wallis test is not significant after BH (001 §6.6)");
 }
 
 void
@@ -107,8 +108,8 @@ token_site_table(FILE *fp, const json_t *r)
 	    "§4 writes B − A; the sign is turned round here so that one "
 	    "convention holds throughout.)", rp_str(r, "metric"));
 	if (rp_num(d, "n") > 0) {
-		fprintf(fp, "  Across %lld sites the median Δ is ", (long long)
-		    rp_num(d, "n"));
+		fprintf(fp, "  Across %lld site%s the median Δ is ", (long long)
+		    rp_num(d, "n"), rp_num(d, "n") == 1 ? "" : "s");
 		rp_median_iqr(fp, d, 1, " %");
 		fputc('.', fp);
 	}
@@ -230,8 +231,8 @@ rp_parity(FILE *fp, const json_t *res)
 	    "words (and code lines) found in the other, as bctx measures them; "
 	    "drift: pairs bctx flagged `pair_drift`.  Beside them the "
 	    "gold-coverage asymmetry: mean gold coverage of A and of B, and the "
-	    "share of pairs where B's is lower.  %lld of %lld pairs carry parity, "
-	    "%lld are flagged.\n\n", (long long)rp_num(r, "pairs_with_parity"),
+	    "share of pairs where B's is lower.  %lld of %lld pairs carry parity; "
+	    "flagged: %lld.\n\n", (long long)rp_num(r, "pairs_with_parity"),
 	    (long long)rp_num(r, "n"), (long long)rp_num(r, "pairs_drift"));
 	parity_table(fp, r);
 	fprintf(fp, "\n**Sensitivity analysis**: the primary tests again without "

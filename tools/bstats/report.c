@@ -169,8 +169,10 @@ rp_result_line(FILE *fp, const json_t *r)
 	if (e)
 		effect(fp, e);
 	if (json_is_number(json_object_get(r, "n_nonzero")))
-		fprintf(fp, ", n = %lld pairs (%lld non-zero differences)",
-		    (long long)rp_num(r, "n"), (long long)rp_num(r, "n_nonzero"));
+		fprintf(fp, ", n = %lld pair%s (%lld non-zero difference%s)",
+		    (long long)rp_num(r, "n"), rp_num(r, "n") == 1 ? "" : "s",
+		    (long long)rp_num(r, "n_nonzero"), rp_num(r, "n_nonzero") == 1 ?
+		    "" : "s");
 	else
 		fprintf(fp, ", n = %lld", (long long)rp_num(r, "n"));
 	if (json_object_get(r, "alternative"))

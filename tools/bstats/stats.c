@@ -581,9 +581,9 @@ bst_mcnemar(long b, long c, int exact, int correction, struct bst_test *r)
 
 	assert(b >= 0 && c >= 0);
 	if (n == 0 && !exact) {
-		not_computable(r, 0, "no discordant pairs: the chi-square "
-		    "statistic divides by zero (statsmodels returns an infinite "
-		    "statistic and p = 0)");
+		not_computable(r, 0, "no discordant pairs, so the chi-square "
+		    "statistic divides by zero; statsmodels returns an infinite "
+		    "statistic and p = 0");
 		return;
 	}
 	result_init(r, (size_t)n);

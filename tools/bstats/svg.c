@@ -9,7 +9,9 @@
  * are in natural order (S2 before S10), and the colours are the Okabe-Ito
  * palette, which stays distinct under the common colour-vision deficiencies.
  * Each figure states the sign convention in its caption, and a CSV of the
- * data it plots is written beside it so that authors can re-plot.  Plain SVG
+ * data it plots is written beside it so that authors can re-plot (common's
+ * CSV writer: text cells a spreadsheet would run as a formula get a leading
+ * space, as in raw-data.csv).  Plain SVG
  * 1.1, deterministic: the scatter's jitter is a hash of the pair's key.
  */
 #include <assert.h>
@@ -215,39 +217,27 @@ legend(FILE *fp, double x, double y, const char *colour, const char *label)
 
 /* ----------------------------------------------------------- CSV data */
 
-/* A CSV text cell: quoted when needed; a cell a spreadsheet would run as a
- * formula (= + - @ first) gets a leading apostrophe. */
+/* A number cell: the shortest of %.15g and %.17g that reads back as v. */
 static void
-csv_text(FILE *fp, const char *s)
-{
-	const char *q;
-
-	s = s ? s : "";
-	if (strchr("=+-@\t\r", *s) && *s)
-		fputc('\'', fp);
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, fp);
-		return;
-	}
-	fputc('"', fp);
-	for (q = s; *q; q++) {
-		if (*q == '"')
-			fputc('"', fp);
-		fputc(*q, fp);
-	}
-	fputc('"', fp);
-}
-
-/* The shortest of %.15g and %.17g that reads back as v. */
-static void
-csv_num(FILE *fp, double v)
+csv_num(struct csv_writer *w, double v)
 {
 	char b[40];
 
 	snprintf(b, sizeof b, "%.15g", v);
 	if (strtod(b, NULL) != v)
 		snprintf(b, sizeof b, "%.17g", v);
-	fprintf(fp, ",%s", b);
+	csv_write_field(w, b);
+}
+
+static void
+csv_header(struct csv_writer *w, FILE *fp, const char *const *names)
+{
+	size_t n;
+
+	csv_writer_init(w, fp, 0, 0);
+	for (n = 0; names[n]; n++)
+		;
+	csv_write_row(w, names, n);
 }
 
 /* ------------------------------------------------------ Figure 4 scatter */
@@ -363,21 +353,21 @@ scatter_svg(const struct bst_study *s, FILE *fp)
 static void
 scatter_csv(const struct bst_study *s, FILE *fp)
 {
+	static const char *const head[] = { "site_id", "question_id", "model_id",
+	    "delta_tokens_a_minus_b", "delta_accuracy_b_minus_a", NULL };
+	struct csv_writer w;
 	size_t i;
 
-	fputs("site_id,question_id,model_id,delta_tokens_a_minus_b,"
-	    "delta_accuracy_b_minus_a\n", fp);
+	csv_header(&w, fp, head);
 	for (i = 0; i < s->npairs; i++) {
 		const struct bst_pair *q = &s->pairs[i];
 
-		csv_text(fp, q->a->site);
-		fputc(',', fp);
-		csv_text(fp, q->a->question);
-		fputc(',', fp);
-		csv_text(fp, q->a->model);
-		csv_num(fp, bst_delta(M_TOK, q->a, q->b));
-		csv_num(fp, bst_delta(M_ACC, q->a, q->b));
-		fputc('\n', fp);
+		csv_write_text(&w, q->a->site);
+		csv_write_text(&w, q->a->question);
+		csv_write_text(&w, q->a->model);
+		csv_num(&w, bst_delta(M_TOK, q->a, q->b));
+		csv_num(&w, bst_delta(M_ACC, q->a, q->b));
+		csv_end_record(&w);
 	}
 }
 
@@ -533,25 +523,29 @@ site_tokens_svg(const struct bst_study *s, FILE *fp)
 static void
 site_tokens_csv(const struct bst_study *s, FILE *fp)
 {
+	static const char *const head[] = { "site_id", "n", "mean_a", "mean_b",
+	    "mean_delta_a_minus_b", "ci_low", "ci_high", "delta_pct_of_a",
+	    "counts", NULL };
 	struct site_bar *v;
+	struct csv_writer w;
 	int ref;
 	size_t ns = site_bars(s, &v, &ref), i;
 
-	fprintf(fp, "site_id,n,mean_a,mean_b,mean_delta_a_minus_b,ci_low,ci_high,"
-	    "delta_pct_of_a,counts\n");
+	csv_header(&w, fp, head);
 	for (i = 0; i < ns; i++) {
-		csv_text(fp, v[i].site);
-		fprintf(fp, ",%zu", v[i].n);
-		csv_num(fp, v[i].mean_a);
-		csv_num(fp, v[i].mean_b);
-		csv_num(fp, v[i].mean);
-		csv_num(fp, v[i].lo);
-		csv_num(fp, v[i].hi);
+		csv_write_text(&w, v[i].site);
+		csv_num(&w, (double)v[i].n);
+		csv_num(&w, v[i].mean_a);
+		csv_num(&w, v[i].mean_b);
+		csv_num(&w, v[i].mean);
+		csv_num(&w, v[i].lo);
+		csv_num(&w, v[i].hi);
 		if (v[i].mean_a > 0)
-			csv_num(fp, 100 * v[i].mean / v[i].mean_a);
+			csv_num(&w, 100 * v[i].mean / v[i].mean_a);
 		else
-			fputc(',', fp);
-		fprintf(fp, ",%s\n", ref ? "ref_token_count" : "input_token_count");
+			csv_write_field(&w, "");
+		csv_write_field(&w, ref ? "ref_token_count" : "input_token_count");
+		csv_end_record(&w);
 	}
 	free(v);
 }
@@ -640,20 +634,26 @@ accuracy_svg(const struct bst_study *s, FILE *fp)
 static void
 accuracy_csv(const struct bst_study *s, FILE *fp)
 {
+	static const char *const head[] = { "condition", "score", "count", "n",
+	    "pct", "ci_low_pct", "ci_high_pct", NULL };
 	double c[2][4], n = (double)s->npairs, z = gsl_cdf_ugaussian_Pinv(0.5 +
 	    s->opt.level / 2), lo, hi;
+	struct csv_writer w;
 	int k, v;
 
 	accuracy_counts(s, c);
-	fputs("condition,score,count,n,pct,ci_low_pct,ci_high_pct\n", fp);
+	csv_header(&w, fp, head);
 	for (k = 0; k < 2; k++)
 		for (v = 0; v < 4; v++) {
 			wilson(c[k][v], n, z, &lo, &hi);
-			fprintf(fp, "%c,%d,%.0f,%.0f", k ? 'B' : 'A', v, c[k][v], n);
-			csv_num(fp, n > 0 ? 100 * c[k][v] / n : 0);
-			csv_num(fp, 100 * lo);
-			csv_num(fp, 100 * hi);
-			fputc('\n', fp);
+			csv_write_field(&w, k ? "B" : "A");
+			csv_num(&w, v);
+			csv_num(&w, c[k][v]);
+			csv_num(&w, n);
+			csv_num(&w, n > 0 ? 100 * c[k][v] / n : 0);
+			csv_num(&w, 100 * lo);
+			csv_num(&w, 100 * hi);
+			csv_end_record(&w);
 		}
 }
 
@@ -752,28 +752,29 @@ forest_svg(const struct bst_study *s, FILE *fp)
 static void
 forest_csv(const struct bst_study *s, FILE *fp)
 {
+	static const char *const head[] = { "group", "subset", "n",
+	    "cliffs_delta_b_minus_a", "ci_low", "ci_high", NULL };
+	struct csv_writer w;
 	size_t i;
 	json_t *r;
 
-	fputs("group,subset,n,cliffs_delta_b_minus_a,ci_low,ci_high\n", fp);
+	csv_header(&w, fp, head);
 	json_array_foreach(s->results, i, r) {
 		json_t *e = json_object_get(r, "effect");
+		static const char *const k[] = { "value", "ci_low", "ci_high" };
+		int j;
 
 		if (!forest_row(r))
 			continue;
-		csv_text(fp, json_string_value(json_object_get(r, "group")));
-		fputc(',', fp);
-		csv_text(fp, json_string_value(json_object_get(r, "subset")));
-		fprintf(fp, ",%lld", (long long)json_integer_value(json_object_get(r,
-		    "n")));
-		if (json_is_number(json_object_get(e, "value"))) {
-			csv_num(fp, json_number_value(json_object_get(e, "value")));
-			csv_num(fp, json_number_value(json_object_get(e, "ci_low")));
-			csv_num(fp, json_number_value(json_object_get(e, "ci_high")));
-		} else {
-			fputs(",,,", fp);
-		}
-		fputc('\n', fp);
+		csv_write_text(&w, json_string_value(json_object_get(r, "group")));
+		csv_write_text(&w, json_string_value(json_object_get(r, "subset")));
+		csv_num(&w, json_number_value(json_object_get(r, "n")));
+		for (j = 0; j < 3; j++)
+			if (json_is_number(json_object_get(e, k[j])))
+				csv_num(&w, json_number_value(json_object_get(e, k[j])));
+			else
+				csv_write_field(&w, "");
+		csv_end_record(&w);
 	}
 }
 

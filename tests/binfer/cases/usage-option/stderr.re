@@ -1,0 +1,1 @@
+^binfer: unknown option --frobnicate

@@ -1,0 +1,392 @@
+/*
+ * sched.c - the request scheduler: reads context records as they are
+ * needed, keeps a window of at most wcap of them, sends their requests
+ * concurrently (at most --jobs in flight) over the endpoints, retries with
+ * backoff, moves a dead endpoint's requests to the live ones, and writes
+ * each record as soon as it and every record before it are done.  Memory
+ * is bounded by the window, not by the input.
+ */
+#include <assert.h>
+#include <math.h>
+#include <poll.h>
+#include <string.h>
+#include <time.h>
+
+#include "ctx.h"
+#include "run.h"
+
+#define MAX_BODY (64u << 20)	/* cap on a server's answer */
+#define DEAD_MAX_S 30.0		/* longest pause of a dead endpoint */
+
+/* The input: files in order, stdin when none. */
+struct input {
+	struct ndj_reader rd;
+	char **files;
+	int open, eof;
+};
+
+static struct job *
+slot(const struct binfer_run *R, unsigned long long seq)
+{
+	assert(seq >= R->head && seq < R->tail);
+	return &R->win[seq % R->wcap];
+}
+
+static json_t *
+next_record(struct input *in)
+{
+	json_t *rec;
+
+	while (!in->eof) {
+		if (!in->open) {
+			ndj_reader_open(&in->rd, *in->files ? *in->files : "-");
+			in->open = 1;
+		}
+		if ((rec = ndj_next(&in->rd)) != NULL)
+			return rec;
+		ndj_reader_close(&in->rd);
+		in->open = 0;
+		if (!*in->files || !*++in->files)
+			in->eof = 1;
+	}
+	return NULL;
+}
+
+/*
+ * Can a record be read without waiting?  Bytes in the stdio buffer (as
+ * gnulib's freadahead reads them on glibc), else the descriptor polls
+ * readable (always so for a regular file, and at end of input).
+ */
+static int
+input_ready(const struct input *in)
+{
+	struct pollfd pfd;
+
+	if (!in->open)
+		return 1;
+#ifdef __GLIBC__
+	if (in->rd.fp->_IO_read_ptr < in->rd.fp->_IO_read_end)
+		return 1;
+#endif
+	pfd.fd = fileno(in->rd.fp);
+	pfd.events = POLLIN;
+	return poll(&pfd, 1, 0) > 0;
+}
+
+/* Anything to do but wait for input? */
+static int
+busy(const struct binfer_run *R)
+{
+	unsigned long long s;
+
+	if (R->inflight > 0)
+		return 1;
+	for (s = R->head; s < R->tail; s++)
+		if (R->win[s % R->wcap].state == J_READY || R->win[s % R->wcap].state == J_DONE)
+			return 1;
+	return 0;
+}
+
+/*
+ * Read records into the window while there is room, without waiting for a
+ * slow producer while requests are in flight or records wait to be written.
+ */
+static void
+fill(struct binfer_run *R, struct input *in)
+{
+	while (!in->eof && R->tail - R->head < R->wcap && (input_ready(in) || !busy(R))) {
+		json_t *rec = next_record(in);
+		struct job *j;
+
+		if (!rec)
+			break;
+		j = &R->win[R->tail % R->wcap];
+		assert(j->state == J_FREE && j->rec == NULL && j->body == NULL);
+		memset(j, 0, sizeof(*j));
+		j->rec = rec;	/* the window owns the record now */
+		j->expected = -1;
+		j->num_ctx = -1;
+		j->ep = -1;
+		j->state = J_READY;
+		R->tail++;
+		job_prepare(R, j);
+		R->records++;
+	}
+}
+
+/* ------------------------------------------------------------ transfers */
+
+/* The endpoint for j: live ones first, the fewest requests, a retry elsewhere. */
+static int
+pick_endpoint(const struct binfer_run *R, const struct job *j, double now)
+{
+	int best = -1, i, k, live, best_live = 0;
+
+	for (k = 0; k < R->nep; k++) {
+		i = (k + (j->attempts > 0 && j->ep >= 0 ? j->ep + 1 : 0)) % R->nep;
+		live = R->ep[i].dead_until <= now;
+		if (best < 0 || (live && !best_live) || (live == best_live &&
+		    (live ? R->ep[i].inflight < R->ep[best].inflight :
+		    R->ep[i].dead_until < R->ep[best].dead_until))) {
+			best = i;
+			best_live = live;
+		}
+	}
+	assert(best >= 0 && best < R->nep);
+	return best;
+}
+
+static void request_done(struct http_req *req);
+
+/* Hand j to the driver, to start after delay_ms, on the endpoint it picks. */
+static void
+submit(struct binfer_run *R, struct job *j, long delay_ms)
+{
+	struct http_req *q = &j->req;
+
+	assert(j->state == J_READY || j->state == J_INFLIGHT);
+	j->ep = pick_endpoint(R, j, now_seconds());
+	free(j->url);
+	j->url = xasprintf("%s%s", R->ep[j->ep].url, R->o->api_path);
+	q->url = j->url;
+	q->post = j->body;
+	q->post_len = j->body_len;
+	q->headers = R->headers;
+	q->timeout_ms = R->o->timeout_s * 1000L;
+	q->connect_timeout_ms = 10000;
+	q->max_body = MAX_BODY;
+	q->on_done = request_done;
+	q->arg = R;
+	if (j->state == J_READY)
+		R->inflight++;
+	R->ep[j->ep].inflight++;
+	j->state = J_INFLIGHT;
+	http_submit(R->http, q, 0, delay_ms);
+}
+
+/* Is another endpoint live?  Then a refused connection moves the request. */
+static int
+mark_dead(struct binfer_run *R, int ep, double now)
+{
+	struct binfer_endpoint *e = &R->ep[ep];
+	int i;
+
+	e->dead++;
+	e->dead_until = now + fmin(DEAD_MAX_S, ldexp(0.5, e->dead));
+	if (e->dead == 1 && R->nep > 1)
+		warn("%s: no connection; its requests go to the other endpoints", e->url);
+	for (i = 0; i < R->nep; i++)
+		if (i != ep && R->ep[i].dead_until <= now)
+			return 1;
+	return 0;
+}
+
+/* The driver's answer parsed; BINFER_RETRY with *retry_after_s for a retry. */
+static int
+parse_answer(struct binfer_run *R, struct http_req *q, struct binfer_result *r,
+    long *retry_after_s)
+{
+	char *ra;
+
+	*retry_after_s = -1;
+	if (q->err == HTTP_ETOOBIG || q->err == HTTP_ETOOBIG_DECODED) {
+		r->error = xasprintf("answer larger than %u bytes", MAX_BODY);
+		return BINFER_FAIL;
+	}
+	if (q->err != HTTP_OK) {
+		r->error = xstrdup(curl_easy_strerror((CURLcode)q->curl_code));
+		return BINFER_RETRY;
+	}
+	if ((ra = http_header(q->hdrs.s, q->hdrs.len, "retry-after")) != NULL) {
+		*retry_after_s = http_retry_after(ra, time(NULL));
+		free(ra);
+	}
+	return binfer_parse(R->o->engine, (int)q->status, buf_str(&q->body), q->body.len,
+	    R->o->stream, r);
+}
+
+static void
+request_done(struct http_req *q)
+{
+	struct binfer_run *R = q->arg;
+	struct job *j = (struct job *)q;	/* req is the job's first member */
+	const char *endpoint = R->ep[j->ep].url;
+	struct binfer_result r;
+	long retry_after;
+	int st;
+	char *err;
+
+	assert(j->state == J_INFLIGHT && j->ep >= 0 && j->ep < R->nep);
+	R->ep[j->ep].inflight--;
+	if ((q->err == HTTP_ECONNECT || q->err == HTTP_EDNS) &&
+	    mark_dead(R, j->ep, now_seconds())) {
+		submit(R, j, 0);	/* another endpoint, no attempt spent */
+		return;
+	}
+	if (q->err == HTTP_OK)
+		R->ep[j->ep].dead = 0;
+	j->attempts++;
+	binfer_result_init(&r);
+	st = parse_answer(R, q, &r, &retry_after);
+	http_req_release(q);
+	if (st == BINFER_RETRY && j->attempts <= R->o->retries) {
+		submit(R, j, http_backoff_ms(R->http, j->attempts, retry_after));
+		binfer_result_release(&r);
+		return;
+	}
+	R->inflight--;
+	if (st == BINFER_OK) {
+		if (R->o->cache_dir)
+			binfer_cache_store(R->o->cache_dir, j->hash, binfer_engine_name(R->o->engine),
+			    R->o->model_tag, endpoint, &r);
+		job_finish_ok(R, j, endpoint, &r);
+	} else {
+		err = j->attempts > 1 ? xasprintf("%s (after %d attempts)", r.error, j->attempts)
+		    : xstrdup(r.error);
+		job_finish_err(R, j, endpoint, err, r.overflow ? REASON_CONTEXT_OVERFLOW :
+		    REASON_INFERENCE_ERROR);
+		free(err);
+	}
+	binfer_result_release(&r);
+}
+
+/* The next job to send. */
+static struct job *
+next_job(struct binfer_run *R, unsigned long long *cursor)
+{
+	if (*cursor < R->head)
+		*cursor = R->head;
+	while (*cursor < R->tail && slot(R, *cursor)->state != J_READY)
+		(*cursor)++;
+	return *cursor < R->tail ? slot(R, (*cursor)++) : NULL;
+}
+
+/* Write the done records at the head of the window, in input order. */
+static void
+emit_ready(struct binfer_run *R, struct progress *pg)
+{
+	char note[96];
+	unsigned long long fails = 0, head = R->head;
+	int k;
+
+	for (k = 0; k < REASON_N; k++)
+		fails += R->nreason[k];
+	while (R->head < R->tail && slot(R, R->head)->state == J_DONE) {
+		struct job *j = slot(R, R->head);
+		double el = now_seconds() - pg->t0;
+
+		binfer_mask_json(j->rec, R->secret);
+		ndj_emit(j->rec);
+		json_decref(j->rec);
+		free(j->body);
+		free(j->url);
+		http_req_release(&j->req);
+		memset(j, 0, sizeof(*j));	/* J_FREE: the slot is reusable */
+		R->head++;
+		snprintf(note, sizeof(note), "%.1f tok/s  %llu failed",
+		    el > 0 ? (double)R->tokens_out / el : 0.0, fails);
+		progress_add(pg, 1, note);
+	}
+	if (R->head != head)
+		fflush(ndj_output());	/* written means readable downstream */
+}
+
+/* The first job that needs the network, for the warm-up's num_ctx. */
+static const struct job *
+first_ready(const struct binfer_run *R)
+{
+	unsigned long long s;
+
+	for (s = R->head; s < R->tail; s++)
+		if (slot(R, s)->state == J_READY)
+			return slot(R, s);
+	return NULL;
+}
+
+/* Interrupted: 1 to stop now.  The first interrupt lets requests finish. */
+static int
+interrupted(struct binfer_run *R, int *draining)
+{
+	if (ctx_interrupted) {
+		ctx_interrupted = 0;
+		if (*draining || R->inflight == 0)
+			return 1;
+		*draining = 1;
+		warn("interrupted: finishing %d request%s in flight "
+		    "(interrupt again to abandon them)", R->inflight,
+		    R->inflight == 1 ? "" : "s");
+	}
+	return *draining && R->inflight == 0;
+}
+
+static void
+run_loop(struct binfer_run *R, struct input *in, struct progress *pg, int *stopped)
+{
+	unsigned long long cursor = 0;
+	int draining = 0;
+	struct job *j;
+	const struct job *f;
+
+	for (;;) {
+		if (interrupted(R, &draining)) {
+			*stopped = 1;
+			return;
+		}
+		if (!draining)
+			fill(R, in);
+		if (!R->warmed && (f = first_ready(R)) != NULL) {
+			binfer_warm_up(R, f);
+			R->warmed = 1;
+		}
+		/* at most --jobs handed to the driver: an interrupt stops the rest */
+		while (!draining && R->inflight < R->o->jobs && (j = next_job(R, &cursor)) != NULL)
+			submit(R, j, 0);
+		emit_ready(R, pg);
+		if (in->eof && R->head == R->tail)
+			return;
+		http_step(R->http, R->inflight > 0 ? 200 : 0);
+		emit_ready(R, pg);
+	}
+}
+
+int
+binfer_schedule(struct binfer_run *R)
+{
+	struct http_config hc;
+	struct input in;
+	struct progress pg;
+	int stopped = 0;
+	unsigned long long k;
+
+	memset(&in, 0, sizeof(in));
+	in.files = R->o->inputs;
+	R->wcap = (size_t)R->o->jobs * 4 + 60;
+	R->win = xcalloc(R->wcap, sizeof(*R->win));
+	memset(&hc, 0, sizeof(hc));
+	hc.max_inflight = R->o->jobs;
+	hc.per_host = R->o->jobs;
+	hc.retry_base_ms = R->o->retry_delay_ms > 0 ? R->o->retry_delay_ms : 1;
+	hc.retry_max_ms = 60000;
+	R->http = http_new(&hc);
+	progress_start(&pg, "binfer", 0);
+	run_loop(R, &in, &pg, &stopped);
+	progress_end(&pg);
+	http_free(R->http);	/* abandons what is still in flight */
+	for (k = R->head; k < R->tail; k++) {
+		struct job *j = slot(R, k);
+
+		json_decref(j->rec);
+		free(j->body);
+		free(j->url);
+		http_req_release(&j->req);
+	}
+	if (in.open)
+		ndj_reader_close(&in.rd);
+	free(R->win);
+	if (stopped) {
+		warn("interrupted: wrote %llu of %llu records; run again to resume "
+		    "from the cache", R->head, R->records);
+		return 130;
+	}
+	return 0;
+}
