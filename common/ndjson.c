@@ -48,7 +48,7 @@ ndj_die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(EXIT_DATA);
+	err_exit(EXIT_DATA);
 }
 
 void
