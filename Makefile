@@ -140,9 +140,10 @@ fuzz: deps
 	$(Q)set -e; for f in $(FUZZ_SRC:tests/fuzz/%.c=build-fuzz/fuzz/%); do \
 	    n=$$(basename $$f); mkdir -p build-fuzz/corpus/$$n; \
 	    seeds=; [ -d tests/fuzz/seeds/$$n ] && seeds=tests/fuzz/seeds/$$n; \
+	    opts=; [ -f tests/fuzz/$$n.options ] && opts=$$(cat tests/fuzz/$$n.options); \
 	    echo "== $$n ($(FUZZ_SECONDS) s)"; \
 	    $$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-	        -print_final_stats=1 build-fuzz/corpus/$$n $$seeds 2>build-fuzz/$$n.log \
+	        -print_final_stats=1 $$opts build-fuzz/corpus/$$n $$seeds 2>build-fuzz/$$n.log \
 	        || { tail -n 60 build-fuzz/$$n.log; exit 1; }; \
 	    grep -E '^(stat::number_of_executed_units|Done)' build-fuzz/$$n.log || true; \
 	done

@@ -173,7 +173,8 @@ csv_read(struct csv_reader *r)
 		}
 		if (quoted && c != ',' && c != '\n' && c != EOF)
 			return fail(r, "text after a closing quote");
-		if (!utf8_valid(r->field.s + start, r->field.len - start, &bad)) {
+		if (r->field.len > start &&
+		    !utf8_valid(r->field.s + start, r->field.len - start, &bad)) {
 			snprintf(r->err, sizeof(r->err),
 			    "invalid UTF-8 in field %zu", r->nfields + 1);
 			return -1;

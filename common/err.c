@@ -9,6 +9,21 @@
 #include "err.h"
 
 static const char *progname = "ctxbench";
+static void (*exit_hook)(int);
+
+void
+err_set_exit_hook(void (*hook)(int status))
+{
+	exit_hook = hook;
+}
+
+void
+err_exit(int status)
+{
+	if (exit_hook)
+		exit_hook(status);
+	exit(status);
+}
 
 void
 err_init(const char *name)
@@ -73,7 +88,7 @@ die(const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn_prefixed(fmt, ap);
 	va_end(ap);
-	exit(EXIT_DATA);
+	err_exit(EXIT_DATA);
 }
 
 void
@@ -85,7 +100,7 @@ die_errno(const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn_errno(e, fmt, ap);
 	va_end(ap);
-	exit(EXIT_DATA);
+	err_exit(EXIT_DATA);
 }
 
 void
@@ -96,7 +111,7 @@ diex(int status, const char *fmt, ...)
 	va_start(ap, fmt);
 	vwarn_prefixed(fmt, ap);
 	va_end(ap);
-	exit(status);
+	err_exit(status);
 }
 
 void
@@ -108,14 +123,14 @@ die_usage(const char *fmt, ...)
 	vwarn_prefixed(fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "try '%s --help' for more information\n", progname);
-	exit(EXIT_USAGE);
+	err_exit(EXIT_USAGE);
 }
 
 void
 die_usage_hint(void)
 {
 	fprintf(stderr, "try '%s --help' for more information\n", progname);
-	exit(EXIT_USAGE);
+	err_exit(EXIT_USAGE);
 }
 
 static void *

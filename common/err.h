@@ -41,6 +41,15 @@ void die_usage(const char *fmt, ...) CTX_PRINTF(1, 2) CTX_NORETURN;
  * 'PROGRAM --help'" and exit EXIT_USAGE.
  */
 void die_usage_hint(void) CTX_NORETURN;
+/*
+ * For fuzz targets and test drivers only: when set, die(), die_errno(),
+ * diex() and die_usage() print their message and call hook(status) instead
+ * of exit(); the hook must not return (it longjmps back to the driver).
+ * NULL restores exit().
+ */
+void err_set_exit_hook(void (*hook)(int status));
+/* exit(status), or the hook when one is set: for die()-like functions. */
+void err_exit(int status) CTX_NORETURN;
 /* Print "PROGRAM: message" and return. */
 void warn(const char *fmt, ...) CTX_PRINTF(1, 2);
 void warn_errno(const char *fmt, ...) CTX_PRINTF(1, 2);

@@ -41,6 +41,7 @@ struct http {
 	struct host *hosts;
 	size_t nhosts, hcap, rr;
 	json_t *hostmap;	/* origin -> index */
+	json_t *rawmap;		/* "scheme://authority" as written -> index */
 	struct http_req *timers;	/* delayed, unsorted */
 	struct http_req *running;	/* in flight (prev/next) */
 	size_t active, queued;
@@ -285,20 +286,59 @@ mapping_for(const struct curl_slist *list, const char *host, const char *port)
 	return NULL;
 }
 
+/* How requests to h go: its proxy, and the connect-to/resolve entry. */
+static void
+host_route(struct http *d, struct host *h)
+{
+	/* the key is "scheme://host:port" */
+	char *sep = strstr(h->key, "://"), *colon = strrchr(h->key, ':');
+	char *scheme = xstrndup(h->key, (size_t)(sep - h->key));
+	char *hn = xstrndup(sep + 3, (size_t)(colon - sep - 3));
+
+	if (hn[0] == '[') {	/* IPv6 literal: no brackets in the maps */
+		memmove(hn, hn + 1, strlen(hn));
+		hn[strlen(hn) - 1] = '\0';
+	}
+	h->proxy = proxy_for(scheme, hn);
+	h->connect_to = mapping_for(d->cfg.connect_to, hn, colon + 1);
+	h->resolve = mapping_for(d->cfg.resolve, hn, colon + 1);
+	free(scheme);
+	free(hn);
+}
+
+/*
+ * The host index of url.  The URL's text up to its path ("scheme://
+ * authority") is looked up first, so a URL is parsed only the first time
+ * its authority is seen, as written.
+ */
 static size_t
 host_of(struct http *d, const char *url)
 {
-	char *origin, *why;
+	const char *sep = strstr(url, "://"), *end;
+	char *origin, *why, *raw = NULL;
 	json_t *v;
 	struct host *h;
 	size_t hi;
 
+	if (sep && sep - url < 8) {
+		end = sep + 3 + strcspn(sep + 3, "/?#");
+		raw = xstrndup(url, (size_t)(end - url));
+		if ((v = json_object_get(d->rawmap, raw)) != NULL) {
+			free(raw);
+			return (size_t)json_integer_value(v);
+		}
+	}
 	if (http_url_split(url, &origin, NULL, &why) < 0)
 		die("%s: %s", url, why);
 	v = json_object_get(d->hostmap, origin);
 	if (v) {
 		free(origin);
-		return (size_t)json_integer_value(v);
+		hi = (size_t)json_integer_value(v);
+		if (raw && json_object_set_new(d->rawmap, raw,
+		    json_integer((json_int_t)hi)))
+			die("out of memory");
+		free(raw);
+		return hi;
 	}
 	if (d->nhosts == d->hcap) {
 		d->hcap = d->hcap ? d->hcap * 2 : 16;
@@ -309,24 +349,12 @@ host_of(struct http *d, const char *url)
 	memset(h, 0, sizeof *h);
 	h->key = origin;
 	h->delay_ms = d->cfg.host_delay_ms;
-	{
-		/* origin is "scheme://host:port" */
-		char *sep = strstr(origin, "://"), *colon = strrchr(origin, ':');
-		char *scheme = xstrndup(origin, (size_t)(sep - origin));
-		char *hn = xstrndup(sep + 3, (size_t)(colon - sep - 3));
-
-		if (hn[0] == '[') {	/* IPv6 literal: no brackets in maps */
-			memmove(hn, hn + 1, strlen(hn));
-			hn[strlen(hn) - 1] = '\0';
-		}
-		h->proxy = proxy_for(scheme, hn);
-		h->connect_to = mapping_for(d->cfg.connect_to, hn, colon + 1);
-		h->resolve = mapping_for(d->cfg.resolve, hn, colon + 1);
-		free(scheme);
-		free(hn);
-	}
-	if (json_object_set_new(d->hostmap, origin, json_integer((json_int_t)hi)))
+	host_route(d, h);
+	if (json_object_set_new(d->hostmap, origin, json_integer((json_int_t)hi)) ||
+	    (raw && json_object_set_new(d->rawmap, raw,
+	    json_integer((json_int_t)hi))))
 		die("out of memory");
+	free(raw);
 	return hi;
 }
 
@@ -370,7 +398,8 @@ http_new(const struct http_config *cfg)
 		die("curl_global_init failed");
 	d->multi = curl_multi_init();
 	d->hostmap = json_object();
-	if (d->multi == NULL || d->hostmap == NULL)
+	d->rawmap = json_object();
+	if (d->multi == NULL || d->hostmap == NULL || d->rawmap == NULL)
 		die("out of memory");
 	curl_multi_setopt(d->multi, CURLMOPT_MAXCONNECTS, d->cfg.max_inflight * 2);
 	curl_multi_setopt(d->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
@@ -403,6 +432,7 @@ http_free(struct http *d)
 	free(d->cacert);
 	free(d->capath);
 	json_decref(d->hostmap);
+	json_decref(d->rawmap);
 	curl_multi_cleanup(d->multi);
 	curl_global_cleanup();
 	free(d);

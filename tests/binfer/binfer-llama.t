@@ -70,7 +70,7 @@ like "$(grep -F 'request:  {' "$T/q.log" | head -n 1)" '"chat_template_kwargs":\
 
 # context: a prompt and output cap beyond the server's context are not sent
 start_llama c -m "$LLAMA_MODEL" -c 256 -np 1
-long=$(yes 'The limit is one hundred requests per minute for each key.' | head -n 16 | tr '\n' ' ')
+long=$(yes 'The limit is one hundred requests per minute for each key.' | head -n 12 | tr '\n' ' ')
 mkctx "$T/long.ndjson" <<EOF2
 S002-Q01	A	What is the limit?	$long	lie:200
 S002-Q01	B	What is the limit?	$long	lie:150

@@ -96,4 +96,17 @@ is "$(printf '%s\n' "$out" | jq -r '.error')" "HTTP 401: key rejected: Bearer [M
 is "$(printf '%s\n' "$out" | jq -c '[.server, .server_version, .model_identity]')" '["openai",null,"openai:qwen3:8b-q8_0 owned_by=library created=1771581600"]' \
    "plain OpenAI server: kind and the model's identity from /v1/models"
 
+# Ollama's /v1 is detected (/api/version) and its limits said
+start_server ov
+run --stdin "$T/one.ndjson" "$BINFER" -c "$CFG" -e openai -m qwen3-8b-q8_0 --endpoint "$url_ov" --no-cache --warmup 0
+expect_status 0 "Ollama /v1: exit 0"
+is "$(printf '%s\n' "$out" | jq -c '[.server, .server_version, (.model_identity | length)]')" '["ollama-openai","0.12.6",64]' \
+   "Ollama /v1: kind, version, the /api/tags digest as identity"
+like "$err" "server kind ollama-openai: cannot lock top_k, repeat_penalty, num_ctx" "Ollama /v1: what it cannot lock"
+like "$(grep -F 'rate limit is' "$T/ov.log" | jq -r '.body.messages[-1].content')" ' /no_think$' "Ollama /v1: qwen3 thinking off by /no_think"
+run --stdin "$T/one.ndjson" "$BINFER" -c "$CFG" -e openai --server vllm -m qwen3-8b-q8_0 --endpoint "$url_a" --no-cache --warmup 0 \
+    --api-key-env BINFER_TEST_KEY
+like "$(grep -F 'rate limit is' "$T/a.log" | tail -n 1 | jq -c '.body | [.top_k, .min_p, .repetition_penalty, .chat_template_kwargs]')" \
+   '^\[-1,0,1(\.0)?,\{"enable_thinking":false\}\]$' "--server vllm: vLLM's fields, without asking"
+
 done_testing

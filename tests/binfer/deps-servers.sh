@@ -45,7 +45,7 @@ if [ "$(git -C "$dir/src" rev-parse HEAD 2>/dev/null)" != "$REV" ]; then
 	(cd "$tmp" && npm pack --silent --loglevel=error "$PKG" >/dev/null &&
 	    tar xzf ./*.tgz package/llama/gitRelease.bundle)
 	rm -rf "$dir/src" "$dir/build"
-	git clone -q "$tmp/package/llama/gitRelease.bundle" "$dir/src"
+	git -c advice.detachedHead=false clone -q "$tmp/package/llama/gitRelease.bundle" "$dir/src"
 	rm -rf "$tmp"
 	git -C "$dir/src" -c advice.detachedHead=false checkout -q "$REV"
 fi

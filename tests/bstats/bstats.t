@@ -107,7 +107,7 @@ aq() {	# question primary rater quality
   aq Q3 true r1 0.2; aq Q3 false r2 0.3; aq Q4 true r1 0.6; aq Q4 false r2 0.65; } >"$T/aq.ndjson"
 run "$B" "$T/aq.ndjson"
 expect_status 0 "answer-quality ratings alone are analysed"
-is "$(jq -r 'select(.metric|startswith("pass_fail")) | .statistic' "$T/out")" 0.5 "002 PASS/FAIL kappa (sklearn: 0.5)"
+is "$(jq -r 'select((.metric // "")|startswith("pass_fail")) | .statistic' "$T/out")" 0.5 "002 PASS/FAIL kappa (sklearn: 0.5)"
 dt() {	# question t1 t2
 	printf '{"site_id":"S1","question_id":"%s","model_id":"m","condition":"B","rubric":"dual-track","rater_id":"r1","factual_accuracy_score":%s,"reasoning_quality":%s}\n' "$@"
 }
@@ -189,13 +189,14 @@ files_eq "$T/out" "$T/r1.ndjson" "stdin works like a file argument"
 # The man page's EXAMPLES run as written (on a scored.ndjson of its own).
 mkdir "$T/man" && cp "$T/study.ndjson" "$T/man/scored.ndjson"
 sed -n '/^\.Sh EXAMPLES/,/^\.Sh SEE/s/^\.Dl //p' "$TOP/man/bstats.1" | sed 's/\\(dq/"/g; s/\\-/-/g' >"$T/man/examples.sh"
-is "$(grep -c '^bstats' "$T/man/examples.sh")" 2 "two examples on the page"
+is "$(grep -c '^bstats' "$T/man/examples.sh")" 3 "three examples on the page"
 erc=0
 (cd "$T/man" && PATH=$(dirname "$B"):$PATH sh -e examples.sh >out 2>err) || erc=$?
 is "$erc" 0 "the EXAMPLES pipelines run"
 like "$(cat "$T/man/out")" '^\["H1",' "the jq example prints the primary results"
 ok test -s "$T/man/report.md"
 ok test -s "$T/man/figures/fig4-tokens-vs-accuracy.svg"
+like "$(head -c 200 "$T/man/results.html")" '<!DOCTYPE html>' "the browser example writes the page"
 
 # --- the sign convention: positive = Condition B better, everywhere
 # B has more hallucinations and more tokens than A in every pair
@@ -303,6 +304,16 @@ is "$(jq -c 'select(.test=="corpus_conformance") | [.by_level.MUST, .by_level.SH
 like "$(cat "$T/conf.md")" '## Corpus conformance \(001 §1, §3' "the report has the conformance section"
 like "$(cat "$T/conf.md")" 'design of the corpus: 3 MUST, 1 SHOULD and 1 NOTE findings' "... with the counts per level"
 like "$(cat "$T/conf.md")" '\| Q-TEXT \| 001 §3\.5 \| MUST \| 2 \| S1-Q04, S1-Q07 \|' "... one row per rule with examples"
+# the real thing: bctx check --json on the example corpus
+BCTX=$(prog bctx)
+E=$TOP/examples
+"$BCTX" check -s "$E/site-list.csv" -q "$E/questions.json" -g "$E/gold-answers.json" --json \
+	--today 2026-03-01 -o "$T/bctx-check.ndjson" 2>/dev/null || :
+run "$B" -c "$T/bctx-check.ndjson" -r "$T/conf2.md" -b 100 "$T/study.ndjson"
+expect_status 0 "bstats reads the findings bctx check --json writes"
+is "$(jq -r 'select(.test=="corpus_conformance") | .by_level | .MUST + .SHOULD + .NOTE' "$T/out")" \
+	"$(jq -s 'map(select(.rule != null)) | length' "$T/bctx-check.ndjson")" "every finding counted"
+like "$(cat "$T/conf2.md")" '\| SECTOR-CAP \| 001 §1\.3 \| MUST \| 1 \| site-list\.csv \|' "a corpus-wide finding is named by its file"
 cf 3 Q-ID "001 §3.5" MAYBE null x >"$T/badconf.ndjson"
 run "$B" -c "$T/badconf.ndjson" "$T/study.ndjson"
 expect_status 1 "an unknown level is a data error"

@@ -144,4 +144,22 @@ printf 'a\000b\377c' >"$T/nul.bin"
 run "$BTOK" -t llama3,qwen3,gemma3,mistral "$T/nul.bin"
 expect_status 0 "NUL bytes and invalid UTF-8 in raw mode"
 
+# Long runs the pre-tokeniser does not split: a 16 MB word is counted in
+# bounded memory; over 32 MiB (here " b...": the space joins the run) is an
+# error naming the file, line and field.
+/usr/bin/python3 -c 'import json, sys
+d = sys.argv[1]
+open(d + "/w16", "w").write("".join(chr(97 + (i * 11) % 26) for i in range(16 << 20)))
+open(d + "/w40.ndjson", "w").write(json.dumps({"content": "x " + "b" * (40 << 20)}) + "\n")' "$T"
+/usr/bin/time -f %M -o "$T/rss" "$BTOK" -r -t llama3,mistral-v3 "$T/w16" >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+is "$rc" 0 "a 16 MB word: exit 0"
+like "$(tr '\n' ' ' <"$T/out")" '^[0-9]+	llama3 [0-9]+	mistral-v3 $' "a 16 MB word: counted"
+DESC="a 16 MB word: under 1.2 GB of memory" ok test "$(tail -n 1 "$T/rss")" -lt 1200000
+/usr/bin/time -f %M -o "$T/rss" "$BTOK" -t llama3 "$T/w40.ndjson" >"$T/out" 2>"$T/err" && rc=0 || rc=$?
+is "$rc" 1 "a 40 MB word: exit 1"
+like "$(cat "$T/err")" "w40\\.ndjson:1: content: a run of 41943041 bytes that llama3 does not split .* limit of 32 MiB" \
+	"a 40 MB word: the message names file, line, field, size and limit"
+DESC="a 40 MB word: under 600 MB of memory" ok test "$(tail -n 1 "$T/rss")" -lt 600000
+is "$(cat "$T/out")" "" "a 40 MB word: nothing written"
+
 done_testing

@@ -195,3 +195,22 @@ if os.path.exists(os.path.join(tokdir, "mistral-v3", "tokenizer.json")):
         lines.append(["Before %s after." % s, "A sentence with%sinside" % s,
                       "%s starts, and ends with %s" % (s, s), "x%sy %s\n%s" % (s, s, s)][i % 4])
     put("special-all.txt", "\n".join(lines) + "\n")
+
+# Long pieces (runs the pre-tokeniser does not split), which btok merges with
+# a bucket per rank rather than one heap: words glued together, a CJK run,
+# mixed-script letters; deterministic (a linear congruential generator).
+seed = 12345
+
+
+def lcg(n):
+    global seed
+    seed = (seed * 1103515245 + 12345) % 2147483648
+    return seed % n
+
+
+syll = ["ta", "ke", "shi", "on", "er", "ing", "the", "qu", "zz", "ment", "tion", "ab",
+        "xy", "re", "de", "un", "ly", "ness", "ö", "ß", "é", "ñ"]
+glued = "".join(syll[lcg(len(syll))] for _ in range(9000))
+cjk = "".join(chr(0x4E00 + lcg(2000)) for _ in range(4000))
+mixed = "".join(chr([0x61, 0x430, 0x3B1, 0x5D0, 0x627][lcg(5)] + lcg(20)) for _ in range(6000))
+put("long-pieces.txt", glued + "\n" + cjk + "\n" + mixed + "\n")

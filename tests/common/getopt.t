@@ -41,6 +41,8 @@ check bscore-merge merge
 check bscore-merge rubric
 check bstats -
 check btok -
+check bfetch -
+check binfer -
 
 # An abbreviation that fits two long options.
 run "$(prog bctx)" plan --s x

@@ -1,7 +1,7 @@
 /*
- * btok_encode.c - libFuzzer target for btok's encoder with the four real
- * tokenizers (fetched by make deps; run from the source tree's top, as
- * make fuzz does).  The first byte picks the family and whether special
+ * btok_encode.c - libFuzzer target for btok's encoder with the real
+ * tokenizers of the manifest (fetched by make deps; run from the source
+ * tree's top, as make fuzz does).  The first byte picks the tokenizer and whether special
  * tokens are matched; the rest is the text, any bytes.  The encoder must not
  * fail, ids must be in the vocabulary, and the count-only mode must give the
  * same count.
@@ -17,12 +17,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
-static struct btok toks[4];
+static struct btok toks[8];
+static size_t ntoks;
 static int ready;
 
 static void init(void)
 {
-	static const char *const fam[] = { "llama3", "qwen3", "gemma3", "mistral" };
 	const char *e = getenv("CTXBENCH_TOKENIZERS"), *share = getenv("CTXBENCH_SHARE");
 	char *tokdir, *sharedir, *manifest;
 	struct btok_paths p;
@@ -37,14 +37,17 @@ static void init(void)
 	p.tokdir = tokdir;
 	p.cachedir = path_join(tokdir, "compiled");
 	p.use_cache = 1;
-	for (int i = 0; i < 4; i++) {
-		struct btok_manifest_entry m;
-		char *file;
-		if (btok_manifest_find(manifest, fam[i], &m) < 0)
-			die("%s: no %s", manifest, fam[i]);
-		file = path_join(tokdir, m.file);
-		btok_load(&toks[i], fam[i], file, m.sha, &p);
-		free(file);
+	{
+		struct btok_manifest_entry *m;
+		ntoks = btok_manifest_load(manifest, &m);
+		if (ntoks == 0 || ntoks > 8)
+			die("%s: expected 1 to 8 tokenizers", manifest);
+		for (size_t i = 0; i < ntoks; i++) {
+			char *file = path_join(tokdir, m[i].file);
+			btok_load(&toks[i], m[i].name, file, m[i].sha, &p);
+			free(file);
+		}
+		free(m);
 	}
 	free(tokdir);
 	free(sharedir);
@@ -72,8 +75,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		init();
 	if (size < 1)
 		return 0;
-	t = &toks[data[0] & 3];
-	special = !(data[0] & 4);
+	t = &toks[(data[0] & 7) % ntoks];
+	special = !(data[0] & 8);
 	memset(&a, 0, sizeof a);
 	memset(&b, 0, sizeof b);
 	b.count_only = 1;

@@ -212,6 +212,7 @@ void
 job_finish_ok(struct binfer_run *R, struct job *j, const char *endpoint,
     const struct binfer_result *r)
 {
+	assert(j->rec != NULL && j->state != J_DONE);
 	if (R->o->judge)
 		judge_put(R, j, endpoint, r, NULL);
 	else
@@ -223,6 +224,7 @@ void
 job_finish_err(struct binfer_run *R, struct job *j, const char *endpoint,
     const char *err, enum binfer_reason why)
 {
+	assert(j->rec != NULL && j->state != J_DONE && why < REASON_N);
 	if (R->o->judge) {
 		R->nreason[why]++;
 		judge_put(R, j, endpoint, NULL, err);

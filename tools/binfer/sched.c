@@ -210,13 +210,15 @@ request_done(struct http_req *q)
 {
 	struct binfer_run *R = q->arg;
 	struct job *j = (struct job *)q;	/* req is the job's first member */
-	const char *endpoint = R->ep[j->ep].url;
+	const char *endpoint;
 	struct binfer_result r;
 	long retry_after;
 	int st;
 	char *err;
 
+	assert((void *)&j->req == (void *)j);
 	assert(j->state == J_INFLIGHT && j->ep >= 0 && j->ep < R->nep);
+	endpoint = R->ep[j->ep].url;
 	R->ep[j->ep].inflight--;
 	if ((q->err == HTTP_ECONNECT || q->err == HTTP_EDNS) &&
 	    mark_dead(R, j->ep, now_seconds())) {
@@ -275,8 +277,9 @@ emit_ready(struct binfer_run *R, struct progress *pg)
 		struct job *j = slot(R, R->head);
 		double el = now_seconds() - pg->t0;
 
+		assert(j->rec != NULL && j->state == J_DONE);
 		binfer_mask_json(j->rec, R->secret);
-		ndj_emit(j->rec);
+		ndj_emit(j->rec);	/* the record leaves the window here */
 		json_decref(j->rec);
 		free(j->body);
 		free(j->url);

@@ -2060,9 +2060,10 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 		xmlNodePtr p = v.v[i];
 		if (!p->parent)
 			continue;
-		if (bread_count_tag(p, "img") + bread_count_tag(p, "embed") +
-		    bread_count_tag(p, "object") + bread_count_tag(p, "iframe") == 0 &&
-		    !bread_has_text(p) && !in_pre(p))
+		/* the cheap test first: most paragraphs have text */
+		if (!bread_has_text(p) && !in_pre(p) &&
+		    bread_count_tag(p, "img") + bread_count_tag(p, "embed") +
+		    bread_count_tag(p, "object") + bread_count_tag(p, "iframe") == 0)
 			bury(rd, p);
 	}
 	v.n = 0;

@@ -623,23 +623,39 @@ is_excluded(const json_t *rec)
 	return json_is_true(json_object_get(rec, "excluded"));
 }
 
+json_t *
+bsm_key_load(const char *path)
+{
+	json_error_t je;
+	json_t *key, *ke;
+	size_t i, j;
+
+	key = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!key)
+		die("%s:%d: %s", path, je.line, je.text);
+	if (!json_is_object(key) || !json_is_integer(json_object_get(key, "ctxbench_key")) ||
+	    !json_is_array(json_object_get(key, "responses")) ||
+	    !json_is_string(json_object_get(key, "rubric")))
+		die("%s: not a bscore-merge key (written by bscore-merge blind)", path);
+	json_array_foreach(json_object_get(key, "responses"), i, ke) {
+		if (!json_is_string(json_object_get(ke, "response_id")))
+			die("%s: responses[%zu]: response_id: expected a string", path, i);
+		for (j = 0; j < 4; j++)
+			if (!json_is_string(json_object_get(ke, key_keys[j])))
+				die("%s: responses[%zu]: %s: expected a string", path, i, key_keys[j]);
+	}
+	return key;
+}
+
 /* Read the key written by blind; the merge's rubric is the key's. */
 static void
 load_key(struct run *u)
 {
 	const struct bsm_opts *o = u->o;
-	json_error_t je;
-	json_t *key, *ke;
+	json_t *key = bsm_key_load(o->key), *ke;
 	const char *rubric;
-	size_t i, j;
+	size_t i;
 
-	key = json_load_file(o->key, JSON_REJECT_DUPLICATES, &je);
-	if (!key)
-		die("%s:%d: %s", o->key, je.line, je.text);
-	if (!json_is_object(key) || !json_is_integer(json_object_get(key, "ctxbench_key")) ||
-	    !json_is_array(json_object_get(key, "responses")) ||
-	    !json_is_string(json_object_get(key, "rubric")))
-		die("%s: not a bscore-merge key (written by bscore-merge blind)", o->key);
 	rubric = json_string_value(json_object_get(key, "rubric"));
 	if (o->rubric && strcmp(o->rubric, rubric)) {
 		struct bsm_rubric *tmp = bsm_rubric_load(o->rubric);
@@ -654,13 +670,7 @@ load_key(struct run *u)
 	u->bytuple = json_object();
 	json_array_foreach(json_object_get(key, "responses"), i, ke) {
 		const char *rid = json_string_value(json_object_get(ke, "response_id"));
-		char *t;
-		if (!rid)
-			die("%s: responses[%zu]: response_id: expected a string", o->key, i);
-		for (j = 0; j < 4; j++)
-			if (!json_is_string(json_object_get(ke, key_keys[j])))
-				die("%s: responses[%zu]: %s: expected a string", o->key, i, key_keys[j]);
-		t = tuple_of(ke);
+		char *t = tuple_of(ke);
 		json_object_set(u->m.known, rid, ke);
 		json_object_set(u->bytuple, t, ke);
 		json_object_set_new(u->m.tuples, t, json_string(rid));

@@ -62,8 +62,11 @@ finding(json_t *rec, void *ctx)
 		const char *q = rec_str_opt(rec, "question_id");
 		const char *st = rec_str_opt(rec, "site_id");
 
+		const char *f = rec_str(rec, "file"), *base = strrchr(f, '/');
+
+		/* a question, a site, or the file's name (no directories) */
 		json_array_append_new(json_object_get(r, "examples"),
-		    json_string(q ? q : st ? st : rec_str(rec, "file")));
+		    json_string(q ? q : st ? st : base ? base + 1 : f));
 	}
 	snprintf(key, sizeof key, "%s", level);
 	json_set_int(json_object_get(c, "by_level"), key, json_integer_value(

@@ -97,6 +97,7 @@ struct btok {
 	const struct btok_merge *mtab;
 	const struct btok_added *added;
 	const uint32_t *bad;		/* h->nbad token ids */
+	uint32_t nranks;		/* pair ranks are below this */
 	struct btok_trie *trie;		/* added tokens, built at load */
 	struct btok_wcache *wcache;	/* piece -> ids cache */
 	struct btok_pcache *pcache;	/* (a, b) -> merge, and char -> id */
@@ -107,7 +108,14 @@ struct btok_ids {
 	uint32_t *v;
 	size_t n, cap;
 	int count_only;		/* when set, only n is kept */
+	size_t toolong;		/* set by btok_encode: a piece over the limit */
 };
+
+/*
+ * The longest piece (text the pre-tokeniser does not split: a run without
+ * spaces) encoded: memory is about 45 bytes a byte of such a piece.
+ */
+#define BTOK_MAX_PIECE ((size_t)32 << 20)
 
 /*
  * Compile a tokenizer file (tokenizer.json or tekken.json, detected from its
@@ -137,8 +145,10 @@ uint64_t btok_checksum(const void *p, size_t n);
  * Encode s[0..n) (any bytes: invalid UTF-8 is replaced by U+FFFD first, as
  * a JavaScript or Python string would hold it).  When special is 0, special
  * added tokens are not matched (HF encode_special_tokens).  Appends to out.
+ * Returns 0, or -1 when a piece was longer than BTOK_MAX_PIECE: it was not
+ * encoded, out->toolong holds its length and the ids are incomplete.
  */
-void btok_encode(struct btok *t, const char *s, size_t n, int special,
+int btok_encode(struct btok *t, const char *s, size_t n, int special,
     struct btok_ids *out);
 void btok_ids_free(struct btok_ids *ids);
 
@@ -172,7 +182,8 @@ int btok_uc_assigned(uint32_t cp);
 char *btok_nfc(const char *s, size_t n, size_t *outlen);
 
 /* Decode one code point of valid UTF-8 at s; returns its length. */
-static inline size_t btok_u8dec(const unsigned char *s, size_t n, uint32_t *cp)
+static inline size_t
+btok_u8dec(const unsigned char *s, size_t n, uint32_t *cp)
 {
 	unsigned c = s[0];
 	if (c < 0x80 || n < 2) { *cp = c; return 1; }

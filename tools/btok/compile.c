@@ -39,7 +39,8 @@ struct cbuild {
 };
 
 static void cerr(struct cbuild *b, const char *fmt, ...) CTX_PRINTF(2, 3);
-static void cerr(struct cbuild *b, const char *fmt, ...)
+static void
+cerr(struct cbuild *b, const char *fmt, ...)
 {
 	va_list ap;
 	struct buf m;
@@ -54,7 +55,8 @@ static void cerr(struct cbuild *b, const char *fmt, ...)
 	b->err = buf_detach(&m, NULL);
 }
 
-static uint32_t pow2cap(uint32_t n)
+static uint32_t
+pow2cap(uint32_t n)
 {
 	uint32_t c = 16;
 	while (c < n * 2u)
@@ -63,7 +65,8 @@ static uint32_t pow2cap(uint32_t n)
 }
 
 /* Record token id with bytes p[0..n). */
-static int set_tok(struct cbuild *b, uint32_t id, const char *p, size_t n)
+static int
+set_tok(struct cbuild *b, uint32_t id, const char *p, size_t n)
 {
 	if (id >= (1u << 24)) {
 		cerr(b, "token id %u out of range", id);
@@ -93,7 +96,8 @@ static int set_tok(struct cbuild *b, uint32_t id, const char *p, size_t n)
 	return 0;
 }
 
-static uint32_t vget(const struct cbuild *b, const char *p, size_t n)
+static uint32_t
+vget(const struct cbuild *b, const char *p, size_t n)
 {
 	uint32_t m = b->vcap - 1, i = (uint32_t)btok_hash(p, n) & m;
 	for (;; i = (i + 1) & m) {
@@ -106,7 +110,8 @@ static uint32_t vget(const struct cbuild *b, const char *p, size_t n)
 }
 
 /* Insert id (already in tok) into the vocabulary hash. */
-static int vput(struct cbuild *b, uint32_t id)
+static int
+vput(struct cbuild *b, uint32_t id)
 {
 	const char *p = b->pool.s + b->tok[id].off;
 	size_t n = b->tok[id].len;
@@ -125,7 +130,8 @@ static int vput(struct cbuild *b, uint32_t id)
 	}
 }
 
-static void mput(struct cbuild *b, uint32_t a, uint32_t c, uint32_t rank, uint32_t id)
+static void
+mput(struct cbuild *b, uint32_t a, uint32_t c, uint32_t rank, uint32_t id)
 {
 	uint64_t key = (uint64_t)a << 32 | c;
 	uint32_t m = b->mcap - 1, i = (uint32_t)btok_mix64(key) & m;
@@ -148,7 +154,8 @@ static void mput(struct cbuild *b, uint32_t a, uint32_t c, uint32_t rank, uint32
 }
 
 /* GPT-2 bytes_to_unicode: code point of byte b, and the inverse. */
-static uint32_t byte_cp(unsigned b)
+static uint32_t
+byte_cp(unsigned b)
 {
 	unsigned n = 0;
 	if ((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174)
@@ -161,7 +168,8 @@ static uint32_t byte_cp(unsigned b)
 
 static int cp_byte[512];
 
-static void init_cp_byte(void)
+static void
+init_cp_byte(void)
 {
 	for (int i = 0; i < 512; i++)
 		cp_byte[i] = -1;
@@ -170,7 +178,8 @@ static void init_cp_byte(void)
 }
 
 /* Byte-level text -> raw bytes; returns the length or -1. */
-static long unbytelevel(const char *s, size_t n, char *out)
+static long
+unbytelevel(const char *s, size_t n, char *out)
 {
 	size_t i = 0, o = 0;
 	while (i < n) {
@@ -191,19 +200,22 @@ static const char RE_QWEN2[] =
 static const char RE_TEKKEN[] =
     "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
-static const char *jstr(json_t *o, const char *k)
+static const char *
+jstr(json_t *o, const char *k)
 {
 	json_t *v = json_object_get(o, k);
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-static int is_type(json_t *o, const char *t)
+static int
+is_type(json_t *o, const char *t)
 {
 	const char *s = jstr(o, "type");
 	return s && strcmp(s, t) == 0;
 }
 
-static int bytelevel_ok(struct cbuild *b, json_t *o, int want_regex)
+static int
+bytelevel_ok(struct cbuild *b, json_t *o, int want_regex)
 {
 	json_t *aps = json_object_get(o, "add_prefix_space");
 	json_t *ur = json_object_get(o, "use_regex");
@@ -219,7 +231,8 @@ static int bytelevel_ok(struct cbuild *b, json_t *o, int want_regex)
 	return 0;
 }
 
-static int split_regex(struct cbuild *b, json_t *sp)
+static int
+split_regex(struct cbuild *b, json_t *sp)
 {
 	json_t *pat = json_object_get(sp, "pattern");
 	const char *re = pat ? jstr(pat, "Regex") : NULL;
@@ -239,7 +252,8 @@ static int split_regex(struct cbuild *b, json_t *sp)
 	return -1;
 }
 
-static int parse_pre(struct cbuild *b, json_t *pre)
+static int
+parse_pre(struct cbuild *b, json_t *pre)
 {
 	if (!pre || json_is_null(pre)) {
 		b->h.pre = BTOK_PRE_NONE;
@@ -284,7 +298,8 @@ static int parse_pre(struct cbuild *b, json_t *pre)
 }
 
 /* Replace(" ", "\u2581"): the metaspace of SentencePiece-style files. */
-static int is_replace_space(json_t *n)
+static int
+is_replace_space(json_t *n)
 {
 	json_t *pat = n ? json_object_get(n, "pattern") : NULL;
 	const char *s = pat ? jstr(pat, "String") : NULL;
@@ -294,7 +309,8 @@ static int is_replace_space(json_t *n)
 	    strcmp(c, "\xE2\x96\x81") == 0;
 }
 
-static int parse_norm(struct cbuild *b, json_t *n)
+static int
+parse_norm(struct cbuild *b, json_t *n)
 {
 	if (!n || json_is_null(n)) {
 		b->h.norm = BTOK_NORM_NONE;
@@ -325,7 +341,8 @@ static int parse_norm(struct cbuild *b, json_t *n)
 }
 
 /* Store a vocabulary entry; byte-level text is turned back into bytes. */
-static int add_vocab(struct cbuild *b, const char *text, size_t n, uint32_t id,
+static int
+add_vocab(struct cbuild *b, const char *text, size_t n, uint32_t id,
     char *scratch)
 {
 	if (b->bytelevel) {
@@ -342,13 +359,126 @@ static int add_vocab(struct cbuild *b, const char *text, size_t n, uint32_t id,
 	return 0;
 }
 
-static int load_hf(struct cbuild *b, json_t *root)
+/* model.merges: "a b" strings or [a, b] pairs, rank = index. */
+static int
+hf_merges(struct cbuild *b, json_t *merges)
+{
+	json_t *v;
+	size_t i;
+
+	b->mcap = pow2cap((uint32_t)json_array_size(merges) + 1);
+	b->mtab = xmalloc((size_t)b->mcap * sizeof *b->mtab);
+	memset(b->mtab, 0xFF, (size_t)b->mcap * sizeof *b->mtab);
+	json_array_foreach(merges, i, v) {
+		const char *l, *r;
+		size_t ll, rl;
+		char *m;
+		uint32_t a, c, nid;
+		if (json_is_string(v)) {
+			const char *s = json_string_value(v), *sp = strchr(s, ' ');
+			if (!sp || strchr(sp + 1, ' ')) {
+				cerr(b, "model.merges[%zu]: expected two tokens", i);
+				return -1;
+			}
+			l = s, ll = (size_t)(sp - s), r = sp + 1, rl = strlen(r);
+		} else if (json_is_array(v) && json_array_size(v) == 2 &&
+		    json_is_string(json_array_get(v, 0)) && json_is_string(json_array_get(v, 1))) {
+			l = json_string_value(json_array_get(v, 0));
+			r = json_string_value(json_array_get(v, 1));
+			ll = json_string_length(json_array_get(v, 0));
+			rl = json_string_length(json_array_get(v, 1));
+		} else {
+			cerr(b, "model.merges[%zu]: expected \"a b\" or [a, b]", i);
+			return -1;
+		}
+		m = xmalloc(ll + rl + 1);
+		memcpy(m, l, ll);
+		memcpy(m + ll, r, rl);
+		if (b->bytelevel) {
+			char *raw = xmalloc(ll + rl + 1);
+			long x = unbytelevel(l, ll, raw), y, z;
+			a = x < 0 ? BTOK_NONE : vget(b, raw, (size_t)x);
+			y = unbytelevel(r, rl, raw);
+			c = y < 0 ? BTOK_NONE : vget(b, raw, (size_t)y);
+			z = unbytelevel(m, ll + rl, raw);
+			nid = z < 0 ? BTOK_NONE : vget(b, raw, (size_t)z);
+			free(raw);
+		} else {
+			a = vget(b, l, ll);
+			c = vget(b, r, rl);
+			nid = vget(b, m, ll + rl);
+		}
+		free(m);
+		if (a == BTOK_NONE || c == BTOK_NONE || nid == BTOK_NONE) {
+			cerr(b, "model.merges[%zu]: token not in the vocabulary", i);
+			return -1;
+		}
+		mput(b, a, c, (uint32_t)i, nid);
+	}
+	return 0;
+}
+
+/* added_tokens: the tokens split off before the model. */
+static int
+hf_added(struct cbuild *b, json_t *root)
+{
+	json_t *added, *v;
+	size_t i;
+
+	added = json_object_get(root, "added_tokens");
+	if (added && !json_is_array(added)) {
+		cerr(b, "added_tokens: expected an array");
+		return -1;
+	}
+	b->added = xcalloc(json_array_size(added) + 1, sizeof *b->added);
+	json_array_foreach(added, i, v) {
+		json_t *idv = json_object_get(v, "id");
+		const char *c = jstr(v, "content");
+		json_int_t id;
+		if (!json_is_integer(idv) || !c || (id = json_integer_value(idv)) < 0 ||
+		    id >= (1 << 24) || !*c) {
+			cerr(b, "added_tokens[%zu]: expected id and content", i);
+			return -1;
+		}
+		if (json_is_true(json_object_get(v, "lstrip")) ||
+		    json_is_true(json_object_get(v, "rstrip")) ||
+		    json_is_true(json_object_get(v, "single_word"))) {
+			cerr(b, "added_tokens[%zu]: lstrip, rstrip and single_word are not supported by btok", i);
+			return -1;
+		}
+		if ((uint32_t)id < b->captok && b->tok[id].len != UINT32_MAX && b->bytelevel) {
+			/* Already a model token (stored as raw bytes): the
+			   added content must be the same text. */
+			char *raw = xmalloc(strlen(c) + 1);
+			long r = unbytelevel(c, strlen(c), raw);
+			int same = r >= 0 && (size_t)r == b->tok[id].len &&
+			    memcmp(raw, b->pool.s + b->tok[id].off, (size_t)r) == 0;
+			free(raw);
+			if (!same) {
+				cerr(b, "added_tokens[%zu]: id %lld is a different model token", i, (long long)id);
+				return -1;
+			}
+			/* Match the added token by its surface text: the raw
+			   bytes of its byte-level form. */
+		} else if (set_tok(b, (uint32_t)id, c, strlen(c)) < 0)
+			return -1;
+		b->added[b->nadded].id = (uint32_t)id;
+		b->added[b->nadded].flags =
+		    (json_is_true(json_object_get(v, "special")) ? BTOK_ADDED_SPECIAL : 0) |
+		    (json_is_true(json_object_get(v, "normalized")) ? BTOK_ADDED_NORMALIZED : 0);
+		b->nadded++;
+	}
+	return 0;
+}
+
+static int
+load_hf(struct cbuild *b, json_t *root)
 {
 	json_t *model = json_object_get(root, "model");
-	json_t *vocab, *merges, *added, *v;
+	json_t *vocab, *merges, *v;
 	const char *key, *unk;
 	char *scratch;
-	size_t maxlen = 0, i;
+	size_t maxlen = 0;
 
 	if (!json_is_object(model) || !is_type(model, "BPE")) {
 		cerr(b, "model: expected a BPE model");
@@ -403,55 +533,8 @@ static int load_hf(struct cbuild *b, json_t *root)
 	free(scratch);
 	if (b->err)
 		return -1;
-	b->mcap = pow2cap((uint32_t)json_array_size(merges) + 1);
-	b->mtab = xmalloc((size_t)b->mcap * sizeof *b->mtab);
-	memset(b->mtab, 0xFF, (size_t)b->mcap * sizeof *b->mtab);
-	json_array_foreach(merges, i, v) {
-		const char *l, *r;
-		size_t ll, rl;
-		char *m;
-		uint32_t a, c, nid;
-		if (json_is_string(v)) {
-			const char *s = json_string_value(v), *sp = strchr(s, ' ');
-			if (!sp || strchr(sp + 1, ' ')) {
-				cerr(b, "model.merges[%zu]: expected two tokens", i);
-				return -1;
-			}
-			l = s, ll = (size_t)(sp - s), r = sp + 1, rl = strlen(r);
-		} else if (json_is_array(v) && json_array_size(v) == 2 &&
-		    json_is_string(json_array_get(v, 0)) && json_is_string(json_array_get(v, 1))) {
-			l = json_string_value(json_array_get(v, 0));
-			r = json_string_value(json_array_get(v, 1));
-			ll = json_string_length(json_array_get(v, 0));
-			rl = json_string_length(json_array_get(v, 1));
-		} else {
-			cerr(b, "model.merges[%zu]: expected \"a b\" or [a, b]", i);
-			return -1;
-		}
-		m = xmalloc(ll + rl + 1);
-		memcpy(m, l, ll);
-		memcpy(m + ll, r, rl);
-		if (b->bytelevel) {
-			char *raw = xmalloc(ll + rl + 1);
-			long x = unbytelevel(l, ll, raw), y, z;
-			a = x < 0 ? BTOK_NONE : vget(b, raw, (size_t)x);
-			y = unbytelevel(r, rl, raw);
-			c = y < 0 ? BTOK_NONE : vget(b, raw, (size_t)y);
-			z = unbytelevel(m, ll + rl, raw);
-			nid = z < 0 ? BTOK_NONE : vget(b, raw, (size_t)z);
-			free(raw);
-		} else {
-			a = vget(b, l, ll);
-			c = vget(b, r, rl);
-			nid = vget(b, m, ll + rl);
-		}
-		free(m);
-		if (a == BTOK_NONE || c == BTOK_NONE || nid == BTOK_NONE) {
-			cerr(b, "model.merges[%zu]: token not in the vocabulary", i);
-			return -1;
-		}
-		mput(b, a, c, (uint32_t)i, nid);
-	}
+	if (hf_merges(b, merges) < 0)
+		return -1;
 	/* Single bytes: byte-level symbols, or <0xNN> for byte fallback. */
 	for (unsigned x = 0; x < 256; x++) {
 		char t[8];
@@ -475,54 +558,12 @@ static int load_hf(struct cbuild *b, json_t *root)
 		cerr(b, "model.unk_token: not in the vocabulary");
 		return -1;
 	}
-	added = json_object_get(root, "added_tokens");
-	if (added && !json_is_array(added)) {
-		cerr(b, "added_tokens: expected an array");
-		return -1;
-	}
-	b->added = xcalloc(json_array_size(added) + 1, sizeof *b->added);
-	json_array_foreach(added, i, v) {
-		json_t *idv = json_object_get(v, "id");
-		const char *c = jstr(v, "content");
-		json_int_t id;
-		if (!json_is_integer(idv) || !c || (id = json_integer_value(idv)) < 0 ||
-		    id >= (1 << 24) || !*c) {
-			cerr(b, "added_tokens[%zu]: expected id and content", i);
-			return -1;
-		}
-		if (json_is_true(json_object_get(v, "lstrip")) ||
-		    json_is_true(json_object_get(v, "rstrip")) ||
-		    json_is_true(json_object_get(v, "single_word"))) {
-			cerr(b, "added_tokens[%zu]: lstrip, rstrip and single_word are not supported by btok", i);
-			return -1;
-		}
-		if ((uint32_t)id < b->captok && b->tok[id].len != UINT32_MAX && b->bytelevel) {
-			/* Already a model token (stored as raw bytes): the
-			   added content must be the same text. */
-			char *raw = xmalloc(strlen(c) + 1);
-			long r = unbytelevel(c, strlen(c), raw);
-			int same = r >= 0 && (size_t)r == b->tok[id].len &&
-			    memcmp(raw, b->pool.s + b->tok[id].off, (size_t)r) == 0;
-			free(raw);
-			if (!same) {
-				cerr(b, "added_tokens[%zu]: id %lld is a different model token", i, (long long)id);
-				return -1;
-			}
-			/* Match the added token by its surface text: the raw
-			   bytes of its byte-level form. */
-		} else if (set_tok(b, (uint32_t)id, c, strlen(c)) < 0)
-			return -1;
-		b->added[b->nadded].id = (uint32_t)id;
-		b->added[b->nadded].flags =
-		    (json_is_true(json_object_get(v, "special")) ? BTOK_ADDED_SPECIAL : 0) |
-		    (json_is_true(json_object_get(v, "normalized")) ? BTOK_ADDED_NORMALIZED : 0);
-		b->nadded++;
-	}
-	return 0;
+	return hf_added(b, root);
 }
 
 /* Base64 (RFC 4648) decode; returns the length or -1. */
-static long b64dec(const char *s, size_t n, unsigned char *out)
+static long
+b64dec(const char *s, size_t n, unsigned char *out)
 {
 	static const char al[] =
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -545,7 +586,8 @@ static long b64dec(const char *s, size_t n, unsigned char *out)
 	return o;
 }
 
-static int tk_rank(struct cbuild *b, uint32_t rank, uint32_t maxrank,
+static int
+tk_rank(struct cbuild *b, uint32_t rank, uint32_t maxrank,
     const char *s, size_t n)
 {
 	unsigned char tmp[512];
@@ -562,7 +604,8 @@ static int tk_rank(struct cbuild *b, uint32_t rank, uint32_t maxrank,
 	return 0;
 }
 
-static int load_tekken(struct cbuild *b, json_t *root, char *const *control)
+static int
+load_tekken(struct cbuild *b, json_t *root, char *const *control)
 {
 	json_t *cfg = json_object_get(root, "config");
 	json_t *vocab = json_object_get(root, "vocab");
@@ -714,7 +757,8 @@ static int load_tekken(struct cbuild *b, json_t *root, char *const *control)
  * token also holds byte-fallback or unknown-token text, whose input bytes
  * differ from the token text.
  */
-static void find_bad(struct cbuild *b)
+static void
+find_bad(struct cbuild *b)
 {
 	uint32_t n = 0, cap = 0;
 	int ok = 1;
@@ -758,14 +802,16 @@ static void find_bad(struct cbuild *b)
 	b->h.nbad = n;
 }
 
-static void align8(struct buf *o)
+static void
+align8(struct buf *o)
 {
 	static const char z[8];
 	if (o->len % 8)
 		buf_add(o, z, 8 - o->len % 8);
 }
 
-unsigned char *btok_compile(const char *name, const char *text, size_t len,
+unsigned char *
+btok_compile(const char *name, const char *text, size_t len,
     const unsigned char sha[32], char *const *control, size_t *size, char **err)
 {
 	struct cbuild b;

@@ -16,6 +16,7 @@
  *     tiktoken's byte_pair_merge (lowest rank first, leftmost on ties, the
  *     whole piece looked up first).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,7 +39,8 @@ struct btok_trie {
 	struct trie1 raw, norm;
 };
 
-static uint32_t edge_find(const struct trie1 *t, uint32_t node, unsigned char c)
+static uint32_t
+edge_find(const struct trie1 *t, uint32_t node, unsigned char c)
 {
 	uint32_t m = t->ecap - 1;
 	uint32_t i = (uint32_t)btok_mix64((uint64_t)node << 8 | c) & m;
@@ -50,7 +52,8 @@ static uint32_t edge_find(const struct trie1 *t, uint32_t node, unsigned char c)
 	}
 }
 
-static void trie_build(struct trie1 *t, const struct btok *k, unsigned want)
+static void
+trie_build(struct trie1 *t, const struct btok *k, unsigned want)
 {
 	size_t total = 1;
 	uint32_t i;
@@ -97,14 +100,16 @@ static void trie_build(struct trie1 *t, const struct btok *k, unsigned want)
 	}
 }
 
-static void trie_free(struct trie1 *t)
+static void
+trie_free(struct trie1 *t)
 {
 	free(t->e);
 	free(t->term);
 }
 
 /* Longest added token at s[0..n); returns its length, 0 if none. */
-static size_t trie_match(const struct trie1 *t, const unsigned char *s, size_t n,
+static size_t
+trie_match(const struct trie1 *t, const unsigned char *s, size_t n,
     uint32_t *which)
 {
 	uint32_t node = 0;
@@ -125,7 +130,8 @@ static size_t trie_match(const struct trie1 *t, const unsigned char *s, size_t n
 
 /* ------------------------------------------------------------ attach */
 
-uint64_t btok_checksum(const void *p, size_t n)
+uint64_t
+btok_checksum(const void *p, size_t n)
 {
 	const unsigned char *s = p;
 	uint64_t a = 0x243F6A8885A308D3ULL, b = 0x13198A2E03707344ULL;
@@ -146,12 +152,14 @@ uint64_t btok_checksum(const void *p, size_t n)
 	return btok_mix64(a ^ btok_mix64(b));
 }
 
-static int span_ok(uint64_t off, uint64_t len, size_t size)
+static int
+span_ok(uint64_t off, uint64_t len, size_t size)
 {
 	return off <= size && len <= size - off && off % 8 == 0;
 }
 
-int btok_attach(struct btok *t, const char *name, unsigned char *img,
+int
+btok_attach(struct btok *t, const char *name, unsigned char *img,
     size_t size, int mapped, char **err)
 {
 	const struct btok_hdr *h = (const struct btok_hdr *)img;
@@ -217,9 +225,15 @@ int btok_attach(struct btok *t, const char *name, unsigned char *img,
 			if (t->mtab[i].key == UINT64_MAX)
 				mfree++;
 			else if ((t->mtab[i].key >> 32) >= h->ntok ||
-			    (uint32_t)t->mtab[i].key >= h->ntok || t->mtab[i].id >= h->ntok)
+			    (uint32_t)t->mtab[i].key >= h->ntok || t->mtab[i].id >= h->ntok ||
+			    t->mtab[i].rank >= UINT32_MAX - 1)
 				goto bad;
+			else if (t->mtab[i].rank >= t->nranks)
+				t->nranks = t->mtab[i].rank + 1;
 		}
+		/* tiktoken: a pair's rank is its token's id. */
+		if (h->model == BTOK_MODEL_TIKTOKEN)
+			t->nranks = h->ntok;
 		if (!vfree || !mfree)
 			goto bad;
 	}
@@ -256,7 +270,8 @@ struct wc_ent {
 #define WC_BITS 15
 struct btok_wcache { struct wc_ent e[1u << WC_BITS]; };
 
-void btok_release(struct btok *t)
+void
+btok_release(struct btok *t)
 {
 	if (t->trie) {
 		trie_free(&t->trie->raw);
@@ -269,7 +284,8 @@ void btok_release(struct btok *t)
 	memset(t, 0, sizeof *t);
 }
 
-const char *btok_token(const struct btok *t, uint32_t id, size_t *len)
+const char *
+btok_token(const struct btok *t, uint32_t id, size_t *len)
 {
 	if (id >= t->h->ntok || t->tok[id].len == UINT32_MAX)
 		return NULL;
@@ -277,7 +293,8 @@ const char *btok_token(const struct btok *t, uint32_t id, size_t *len)
 	return t->pool + t->tok[id].off;
 }
 
-uint32_t btok_vocab_get(const struct btok *t, const char *s, size_t n)
+uint32_t
+btok_vocab_get(const struct btok *t, const char *s, size_t n)
 {
 	uint32_t m = t->h->vcap - 1, i = (uint32_t)btok_hash(s, n) & m;
 	for (;; i = (i + 1) & m) {
@@ -289,7 +306,8 @@ uint32_t btok_vocab_get(const struct btok *t, const char *s, size_t n)
 	}
 }
 
-static const struct btok_merge *merge_get(const struct btok *t, uint32_t a, uint32_t b)
+static const struct btok_merge *
+merge_get(const struct btok *t, uint32_t a, uint32_t b)
 {
 	uint64_t key = (uint64_t)a << 32 | b;
 	uint32_t m = t->h->mcap - 1, i = (uint32_t)btok_mix64(key) & m;
@@ -303,7 +321,8 @@ static const struct btok_merge *merge_get(const struct btok *t, uint32_t a, uint
 
 /* ------------------------------------------------------------ ids */
 
-static void ids_push(struct btok_ids *o, uint32_t id)
+static void
+ids_push(struct btok_ids *o, uint32_t id)
 {
 	if (!o->count_only) {
 		if (o->n == o->cap) {
@@ -315,7 +334,8 @@ static void ids_push(struct btok_ids *o, uint32_t id)
 	o->n++;
 }
 
-void btok_ids_free(struct btok_ids *ids)
+void
+btok_ids_free(struct btok_ids *ids)
 {
 	free(ids->v);
 	memset(ids, 0, sizeof *ids);
@@ -324,7 +344,9 @@ void btok_ids_free(struct btok_ids *ids)
 /* ------------------------------------------------------------ BPE */
 
 struct sym { uint32_t id; int32_t prev, next; uint32_t start, len; };
-struct hent { uint32_t rank, pos, id; };
+struct hent { uint32_t rank, pos, id, a, b; };	/* a, b: the pair's ids */
+
+struct bent { uint32_t pos, next; };
 
 struct work {
 	struct sym *s;
@@ -332,22 +354,40 @@ struct work {
 	struct hent *q;
 	size_t nq, cq;
 	uint32_t tmp[8];
+	/* The bucket queue of long pieces (merge_buckets). */
+	uint32_t *bhead;	/* per rank: 1 + its last entry in be, 0: none */
+	uint64_t *bbits;	/* ranks with entries */
+	uint32_t bcap;		/* ranks allocated */
+	struct bent *be;
+	size_t nbe, cbe;
+	uint32_t *bpos;		/* the positions of one rank, sorted */
+	size_t cbpos;
 };
 
-static inline int hless(const struct hent *a, const struct hent *b)
+/* Pieces of at least this many symbols use the bucket queue. */
+#ifndef LONG_PIECE
+#define LONG_PIECE 512
+#endif
+
+static inline int
+hless(const struct hent *a, const struct hent *b)
 {
 	return a->rank != b->rank ? a->rank < b->rank : a->pos < b->pos;
 }
 
-static void hpush(struct work *w, uint32_t rank, uint32_t pos, uint32_t id)
+static void
+hpush(struct work *w, uint32_t rank, uint32_t pos, uint32_t id)
 {
 	size_t i;
 	if (w->nq == w->cq) {
 		w->cq = w->cq ? w->cq * 2 : 256;
 		w->q = xreallocarray(w->q, w->cq, sizeof *w->q);
 	}
+	assert(pos < w->ns && w->s[pos].next >= 0);
 	i = w->nq++;
 	w->q[i].rank = rank, w->q[i].pos = pos, w->q[i].id = id;
+	w->q[i].a = w->s[pos].id;
+	w->q[i].b = w->s[w->s[pos].next].id;
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
 		struct hent x;
@@ -358,7 +398,8 @@ static void hpush(struct work *w, uint32_t rank, uint32_t pos, uint32_t id)
 	}
 }
 
-static struct hent hpop(struct work *w)
+static struct hent
+hpop(struct work *w)
 {
 	struct hent top = w->q[0];
 	size_t i = 0;
@@ -378,7 +419,8 @@ static struct hent hpop(struct work *w)
 	return top;
 }
 
-static void sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
+static void
+sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
 {
 	if (w->ns == w->cs) {
 		w->cs = w->cs ? w->cs * 2 : 256;
@@ -408,7 +450,8 @@ struct btok_pcache {
 	struct cc_ent c[1u << CC_BITS];
 };
 
-static struct btok_pcache *pcache(struct btok *t)
+static struct btok_pcache *
+pcache(struct btok *t)
 {
 	if (!t->pcache) {
 		t->pcache = xmalloc(sizeof *t->pcache);
@@ -420,11 +463,13 @@ static struct btok_pcache *pcache(struct btok *t)
 	return t->pcache;
 }
 
-static int pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
+static int
+pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
     const struct sym *b, uint32_t *rank, uint32_t *id);
 
 /* Rank of a pair: HF merges table, or tiktoken rank of the joined bytes. */
-static inline int pair_rank(const struct btok *t, const char *piece, const struct sym *a,
+static inline int
+pair_rank(const struct btok *t, const char *piece, const struct sym *a,
     const struct sym *b, uint32_t *rank, uint32_t *id)
 {
 	uint64_t key = (uint64_t)a->id << 32 | b->id;
@@ -442,7 +487,8 @@ static inline int pair_rank(const struct btok *t, const char *piece, const struc
 	return e->id != BTOK_NONE;
 }
 
-static int pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
+static int
+pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
     const struct sym *b, uint32_t *rank, uint32_t *id)
 {
 	if (t->h->model == BTOK_MODEL_BPE) {
@@ -458,9 +504,220 @@ static int pair_rank_slow(const struct btok *t, const char *piece, const struct 
 	return *id != BTOK_NONE;
 }
 
-static void merge_all(const struct btok *t, const char *piece, struct work *w)
+static void
+bq_push(struct work *w, uint32_t rank, uint32_t pos)
+{
+	assert(rank < w->bcap);
+	if (w->nbe == w->cbe) {
+		w->cbe = w->cbe ? w->cbe * 2 : 4096;
+		w->be = xreallocarray(w->be, w->cbe, sizeof *w->be);
+	}
+	w->be[w->nbe].pos = pos;
+	w->be[w->nbe].next = w->bhead[rank];
+	w->bhead[rank] = (uint32_t)++w->nbe;
+	w->bbits[rank >> 6] |= (uint64_t)1 << (rank & 63);
+}
+
+/* The lowest rank >= from with entries, or BTOK_NONE. */
+static uint32_t
+bq_next(const struct work *w, uint32_t from)
+{
+	for (uint32_t k = from >> 6; k < (w->bcap + 63) >> 6; k++) {
+		uint64_t m = w->bbits[k];
+		if (k == from >> 6)
+			m &= ~(uint64_t)0 << (from & 63);
+		if (m)
+			return k * 64 + (uint32_t)__builtin_ctzll(m);
+	}
+	return BTOK_NONE;
+}
+
+static int
+cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* Take the positions queued at rank r, in text order, into w->bpos. */
+static size_t
+bq_take(struct work *w, uint32_t r)
+{
+	size_t n = 0;
+	int sorted = 1;
+
+	for (uint32_t e = w->bhead[r]; e; e = w->be[e - 1].next) {
+		if (n == w->cbpos) {
+			w->cbpos = w->cbpos ? w->cbpos * 2 : 1024;
+			w->bpos = xreallocarray(w->bpos, w->cbpos, sizeof *w->bpos);
+		}
+		w->bpos[n++] = w->be[e - 1].pos;
+	}
+	w->bhead[r] = 0;
+	w->bbits[r >> 6] &= ~((uint64_t)1 << (r & 63));
+	/* Entries come out last pushed first: reversed, usually sorted. */
+	for (size_t i = 0; i < n / 2; i++) {
+		uint32_t x = w->bpos[i];
+		w->bpos[i] = w->bpos[n - 1 - i];
+		w->bpos[n - 1 - i] = x;
+	}
+	for (size_t i = 1; i < n && sorted; i++)
+		sorted = w->bpos[i - 1] < w->bpos[i];
+	if (!sorted)
+		qsort(w->bpos, n, sizeof *w->bpos, cmp_u32);
+	return n;
+}
+
+/* Merge the pair at pos with its right neighbour into id. */
+static void
+sym_merge(struct work *w, uint32_t pos, uint32_t id)
+{
+	struct sym *cur = &w->s[pos], *right;
+
+	assert(cur->next >= 0 && (size_t)cur->next < w->ns);
+	right = &w->s[cur->next];
+	cur->id = id;
+	cur->len += right->len;
+	cur->next = right->next;
+	right->len = 0;
+	if (cur->next >= 0)
+		w->s[cur->next].prev = (int32_t)pos;
+}
+
+/* Apply the pair at pos if it still has rank rr; queue the new pairs. */
+static void
+bq_apply(const struct btok *t, const char *piece, struct work *w, uint32_t rr,
+    uint32_t pos, uint32_t cur_rank)
+{
+	struct sym *cur = &w->s[pos];
+	uint32_t rank, id;
+
+	if (cur->len == 0 || cur->next < 0 ||
+	    !pair_rank(t, piece, cur, &w->s[cur->next], &rank, &id) || rank != rr)
+		return;		/* stale: the pair changed */
+	sym_merge(w, pos, id);
+	/* Pairs ranked after the current bucket wait in theirs; the others
+	   (a merge can make a pair of lower rank) go to the heap. */
+	if (cur->prev >= 0 && pair_rank(t, piece, &w->s[cur->prev], cur, &rank, &id)) {
+		if (rank > cur_rank)
+			bq_push(w, rank, (uint32_t)cur->prev);
+		else
+			hpush(w, rank, (uint32_t)cur->prev, id);
+	}
+	if (cur->next >= 0 && pair_rank(t, piece, cur, &w->s[cur->next], &rank, &id)) {
+		if (rank > cur_rank)
+			bq_push(w, rank, pos);
+		else
+			hpush(w, rank, pos, id);
+	}
+}
+
+/*
+ * The merges of merge_all for long pieces, in the same order (lowest rank
+ * first, leftmost first), with a bucket per rank instead of one heap over
+ * the whole piece, whose random accesses make a long piece super-linear:
+ * ranks are visited in increasing order and the positions of one rank in
+ * text order.  A merge usually makes pairs of higher ranks, queued in their
+ * buckets; a pair of rank at most the current one goes to a small heap that
+ * is merged with the current bucket by (rank, position).
+ */
+static void
+merge_buckets(const struct btok *t, const char *piece, struct work *w)
+{
+	uint32_t rank, id, r = 0;
+
+	if (w->bcap < t->nranks) {
+		free(w->bhead);
+		free(w->bbits);
+		w->bcap = t->nranks;
+		w->bhead = xcalloc(w->bcap, sizeof *w->bhead);
+		w->bbits = xcalloc((w->bcap + 63) / 64, sizeof *w->bbits);
+	}
+	w->nbe = 0;
+	w->nq = 0;
+	for (size_t i = 0; i + 1 < w->ns; i++)
+		if (pair_rank(t, piece, &w->s[i], &w->s[i + 1], &rank, &id))
+			bq_push(w, rank, (uint32_t)i);
+	while ((r = bq_next(w, r)) != BTOK_NONE) {
+		size_t n = bq_take(w, r), k = 0;
+		for (;;) {
+			if (w->nq && (k == n || w->q[0].rank < r ||
+			    (w->q[0].rank == r && w->q[0].pos < w->bpos[k]))) {
+				struct hent top = hpop(w);
+				bq_apply(t, piece, w, top.rank, top.pos, r);
+			} else if (k < n)
+				bq_apply(t, piece, w, r, w->bpos[k++], r);
+			else
+				break;
+		}
+		assert(w->nq == 0);
+		r++;
+	}
+}
+
+/* Pieces of at most this many symbols use merge_small. */
+#define SMALL_PIECE 48
+
+/*
+ * The merges of merge_all for short pieces: the rank of each adjacent pair
+ * is kept beside its left symbol and the lowest (leftmost on ties) found by
+ * a scan, as tiktoken's byte_pair_merge does; no heap, and the first
+ * lookups are prefetched together, since they miss the processor caches.
+ * The same order as the heap: a pair's rank never goes stale, and two
+ * different pairs at one position cannot make the same token (its bytes
+ * would differ in length), so word.rs's check never matters here.
+ */
+static void
+merge_small(const struct btok *t, const char *piece, struct work *w)
+{
+	uint32_t rk[SMALL_PIECE], nid[SMALL_PIECE], rank, id;
+	size_t n = w->ns;
+
+	assert(n <= SMALL_PIECE);
+	for (size_t i = 0; i + 1 < n; i++) {
+		uint64_t key = (uint64_t)w->s[i].id << 32 | w->s[i + 1].id;
+		__builtin_prefetch(&t->pcache->p[btok_mix64(key) & ((1u << PC_BITS) - 1)]);
+	}
+	for (size_t i = 0; i + 1 < n; i++)
+		if (!pair_rank(t, piece, &w->s[i], &w->s[i + 1], &rk[i], &nid[i]))
+			rk[i] = BTOK_NONE;
+	if (n)
+		rk[n - 1] = BTOK_NONE;
+	for (;;) {
+		uint32_t best = BTOK_NONE;
+		int32_t bi = -1;
+		for (int32_t i = 0; i >= 0; i = w->s[i].next)
+			if (rk[i] < best)
+				best = rk[i], bi = i;
+		if (bi < 0)
+			break;
+		assert((size_t)bi < n && w->s[bi].next >= 0);
+		sym_merge(w, (uint32_t)bi, nid[bi]);
+		if (w->s[bi].prev >= 0) {
+			int32_t pv = w->s[bi].prev;
+			if (!pair_rank(t, piece, &w->s[pv], &w->s[bi], &rank, &id))
+				rank = BTOK_NONE;
+			rk[pv] = rank, nid[pv] = id;
+		}
+		rk[bi] = BTOK_NONE;
+		if (w->s[bi].next >= 0 &&
+		    pair_rank(t, piece, &w->s[bi], &w->s[w->s[bi].next], &rank, &id))
+			rk[bi] = rank, nid[bi] = id;
+	}
+}
+
+static void
+merge_all(const struct btok *t, const char *piece, struct work *w)
 {
 	uint32_t rank, id;
+	if (w->ns >= LONG_PIECE) {
+		merge_buckets(t, piece, w);
+		return;
+	}
+	if (w->ns <= SMALL_PIECE) {
+		merge_small(t, piece, w);
+		return;
+	}
 	w->nq = 0;
 	for (size_t i = 0; i + 1 < w->ns; i++)
 		if (pair_rank(t, piece, &w->s[i], &w->s[i + 1], &rank, &id))
@@ -472,8 +729,10 @@ static void merge_all(const struct btok *t, const char *piece, struct work *w)
 		if (cur->len == 0 || cur->next < 0)
 			continue;
 		right = &w->s[cur->next];
-		/* A stale entry: the pair at pos no longer makes top.id. */
-		if (!pair_rank(t, piece, cur, right, &rank, &id) || id != top.id)
+		/* A stale entry: the pair at pos no longer makes top.id (as
+		   word.rs checks it; the same two ids are the same merge). */
+		if ((cur->id != top.a || right->id != top.b) &&
+		    (!pair_rank(t, piece, cur, right, &rank, &id) || id != top.id))
 			continue;
 		cur->id = top.id;
 		cur->len += right->len;
@@ -491,7 +750,8 @@ static void merge_all(const struct btok *t, const char *piece, struct work *w)
 }
 
 /* The model on one piece (bytes as the vocabulary holds them). */
-static void model_piece(struct btok *t, struct work *w, const char *p, size_t n,
+static void
+model_piece(struct btok *t, struct work *w, const char *p, size_t n,
     struct btok_ids *out)
 {
 	const struct btok_hdr *h = t->h;
@@ -501,13 +761,14 @@ static void model_piece(struct btok *t, struct work *w, const char *p, size_t n,
 
 	if (n == 0)
 		return;
-	pcache(t);
-	if (h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) {
-		if ((id = btok_vocab_get(t, p, n)) != BTOK_NONE) {
-			ids_push(out, id);
-			return;
-		}
+	if (n > BTOK_MAX_PIECE) {
+		if (!out->toolong)
+			out->toolong = n;
+		return;
 	}
+	pcache(t);
+	/* The cache first: one memory access, where a vocabulary hit costs
+	   three (hash slot, token span, token bytes). */
 	if (n <= sizeof ce->bytes) {
 		if (!t->wcache)
 			t->wcache = xcalloc(1, sizeof *t->wcache);
@@ -516,6 +777,19 @@ static void model_piece(struct btok *t, struct work *w, const char *p, size_t n,
 		if (ce->h == hv && ce->len == n && memcmp(ce->bytes, p, n) == 0) {
 			for (unsigned i = 0; i < ce->nids; i++)
 				ids_push(out, ce->ids[i]);
+			return;
+		}
+	}
+	if (h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) {
+		if ((id = btok_vocab_get(t, p, n)) != BTOK_NONE) {
+			ids_push(out, id);
+			if (ce) {
+				ce->h = hv;
+				ce->len = (uint8_t)n;
+				memcpy(ce->bytes, p, n);
+				ce->nids = 1;
+				ce->ids[0] = id;
+			}
 			return;
 		}
 	}
@@ -601,14 +875,16 @@ struct pctx {
 	struct btok_ids *out;
 };
 
-static void on_piece(const char *p, size_t n, void *vc)
+static void
+on_piece(const char *p, size_t n, void *vc)
 {
 	struct pctx *c = vc;
 	model_piece(c->t, c->w, p, n, c->out);
 }
 
 /* Does one of the listed tokens occur in s[0..n) across position p? */
-static int bad_across(const struct btok *t, const char *s, size_t n, size_t p)
+static int
+bad_across(const struct btok *t, const char *s, size_t n, size_t p)
 {
 	for (uint32_t i = 0; i < t->h->nbad; i++) {
 		const struct btok_span *sp = &t->tok[t->bad[i]];
@@ -623,7 +899,8 @@ static int bad_across(const struct btok *t, const char *s, size_t n, size_t p)
 	return 0;
 }
 
-static void pretok_model(struct pctx *c, const char *s, size_t n)
+static void
+pretok_model(struct pctx *c, const char *s, size_t n)
 {
 	const struct btok_hdr *h = c->t->h;
 	if (h->msplit && (h->pre == BTOK_PRE_NONE || h->pre == BTOK_PRE_SPACE_MERGED_PREV)) {
@@ -646,7 +923,8 @@ static void pretok_model(struct pctx *c, const char *s, size_t n)
 }
 
 /* Split s by the added tokens of trie tr; text segments go to fn. */
-static void split_added(struct pctx *c, const struct trie1 *tr, const char *s,
+static void
+split_added(struct pctx *c, const struct trie1 *tr, const char *s,
     size_t n, int special, void (*fn)(struct pctx *, const char *, size_t))
 {
 	const unsigned char *u = (const unsigned char *)s;
@@ -679,7 +957,8 @@ static void split_added(struct pctx *c, const struct trie1 *tr, const char *s,
 
 static int g_special;
 
-static void normalize_segment(struct pctx *c, const char *s, size_t n)
+static void
+normalize_segment(struct pctx *c, const char *s, size_t n)
 {
 	const struct btok_hdr *h = c->t->h;
 	char *norm = NULL;
@@ -713,7 +992,8 @@ static void normalize_segment(struct pctx *c, const char *s, size_t n)
 	free(norm);
 }
 
-void btok_encode(struct btok *t, const char *s, size_t n, int special,
+int
+btok_encode(struct btok *t, const char *s, size_t n, int special,
     struct btok_ids *out)
 {
 	static struct work w;
@@ -727,6 +1007,8 @@ void btok_encode(struct btok *t, const char *s, size_t n, int special,
 		n = cl;
 	}
 	g_special = special;
+	out->toolong = 0;
 	split_added(&c, &t->trie->raw, s, n, special, normalize_segment);
 	free(clean);
+	return out->toolong ? -1 : 0;
 }

@@ -9,7 +9,8 @@
 #include <stdint.h>
 #include <string.h>
 
-static inline uint64_t btok_mix64(uint64_t x)
+static inline uint64_t
+btok_mix64(uint64_t x)
 {
 	x ^= x >> 30;
 	x *= 0xbf58476d1ce4e5b9ULL;
@@ -19,7 +20,8 @@ static inline uint64_t btok_mix64(uint64_t x)
 	return x;
 }
 
-static inline uint64_t btok_hash(const void *p, size_t n)
+static inline uint64_t
+btok_hash(const void *p, size_t n)
 {
 	const unsigned char *s = p;
 	uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL);

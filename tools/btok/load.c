@@ -23,7 +23,8 @@
 #include "btok.h"
 #include "load.h"
 
-static int hexval(int c)
+static int
+hexval(int c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -32,7 +33,8 @@ static int hexval(int c)
 	return -1;
 }
 
-static int unhex(const char *s, unsigned char out[32])
+static int
+unhex(const char *s, unsigned char out[32])
 {
 	for (int i = 0; i < 32; i++) {
 		int a = hexval(s[2 * i]), b;
@@ -100,7 +102,8 @@ btok_manifest_load(const char *path, struct btok_manifest_entry **out)
 }
 
 /* Map path read-only; NULL when it cannot be opened. */
-static unsigned char *map_file(const char *path, size_t *size)
+static unsigned char *
+map_file(const char *path, size_t *size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
@@ -119,7 +122,8 @@ static unsigned char *map_file(const char *path, size_t *size)
 	return p;
 }
 
-static char **control_tokens(const struct btok_paths *p)
+static char **
+control_tokens(const struct btok_paths *p)
 {
 	char *path = path_join(p->sharedir, "tekken-control-tokens");
 	size_t len;
@@ -133,7 +137,8 @@ static char **control_tokens(const struct btok_paths *p)
 	return v;
 }
 
-void btok_load(struct btok *t, const char *name, const char *file,
+void
+btok_load(struct btok *t, const char *name, const char *file,
     const unsigned char *want_sha, const struct btok_paths *p)
 {
 	unsigned char sha[32];
@@ -144,7 +149,7 @@ void btok_load(struct btok *t, const char *name, const char *file,
 
 	if (want_sha && p->use_cache) {
 		sha256_tohex(want_sha, hex);
-		cpath = xasprintf("%s/%s-%.16s.btc", p->cachedir, name, hex);
+		cpath = xasprintf("%s/%s-%.16s.v%u.btc", p->cachedir, name, hex, BTOK_FORMAT);
 		if ((img = map_file(cpath, &size))) {
 			if (btok_attach(t, cpath, img, size, 1, &err) == 0) {
 				if (memcmp(t->h->source_sha256, want_sha, 32) == 0) {
@@ -180,7 +185,7 @@ void btok_load(struct btok *t, const char *name, const char *file,
 	}
 	if (!cpath && p->use_cache) {
 		sha256_tohex(sha, hex);
-		cpath = xasprintf("%s/%s-%.16s.btc", p->cachedir, name, hex);
+		cpath = xasprintf("%s/%s-%.16s.v%u.btc", p->cachedir, name, hex, BTOK_FORMAT);
 		if ((img = map_file(cpath, &size))) {
 			if (btok_attach(t, name, img, size, 1, &err) == 0) {
 				if (memcmp(t->h->source_sha256, sha, 32) == 0) {
@@ -213,7 +218,8 @@ void btok_load(struct btok *t, const char *name, const char *file,
 		die("%s", err);
 }
 
-void btok_unload(struct btok *t)
+void
+btok_unload(struct btok *t)
 {
 	const unsigned char *base = t->base;
 	size_t size = t->size;

@@ -36,7 +36,8 @@ struct cur {
 #define SPACE 0x400u
 #define SLASH 0x800u
 
-static inline unsigned cls(const struct cur *c, size_t i, size_t *len)
+static inline unsigned
+cls(const struct cur *c, size_t i, size_t *len)
 {
 	uint32_t cp;
 	unsigned k;
@@ -54,7 +55,8 @@ static inline unsigned cls(const struct cur *c, size_t i, size_t *len)
 }
 
 /* End of the run of characters with any bit of want, from i. */
-static size_t run(const struct cur *c, size_t i, unsigned want)
+static size_t
+run(const struct cur *c, size_t i, unsigned want)
 {
 	size_t l;
 	while (i < c->n && (cls(c, i, &l) & want))
@@ -63,7 +65,8 @@ static size_t run(const struct cur *c, size_t i, unsigned want)
 }
 
 /* End of the run of characters having none of the bits in avoid. */
-static size_t run_not(const struct cur *c, size_t i, unsigned avoid)
+static size_t
+run_not(const struct cur *c, size_t i, unsigned avoid)
 {
 	size_t l;
 	while (i < c->n && !(cls(c, i, &l) & avoid))
@@ -76,7 +79,8 @@ static size_t run_not(const struct cur *c, size_t i, unsigned avoid)
  * folds case with Unicode CaseFolding.txt, so U+017F LATIN SMALL LETTER LONG S
  * matches 's' too.  Returns the end or 0.
  */
-static size_t fold1(const struct cur *c, size_t i, char *out)
+static size_t
+fold1(const struct cur *c, size_t i, char *out)
 {
 	const unsigned char *s = c->s;
 	if (i >= c->n)
@@ -95,7 +99,8 @@ static size_t fold1(const struct cur *c, size_t i, char *out)
 	return 0;
 }
 
-static size_t contraction(const struct cur *c, size_t i, int fold)
+static size_t
+contraction(const struct cur *c, size_t i, int fold)
 {
 	char a, b;
 	size_t la, lb;
@@ -126,7 +131,8 @@ static size_t contraction(const struct cur *c, size_t i, int fold)
 }
 
 /* \s*[\r\n]+ at i: the end after the last CR/LF of the white-space run. */
-static size_t ws_crlf(const struct cur *c, size_t i)
+static size_t
+ws_crlf(const struct cur *c, size_t i)
 {
 	size_t j = i, l, end = 0;
 	unsigned k;
@@ -139,7 +145,8 @@ static size_t ws_crlf(const struct cur *c, size_t i)
 }
 
 /* \s+(?!\S)|\s+ at i (a white-space character). */
-static size_t ws_tail(const struct cur *c, size_t i)
+static size_t
+ws_tail(const struct cur *c, size_t i)
 {
 	size_t j = i, l, last = i;
 	while (j < c->n && (cls(c, j, &l) & BTOK_UC_WS)) {
@@ -154,7 +161,8 @@ static size_t ws_tail(const struct cur *c, size_t i)
 	return j;
 }
 
-static size_t match_llama(const struct cur *c, size_t i, int qwen)
+static size_t
+match_llama(const struct cur *c, size_t i, int qwen)
 {
 	size_t l, l2, e;
 	unsigned k = cls(c, i, &l), k2;
@@ -195,7 +203,8 @@ static size_t match_llama(const struct cur *c, size_t i, int qwen)
 	return ws_tail(c, i);
 }
 
-static size_t match_gpt2(const struct cur *c, size_t i)
+static size_t
+match_gpt2(const struct cur *c, size_t i)
 {
 	size_t l, l2, e;
 	unsigned k = cls(c, i, &l), k2;
@@ -225,7 +234,8 @@ static size_t match_gpt2(const struct cur *c, size_t i)
  * U* takes the longest run, then gives back until W+ can start; W+ then runs
  * as far as it can.  Returns the end, or 0 when it cannot match.
  */
-static size_t tk_uw(const struct cur *c, size_t q)
+static size_t
+tk_uw(const struct cur *c, size_t q)
 {
 	size_t u = q, l, lastw = 0;
 	unsigned k;
@@ -242,7 +252,8 @@ static size_t tk_uw(const struct cur *c, size_t q)
 }
 
 /* [U]+[W]* from q; 0 when no U at q. */
-static size_t tk_u_w(const struct cur *c, size_t q)
+static size_t
+tk_u_w(const struct cur *c, size_t q)
 {
 	size_t u = run(c, q, BTOK_UC_LU);
 	if (u == q)
@@ -250,7 +261,8 @@ static size_t tk_u_w(const struct cur *c, size_t q)
 	return run(c, u, BTOK_UC_LL);
 }
 
-static size_t match_tekken(const struct cur *c, size_t i)
+static size_t
+match_tekken(const struct cur *c, size_t i)
 {
 	size_t l, l2, e;
 	unsigned k = cls(c, i, &l), k2;
@@ -284,7 +296,8 @@ static size_t match_tekken(const struct cur *c, size_t i)
 	return ws_tail(c, i);
 }
 
-void btok_pretokenize(int pre, const char *s, size_t n, btok_piece_fn fn,
+void
+btok_pretokenize(int pre, const char *s, size_t n, btok_piece_fn fn,
     void *ctx)
 {
 	struct cur c = { (const unsigned char *)s, n };

@@ -130,13 +130,21 @@ input_slurp(struct input *in, size_t *len)
 	return s;
 }
 
+/* The count of s with tokenizer k; what: the field (records) or the file. */
 static size_t
-count(struct run *r, size_t k, const char *s, size_t n)
+count(struct run *r, size_t k, const char *s, size_t n, const char *what, int rec)
 {
 	assert(k < r->ntk);
 	r->buf.n = 0;
 	r->buf.count_only = !r->ids;
-	btok_encode(&r->tk[k].t, s, n, r->special, &r->buf);
+#define TOOLONG "%s: a run of %zu bytes that %s does not split (no space, " \
+	"digit or punctuation) is longer than btok's limit of %zu MiB"
+	if (btok_encode(&r->tk[k].t, s, n, r->special, &r->buf) < 0) {
+		if (rec)
+			ndj_die(TOOLONG, what, r->buf.toolong, r->tk[k].name, BTOK_MAX_PIECE >> 20);
+		die(TOOLONG, what, r->buf.toolong, r->tk[k].name, BTOK_MAX_PIECE >> 20);
+	}
+#undef TOOLONG
 	return r->buf.n;
 }
 
@@ -180,7 +188,7 @@ count_field(struct run *r, json_t *rec, json_t *v)
 	if (r->ids)
 		ids = obj_field(rec, "token_ids");
 	for (size_t k = 0; k < r->ntk; k++) {
-		size_t c = count(r, k, s, n);
+		size_t c = count(r, k, s, n, r->field, 1);
 
 		json_object_set_new(tok, r->tk[k].name, json_integer((json_int_t)c));
 		if (ids)
@@ -210,8 +218,8 @@ count_prompts(struct run *r, json_t *rec)
 	pt = obj_field(rec, "prompt_tokens");
 	r->ids = 0;
 	for (size_t k = 0; k < r->ntk; k++) {
-		size_t c = count(r, k, sp, json_string_length(jsp)) +
-		    count(r, k, up, json_string_length(jup));
+		size_t c = count(r, k, sp, json_string_length(jsp), "system_prompt", 1) +
+		    count(r, k, up, json_string_length(jup), "user_prompt", 1);
 
 		json_object_set_new(pt, r->tk[k].name, json_integer((json_int_t)c));
 	}
@@ -282,7 +290,7 @@ raw_one(struct run *r, struct input *in, int showfile)
 	FILE *out = ndj_output();
 
 	for (size_t k = 0; k < r->ntk; k++) {
-		size_t c = count(r, k, text, len);
+		size_t c = count(r, k, text, len, in->name, 0);
 
 		if (r->ids) {
 			for (size_t i = 0; i < r->buf.n; i++)

@@ -20,7 +20,8 @@
 static unsigned char ascii_class[128];
 static int ascii_ready;
 
-static unsigned uclass_slow(uint32_t cp)
+static unsigned
+uclass_slow(uint32_t cp)
 {
 	unsigned c = 0;
 	if (cp > 0x10FFFF)
@@ -60,7 +61,8 @@ static unsigned uclass_slow(uint32_t cp)
 	return c;
 }
 
-unsigned btok_uclass(uint32_t cp)
+unsigned
+btok_uclass(uint32_t cp)
 {
 	if (cp < 128) {
 		if (!ascii_ready) {
@@ -73,7 +75,8 @@ unsigned btok_uclass(uint32_t cp)
 	return uclass_slow(cp);
 }
 
-const char *btok_unicode_version(void)
+const char *
+btok_unicode_version(void)
 {
 	return utf8proc_unicode_version();
 }
@@ -85,7 +88,8 @@ const char *btok_unicode_version(void)
  * class 0) without a decomposition that takes part in no composition pair
  * (utf8proc's comb_index), Hangul excepted (composed algorithmically).
  */
-static int nfc_safe(uint32_t cp)
+static int
+nfc_safe(uint32_t cp)
 {
 	const utf8proc_property_t *p;
 	if (cp < 0x80)
@@ -99,7 +103,8 @@ static int nfc_safe(uint32_t cp)
 
 /* Append NFC of s[a..b): a run that is a safe starter and what follows it
    up to the next safe starter. */
-static void nfc_run(struct buf *o, const char *s, size_t a, size_t b, size_t first)
+static void
+nfc_run(struct buf *o, const char *s, size_t a, size_t b, size_t first)
 {
 	utf8proc_uint8_t *out = NULL;
 	utf8proc_ssize_t r;
@@ -115,7 +120,8 @@ static void nfc_run(struct buf *o, const char *s, size_t a, size_t b, size_t fir
 	free(out);
 }
 
-char *btok_nfc(const char *s, size_t n, size_t *outlen)
+char *
+btok_nfc(const char *s, size_t n, size_t *outlen)
 {
 	struct buf o;
 	size_t i = 0, run = 0, first = 0;
@@ -138,7 +144,8 @@ char *btok_nfc(const char *s, size_t n, size_t *outlen)
 	return buf_detach(&o, outlen);
 }
 
-int btok_uc_assigned(uint32_t cp)
+int
+btok_uc_assigned(uint32_t cp)
 {
 	return cp <= 0x10FFFF &&
 	    utf8proc_category((utf8proc_int32_t)cp) != UTF8PROC_CATEGORY_CN;
