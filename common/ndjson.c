@@ -352,17 +352,18 @@ json_compact_buf(struct buf *b, const json_t *v)
 {
 	const char *key;
 	json_t *x;
-	size_t i;
+	size_t i, klen;
 	int first = 1;
 
 	switch (json_typeof(v)) {
 	case JSON_OBJECT:
 		buf_addc(b, '{');
-		json_object_foreach((json_t *)v, key, x) {
+		/* keys by length: a key may hold a NUL (json_object_setn) */
+		json_object_keylen_foreach((json_t *)v, key, klen, x) {
 			if (!first)
 				buf_addc(b, ',');
 			first = 0;
-			put_string(b, key, strlen(key));
+			put_string(b, key, klen);
 			buf_addc(b, ':');
 			json_compact_buf(b, x);
 		}

@@ -117,14 +117,19 @@ wordset_add(struct wordset *ws, const char *w, size_t len)
 }
 
 size_t
-wordset_count(const struct wordset *ws, const char *w)
+wordset_find(const struct wordset *ws, const char *w, size_t len)
 {
-	size_t len = strlen(w), i;
-
 	if (ws->tabcap == 0)
 		return 0;
-	i = slot(ws, w, len);
-	return ws->tab[i] ? ws->v[ws->tab[i] - 1].count : 0;
+	return ws->tab[slot(ws, w, len)];
+}
+
+size_t
+wordset_count(const struct wordset *ws, const char *w)
+{
+	size_t i = wordset_find(ws, w, strlen(w));
+
+	return i ? ws->v[i - 1].count : 0;
 }
 
 void

@@ -49,6 +49,11 @@ void wordset_release(struct wordset *ws);
 size_t wordset_add(struct wordset *ws, const char *w, size_t len);
 /* Occurrences of the NUL-terminated w (0 when absent). */
 size_t wordset_count(const struct wordset *ws, const char *w);
+/*
+ * Position + 1 of w[0..len) (any bytes, NULs included) in ws's insertion
+ * order, or 0 when absent: a hashed index of strings for any caller.
+ */
+size_t wordset_find(const struct wordset *ws, const char *w, size_t len);
 
 /*
  * Add the words of text[0..len) (any bytes; not NUL-terminated) to ws,

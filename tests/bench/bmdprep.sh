@@ -1,11 +1,15 @@
 #!/bin/sh
-# bmdprep.sh - `make bench` for bmdprep (issue 5): llms.txt parsing and
-# Markdown preparation against marked 18 (npm), the usual JavaScript
-# Markdown lexer, on the same files in the same run.
+# bmdprep.sh - `make bench` for bmdprep (issues 5, 16): llms.txt parsing
+# and create_ctx against the llms.txt reference implementation itself, and
+# parsing and Markdown preparation against marked 18 (npm), the usual
+# JavaScript Markdown lexer, on the same files in the same run.
 #
-# The llms.txt reference implementation itself is a Python package and
-# cannot be installed here (only Debian and npm are reachable), so the
-# reference side is what a researcher would otherwise script: marked's
+# The reference (AnswerDotAI/llms-txt with fastcore) is plain Python run
+# from its sources by tests/bench/llmstxt_ref.py under Debian's python3; no
+# registry reachable here serves them, so they are read from the study's
+# shared data, $CTXBENCH_SHARED/conformance/llmstxt/reference/{llms_txt,
+# fastcore}, and the bench says so when they are absent.  For marked, the
+# other side is what a researcher would otherwise script: marked's
 # lexer, H2 sections and list-item links taken from its tokens, and for
 # Markdown a regex pass removing comments and base64 images.  Each side runs
 # in one process over ROUNDS rounds of: the conformance corpus llms.txt
@@ -17,8 +21,12 @@ set -eu
 TOP=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${CTXBENCH_BUILD:-$TOP/build}
 BMDPREP=${CTXBENCH_BMDPREP:-$BUILD/bin/bmdprep}
-CONF=${CTXBENCH_CONFORMANCE:-$TOP/../shared/conformance/llmstxt}
-[ -d "$CONF" ] || CONF=/work/shared/conformance/llmstxt
+SHARED=${CTXBENCH_SHARED:-$TOP/../shared}
+CONF=$SHARED/conformance/llmstxt
+if [ ! -d "$CONF/corpus" ]; then
+	echo "bmdprep bench: no llms.txt conformance data in $CONF (CTXBENCH_SHARED); skipped"
+	exit 0
+fi
 ROUNDS=${BMDPREP_BENCH_ROUNDS:-20}
 NODE_DIR=$BUILD/bench-node
 
@@ -118,3 +126,44 @@ awk -v n="$nl" -v R="$ROUNDS" -v mb="$mb" -v a0="$t0" -v a1="$t1" -v a2="$t2" -v
 	printf "  regex + marked   %10.1f MB/s\n", mb * R / rm
 	printf "  speed ratio bmdprep/reference: %.2f\n", rm / cm
 }'
+
+# ---- the llms.txt reference itself: parse_llms_file and create_ctx
+REF=$CONF/reference
+RR=${BMDPREP_REF_ROUNDS:-5}
+if [ ! -f "$REF/llms_txt/core.py" ] || [ ! -f "$REF/fastcore/xml.py" ]; then
+	echo "llms.txt reference: its sources are not in $REF"
+	echo "  (llms_txt/ and fastcore/ of the versions the conformance data names);"
+	echo "  no ratio against the reference in this run"
+	exit 0
+fi
+/usr/bin/python3 "$TOP/tests/bench/llmstxt_ref.py" "$REF" "$RR" "$W" \
+    $(cat "$W/llms.list") >"$W/ref.txt" 2>"$W/ref.err"
+while read -r rp rc nlinks bytes n f; do
+	set --
+	i=0; while [ $i -lt "$RR" ]; do set -- "$@" "$f"; i=$((i + 1)); done
+	t0=$(now)
+	"$BMDPREP" --llms -r -b https://example.org/llms.txt "$@" </dev/null >/dev/null || :
+	t1=$(now)
+	i=0; while [ $i -lt "$RR" ]; do
+		"$BMDPREP" --ctx --optional --docs "$W/$n.docs.ndjson" "$f" </dev/null \
+		    >"$W/$n.got" 2>/dev/null || :
+		i=$((i + 1))
+	done
+	t2=$(now)
+	same=1; cmp -s "$W/$n.got" "$W/$n.ctx.xml" || same=0
+	echo "$rp $rc $t0 $t1 $t2 $bytes $nlinks $same ${f##*/}"
+done <"$W/ref.txt" | sort -k6,6n >"$W/both.txt"
+awk -v R="$RR" -v rej="$(wc -l <"$W/ref.err" | tr -d ' ')" '{
+	rp[NR] = $1; rc[NR] = $2; cp[NR] = $4 - $3; cc[NR] = $5 - $4
+	by[NR] = $6; li[NR] = $7; same[NR] = $8; name[NR] = $9
+	TRP += $1; TRC += $2; TCP += $4 - $3; TCC += $5 - $4; if (!$8) diff++
+} END {
+	printf "llms.txt reference (in process, %d rounds) against bmdprep (a process per file or call):\n", R
+	printf "  %d files the reference accepts (%d it rejects); create_ctx output identical on %d\n", NR, rej, NR - diff
+	printf "  all files  parse: reference %.3f s, bmdprep %.3f s, ratio %.1f\n", TRP, TCP, TRP / TCP
+	printf "             create_ctx: reference %.3f s, bmdprep --ctx %.3f s, ratio %.1f\n", TRC, TCC, TRC / TCC
+	printf "  the largest files:\n"
+	for (i = NR; i > NR - 3 && i > 0; i--)
+		printf "    %-40s %7d bytes %5d links  parse ratio %6.1f  create_ctx ratio %6.1f\n",
+		    name[i], by[i], li[i], rp[i] / cp[i], rc[i] / cc[i]
+}' "$W/both.txt"

@@ -19,11 +19,13 @@
 #include <time.h>
 
 #include "ctx.h"
+#include "words.h"
 #include "bctx.h"
 
 struct asm_state {
 	const struct bctx_opts *o;
 	struct bctx_env env;
+	struct wordset wanted;	/* "site\nkey" of every page a context may use */
 	json_t *pages;		/* "site\ncond\nurl" -> record */
 	json_t *gold;		/* question_id -> gold object, or NULL */
 	json_t *cfg;
@@ -58,6 +60,88 @@ page_key(const char *site, const char *cond, const char *url, int with_frag)
 	return key;
 }
 
+/* Add "site\nkey(url)" to the wanted pages (url may be NULL). */
+static void
+want_url(struct asm_state *st, const char *site, const char *url)
+{
+	char *k = url ? bctx_url_key(url) : NULL, *sk;
+
+	if (k == NULL)
+		return;
+	sk = xasprintf("%s\n%s", site, k);
+	wordset_add(&st->wanted, sk, strlen(sk));
+	free(sk);
+	free(k);
+}
+
+/*
+ * The pages the questions may use, before any page is read: for each
+ * source URL the URL itself, its HTML page (.md source), every Markdown
+ * form an llms.txt may list it under, and what the mapping known so far
+ * (user map, llms.txt records given with -l, the site list) says.  Only
+ * these pages are kept, so memory follows the questions, not the input.
+ * With --all-links every page of a question's site is wanted ("site\n").
+ */
+static void
+want_pages(struct asm_state *st, const json_t *qs)
+{
+	const struct bctx_opts *o = st->o;
+	const json_t *q, *u;
+	size_t i, j, k, nc;
+
+	json_array_foreach(qs, i, q) {
+		const char *site = json_string_value(json_object_get(q, "site_id"));
+		const char *qid = json_string_value(json_object_get(q,
+		    "question_id"));
+
+		if ((o->site && strcmp(site, o->site) != 0) ||
+		    (o->question && strcmp(qid, o->question) != 0))
+			continue;
+		if (o->all_links) {
+			char *sk = xasprintf("%s\n", site);
+			wordset_add(&st->wanted, sk, strlen(sk));
+			free(sk);
+		}
+		json_array_foreach(json_object_get(q, "source_urls"), j, u) {
+			const char *url = json_string_value(u);
+			char *cand[BCTX_MAXCAND], *h;
+			const char *rule[BCTX_MAXCAND];
+			struct bctx_map m;
+
+			if (!url || !bctx_url_is_http(url))
+				continue;
+			want_url(st, site, url);
+			h = bctx_md_to_html(url);
+			want_url(st, site, h);
+			free(h);
+			nc = bctx_md_candidates(url, cand, rule);
+			for (k = 0; k < nc; k++) {
+				want_url(st, site, cand[k]);
+				free(cand[k]);
+			}
+			bctx_map_url(&st->env, site, url, &m);
+			want_url(st, site, m.a_url);
+			want_url(st, site, m.b_url);
+			bctx_map_release(&m);
+		}
+	}
+}
+
+/* A page some context may use (see want_pages)? */
+static int
+wanted(const struct asm_state *st, const char *site, const char *url)
+{
+	char *k = bctx_url_key(url), *sk;
+	int w;
+
+	sk = xasprintf("%s\n%s", site, k ? k : "");
+	w = wordset_find(&st->wanted, sk, strlen(sk)) > 0 ||
+	    wordset_find(&st->wanted, sk, strlen(site) + 1) > 0;
+	free(sk);
+	free(k);
+	return w;
+}
+
 static void
 index_page(struct asm_state *st, json_t *rec)
 {
@@ -80,6 +164,8 @@ index_page(struct asm_state *st, json_t *rec)
 		else if (strcmp(cond, "B") == 0 && fs)
 			rec_str(rec, "markdown");	/* bmdprep's output */
 	}
+	if (!wanted(st, site, url))
+		return;		/* validated, not kept: no context uses it */
 	key = page_key(site, cond, url, 1);
 	old = json_object_get(st->pages, key);
 	/* A re-run may repeat a page: a usable record wins, else the last. */
@@ -327,8 +413,15 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 			}
 		if (n == 0 && !keep_empty)
 			continue;
-		/* create_ctx(optional=False) skips the section named "Optional" */
+		/*
+		 * create_ctx's mk_ctx: skip = '' if optional else 'Optional',
+		 * the section named skip is left out: with optional=True that
+		 * drops a section without a name (reference style only; the
+		 * methodology style loses no section)
+		 */
 		if (keep_empty && !st->o->optional && strcmp(name, "Optional") == 0)
+			continue;
+		if (keep_empty && ref && st->o->optional && *name == '\0')
 			continue;
 		if (ref)
 			bctx_ref_section(b, name, buf_str(&sec), sec.len, n);
@@ -909,6 +1002,7 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 	if (o->config)
 		st.cfg = study_config_load(o->config);
 	qs = study_questions_load(o->questions);
+	want_pages(&st, qs);
 	ndj_run(nfiles, files, each_page, NULL, &st);
 
 	json_array_foreach(qs, i, q) {
@@ -941,6 +1035,7 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 		die("%s: no question '%s'", o->questions, o->question);
 	json_decref(qs);
 	json_decref(st.pages);
+	wordset_release(&st.wanted);
 	json_decref(st.gold);
 	json_decref(st.cfg);
 	bctx_env_free(&st.env);

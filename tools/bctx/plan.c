@@ -120,180 +120,216 @@ stat_add(struct site_stat *t, const struct site_stat *s)
 	t->unmapped += s->unmapped;
 }
 
+/* What a plan run gathers for the jobs and the report. */
+struct plan_run {
+	const struct bctx_opts *o;
+	struct bctx_env e;
+	struct plan p;
+	json_t *rules;		/* rule name -> count of source URLs */
+	json_t *unmapped;	/* [{site, q, url, why}] */
+	json_t *unlisted;	/* [{site, q, url}]: B documents not in llms.txt */
+	json_t *stats;		/* site_id -> index into st */
+	json_t *order;		/* site ids in site-list order */
+	struct site_stat *st;
+	size_t nsites;
+};
+
+/* Map one source URL of question qid; add its jobs and counts. */
+static void
+plan_url(struct plan_run *r, const char *site, const char *qid,
+    const char *url, struct site_stat *s, long *na, long *nb)
+{
+	const struct bctx_opts *o = r->o;
+	struct bctx_map m;
+
+	if (!bctx_url_is_http(url))
+		die("%s:%lu: %s: source_urls: '%s' is not an absolute http(s) URL",
+		    o->questions, bctx_source_line(o->questions, qid, url), qid,
+		    url);
+	bctx_map_url(&r->e, site, url, &m);
+	json_object_set_new(r->rules, m.rule, json_integer(
+	    json_integer_value(json_object_get(r->rules, m.rule)) + 1));
+	if (m.a_url) {
+		(*na)++;
+		if (!o->condition || strcmp(o->condition, "A") == 0)
+			add_job(&r->p, site, m.a_url, "A", qid);
+	}
+	if (m.b_url && strcmp(m.b_cond, "B") == 0 &&
+	    json_array_size(m.b_links) == 0 &&
+	    json_array_size(json_object_get(r->e.links, site)) > 0)
+		json_array_append_new(r->unlisted, json_pack("{s:s,s:s,s:s}",
+		    "site", site, "q", qid, "url", m.b_url));
+	if (m.b_url) {
+		(*nb)++;
+		if (!o->condition || strcmp(o->condition, "B") == 0)
+			add_job(&r->p, site, m.b_url, m.b_cond, qid);
+	} else {
+		s->unmapped++;
+		json_array_append_new(r->unmapped, json_pack("{s:s,s:s,s:s,s:s}",
+		    "site", site, "q", qid, "url", url, "why", m.b_detail));
+	}
+	bctx_map_release(&m);
+}
+
+static void
+plan_question(struct plan_run *r, const json_t *q)
+{
+	const struct bctx_opts *o = r->o;
+	const char *site = json_string_value(json_object_get(q, "site_id"));
+	const char *qid = json_string_value(json_object_get(q, "question_id"));
+	json_t *urls = json_object_get(q, "source_urls"), *u;
+	struct site_stat *s;
+	long na = 0, nb = 0, n;
+	size_t j;
+
+	if (o->site && strcmp(site, o->site) != 0)
+		return;
+	if (o->question && strcmp(qid, o->question) != 0)
+		return;
+	if (!json_object_get(r->e.sites, site))
+		die("%s:%lu: %s: site '%s' is not in %s", o->questions,
+		    bctx_source_line(o->questions, qid, qid), qid, site, o->sites);
+	s = &r->st[json_integer_value(json_object_get(r->stats, site))];
+	n = (long)json_array_size(urls);
+	json_array_foreach(urls, j, u)
+		plan_url(r, site, qid, json_string_value(u), s, &na, &nb);
+	s->questions++;
+	s->urls += n;
+	if (na > 0 && nb > 0)
+		s->both++;
+	else if (na > 0)
+		s->a_only++;
+	else if (nb > 0)
+		s->b_only++;
+	else
+		s->none++;
+	if (nb > 0 && nb < n)
+		s->b_partial++;
+}
+
+/* Print the list of {site, q, url[, why]} entries, or "(none)". */
+static void
+print_list(FILE *out, const json_t *list, int why)
+{
+	json_t *x;
+	size_t i;
+
+	json_array_foreach(list, i, x) {
+		fprintf(out, "%s\t%s\t%s",
+		    json_string_value(json_object_get(x, "site")),
+		    json_string_value(json_object_get(x, "q")),
+		    json_string_value(json_object_get(x, "url")));
+		if (why)
+			fprintf(out, "\t%s", json_string_value(json_object_get(x,
+			    "why")));
+		fputc('\n', out);
+	}
+	if (json_array_size(list) == 0)
+		fprintf(out, "(none)\n");
+}
+
+static void
+print_report(struct plan_run *r)
+{
+	static const char *const names[] = { "md-source", "html-source",
+	    "llms-txt-source", "llms-full-txt-source", "user", NULL };
+	FILE *out = ndj_output();
+	struct site_stat total;
+	size_t i;
+
+	memset(&total, 0, sizeof total);
+	fprintf(out, "# bctx plan report: per site, questions with both "
+	    "conditions mapped, only A, only B, none;\n# b_partial: "
+	    "questions with some source URLs unmapped for B; unmapped: "
+	    "source URLs without Condition B\n");
+	if (!r->e.have_links)
+		fprintf(out, "# no llms.txt records given (-l): mapped from the "
+		    "URLs alone; HTML pages cannot be mapped to Markdown\n");
+	fprintf(out, "site\tquestions\tboth\ta_only\tb_only\tnone\tb_partial\t"
+	    "source_urls\tunmapped\n");
+	for (i = 0; i < r->nsites; i++) {
+		const char *id = json_string_value(json_array_get(r->order, i));
+		if (r->o->site && strcmp(id, r->o->site) != 0)
+			continue;
+		print_row(out, id, &r->st[i]);
+		stat_add(&total, &r->st[i]);
+	}
+	print_row(out, "total", &total);
+	fprintf(out, "\nmapping rules used (source URLs):\n");
+	for (i = 0; names[i]; i++)
+		fprintf(out, "%s\t%lld\n", names[i], (long long)
+		    json_integer_value(json_object_get(r->rules, names[i])));
+	fprintf(out, "\nunmapped for condition B (NO_MARKDOWN_MAPPING):\n");
+	print_list(out, r->unmapped, 1);
+	if (r->e.have_links) {
+		fprintf(out, "\ncondition B documents not linked from the site's "
+		    "llms.txt (001 §3.5):\n");
+		print_list(out, r->unlisted, 0);
+	}
+}
+
+static void
+plan_run_free(struct plan_run *r)
+{
+	free(r->st);
+	json_decref(r->order);
+	json_decref(r->stats);
+	json_decref(r->unmapped);
+	json_decref(r->unlisted);
+	json_decref(r->rules);
+	json_decref(r->p.seen);
+	json_decref(r->p.jobs);
+	bctx_env_free(&r->e);
+}
+
 int
 bctx_plan(const struct bctx_opts *o)
 {
-	struct bctx_env e;
-	struct plan p;
-	json_t *qs, *q, *urls, *u, *rules, *unmapped, *unlisted, *stats, *order;
-	struct site_stat *st, total;
-	size_t i, j, nsites = 0;
-	FILE *out;
+	struct plan_run r;
+	json_t *qs, *q, *s;
+	size_t i;
 
-	bctx_env_init(&e);
-	bctx_env_sites(&e, o->sites);
+	memset(&r, 0, sizeof r);
+	r.o = o;
+	bctx_env_init(&r.e);
+	bctx_env_sites(&r.e, o->sites);
 	for (i = 0; i < o->nlinks; i++)
-		bctx_env_links_file(&e, o->links[i]);
+		bctx_env_links_file(&r.e, o->links[i]);
 	if (o->usermap)
-		bctx_env_usermap(&e, o->usermap);
-	if (o->site && !json_object_get(e.sites, o->site))
+		bctx_env_usermap(&r.e, o->usermap);
+	if (o->site && !json_object_get(r.e.sites, o->site))
 		die("%s: site '%s' is not in the site list", o->sites, o->site);
-
 	if (o->url) {		/* one URL, by hand */
 		struct bctx_map m;
 
-		bctx_map_url(&e, o->site, o->url, &m);
-		ndj_emit_free(map_record(&e, o->site, &m));
+		bctx_map_url(&r.e, o->site, o->url, &m);
+		ndj_emit_free(map_record(&r.e, o->site, &m));
 		bctx_map_release(&m);
-		bctx_env_free(&e);
+		bctx_env_free(&r.e);
 		return 0;
 	}
-
 	qs = study_questions_load(o->questions);
-	p.jobs = json_array();
-	p.seen = json_object();
-	rules = json_object();
-	unmapped = json_array();
-	unlisted = json_array();
-	stats = json_object();
-	order = json_array();
-	st = xcalloc(json_array_size(e.site_list) + json_array_size(qs) + 1,
-	    sizeof *st);
-	memset(&total, 0, sizeof total);
-	{
-		json_t *s;
-		json_array_foreach(e.site_list, i, s) {
-			json_object_set_new(stats, json_string_value(json_object_get(s,
-			    "site_id")), json_integer((json_int_t)nsites++));
-			json_array_append(order, json_object_get(s, "site_id"));
-		}
+	r.p.jobs = json_array();
+	r.p.seen = json_object();
+	r.rules = json_object();
+	r.unmapped = json_array();
+	r.unlisted = json_array();
+	r.stats = json_object();
+	r.order = json_array();
+	r.st = xcalloc(json_array_size(r.e.site_list) + 1, sizeof *r.st);
+	json_array_foreach(r.e.site_list, i, s) {
+		json_object_set_new(r.stats, json_string_value(json_object_get(s,
+		    "site_id")), json_integer((json_int_t)r.nsites++));
+		json_array_append(r.order, json_object_get(s, "site_id"));
 	}
-	json_array_foreach(qs, i, q) {
-		const char *site = json_string_value(json_object_get(q, "site_id"));
-		const char *qid = json_string_value(json_object_get(q, "question_id"));
-		struct site_stat *s;
-		long na = 0, nb = 0, n;
-
-		if (o->site && strcmp(site, o->site) != 0)
-			continue;
-		if (o->question && strcmp(qid, o->question) != 0)
-			continue;
-		if (!json_object_get(e.sites, site))
-			die("%s:%lu: %s: site '%s' is not in %s", o->questions,
-			    bctx_source_line(o->questions, qid, qid), qid, site, o->sites);
-		s = &st[json_integer_value(json_object_get(stats, site))];
-		urls = json_object_get(q, "source_urls");
-		n = (long)json_array_size(urls);
-		json_array_foreach(urls, j, u) {
-			struct bctx_map m;
-			const char *url = json_string_value(u);
-
-			if (!bctx_url_is_http(url))
-				die("%s:%lu: %s: source_urls: '%s' is not an absolute "
-				    "http(s) URL", o->questions, bctx_source_line(o->questions,
-				    qid, url), qid, url);
-			bctx_map_url(&e, site, url, &m);
-			json_object_set_new(rules, m.rule, json_integer(
-			    json_integer_value(json_object_get(rules, m.rule)) + 1));
-			if (m.a_url) {
-				na++;
-				if (!o->condition || strcmp(o->condition, "A") == 0)
-					add_job(&p, site, m.a_url, "A", qid);
-			}
-			if (m.b_url && strcmp(m.b_cond, "B") == 0 &&
-			    json_array_size(m.b_links) == 0 &&
-			    json_array_size(json_object_get(e.links, site)) > 0)
-				json_array_append_new(unlisted, json_pack("{s:s,s:s,s:s}",
-				    "site", site, "q", qid, "url", m.b_url));
-			if (m.b_url) {
-				nb++;
-				if (!o->condition || strcmp(o->condition, "B") == 0)
-					add_job(&p, site, m.b_url, m.b_cond, qid);
-			} else {
-				s->unmapped++;
-				json_array_append_new(unmapped, json_pack("{s:s,s:s,s:s,s:s}",
-				    "site", site, "q", qid, "url", url, "why", m.b_detail));
-			}
-			bctx_map_release(&m);
-		}
-		s->questions++;
-		s->urls += n;
-		if (na > 0 && nb > 0)
-			s->both++;
-		else if (na > 0)
-			s->a_only++;
-		else if (nb > 0)
-			s->b_only++;
-		else
-			s->none++;
-		if (nb > 0 && nb < n)
-			s->b_partial++;
-	}
-	if (!o->report) {
-		json_t *job;
-		json_array_foreach(p.jobs, i, job)
-			ndj_emit(job);
-	} else {
-		out = ndj_output();
-		fprintf(out, "# bctx plan report: per site, questions with both "
-		    "conditions mapped, only A, only B, none;\n# b_partial: "
-		    "questions with some source URLs unmapped for B; unmapped: "
-		    "source URLs without Condition B\n");
-		if (!e.have_links)
-			fprintf(out, "# no llms.txt records given (-l): mapped from the "
-			    "URLs alone; HTML pages cannot be mapped to Markdown\n");
-		fprintf(out, "site\tquestions\tboth\ta_only\tb_only\tnone\tb_partial\t"
-		    "source_urls\tunmapped\n");
-		for (i = 0; i < nsites; i++) {
-			const char *id = json_string_value(json_array_get(order, i));
-			if (o->site && strcmp(id, o->site) != 0)
-				continue;
-			print_row(out, id, &st[i]);
-			stat_add(&total, &st[i]);
-		}
-		print_row(out, "total", &total);
-		fprintf(out, "\nmapping rules used (source URLs):\n");
-		{
-			static const char *const names[] = { "md-source", "html-source",
-			    "llms-txt-source", "llms-full-txt-source", "user", NULL };
-			for (i = 0; names[i]; i++)
-				fprintf(out, "%s\t%lld\n", names[i], (long long)
-				    json_integer_value(json_object_get(rules, names[i])));
-		}
-		fprintf(out, "\nunmapped for condition B (NO_MARKDOWN_MAPPING):\n");
-		{
-			json_t *x;
-			json_array_foreach(unmapped, i, x)
-				fprintf(out, "%s\t%s\t%s\t%s\n",
-				    json_string_value(json_object_get(x, "site")),
-				    json_string_value(json_object_get(x, "q")),
-				    json_string_value(json_object_get(x, "url")),
-				    json_string_value(json_object_get(x, "why")));
-			if (json_array_size(unmapped) == 0)
-				fprintf(out, "(none)\n");
-		}
-		if (e.have_links) {
-			json_t *x;
-			fprintf(out, "\ncondition B documents not linked from the site's "
-			    "llms.txt (001 §3.5):\n");
-			json_array_foreach(unlisted, i, x)
-				fprintf(out, "%s\t%s\t%s\n",
-				    json_string_value(json_object_get(x, "site")),
-				    json_string_value(json_object_get(x, "q")),
-				    json_string_value(json_object_get(x, "url")));
-			if (json_array_size(unlisted) == 0)
-				fprintf(out, "(none)\n");
-		}
-	}
-	free(st);
-	json_decref(order);
-	json_decref(stats);
-	json_decref(unmapped);
-	json_decref(unlisted);
-	json_decref(rules);
-	json_decref(p.seen);
-	json_decref(p.jobs);
+	json_array_foreach(qs, i, q)
+		plan_question(&r, q);
+	if (!o->report)
+		json_array_foreach(r.p.jobs, i, s)
+			ndj_emit(s);
+	else
+		print_report(&r);
 	json_decref(qs);
-	bctx_env_free(&e);
+	plan_run_free(&r);
 	return 0;
 }

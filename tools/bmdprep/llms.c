@@ -17,6 +17,7 @@
 
 #include "ctx.h"
 #include "mdcode.h"
+#include "words.h"
 #include "llms.h"
 
 struct bmd_str
@@ -84,6 +85,7 @@ bmd_llms_diag(struct bmd_llms *l, const char *code, unsigned long line,
 	d = &l->diags[l->ndiags++];
 	d->code = code;
 	d->line = line;
+	d->seq = l->ndiags - 1;
 	d->message = buf_detach(&b, NULL);
 }
 
@@ -229,6 +231,13 @@ struct lp {
 	int seen_summary, seen_info_text;
 	unsigned long infodiag_line;
 	unsigned long prose_line;	/* last prose line seen in a section */
+	struct wordset names;		/* distinct section names */
+	size_t *first;			/* per name: its first section */
+	size_t capfirst;
+	size_t flen;			/* open code fence's length, or 0 */
+	char fch;			/* its character */
+	unsigned long fence_line;	/* where it opened */
+	unsigned long before_h1;	/* first content line before the H1 */
 };
 
 enum { PRE, HEAD, SECT };
@@ -448,6 +457,33 @@ section_item(struct lp *p, const char *s, size_t n, unsigned long line)
 	return 1;
 }
 
+/* An H2 heading: a new section (a repeated name is reported, in O(1)). */
+static void
+new_section(struct lp *p, const char *name, size_t len, unsigned long line)
+{
+	struct bmd_llms *l = p->l;
+	size_t i = wordset_find(&p->names, name, len);
+
+	if (i > 0) {
+		const struct bmd_section *f = &l->secs[p->first[i - 1]];
+
+		bmd_llms_diag(l, "repeated_section", line, "section \"%.80s\" "
+		    "appears again (first at line %lu)", f->name.s, f->line);
+	} else {
+		wordset_add(&p->names, name, len);
+		if (p->capfirst < p->names.n) {
+			p->capfirst = p->names.cap;
+			p->first = xreallocarray(p->first, p->capfirst,
+			    sizeof *p->first);
+		}
+		p->first[p->names.n - 1] = l->nsecs;
+	}
+	p->sec = bmd_llms_add_section(l, name, len, line);
+	p->sec->optional = len == 8 && strncasecmp(name, "optional", 8) == 0;
+	p->state = SECT;
+	p->last = NULL;
+}
+
 static void
 info_line(struct lp *p, const char *s, size_t n)
 {
@@ -465,8 +501,6 @@ is_binary(const char *s, size_t n)
 	for (i = 0; i < lim; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c == 0)
-			return 1;
 		if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f')
 			ctl++;
 	}
@@ -478,7 +512,7 @@ static char *
 normalise(struct bmd_llms *l, const char *txt, size_t n, size_t *outlen)
 {
 	size_t bad, i, len, o;
-	char *u, *r;
+	char *u, *r, *nul;
 
 	if (!utf8_valid(txt, n, &bad)) {
 		unsigned long line = 1;
@@ -494,15 +528,25 @@ normalise(struct bmd_llms *l, const char *txt, size_t n, size_t *outlen)
 		u[n] = '\0';
 		len = n;
 	}
-	if (memchr(u, '\0', len))
-		bmd_llms_diag(l, "nul_byte", 0, "NUL bytes in the file");
-	r = xmalloc(len + 1);
+	if ((nul = memchr(u, '\0', len)) != NULL) {
+		unsigned long line = 1;
+
+		for (i = 0; i < (size_t)(nul - u); i++)
+			line += u[i] == '\n';
+		bmd_llms_diag(l, "nul_byte", line, "NUL bytes in the file, "
+		    "replaced by U+FFFD");
+	}
+	/* room for every NUL becoming the three bytes of U+FFFD */
+	r = xreallocarray(NULL, len + 1, 3);
 	i = (len >= 3 && memcmp(u, "\xef\xbb\xbf", 3) == 0) ? 3 : 0;
 	for (o = 0; i < len; i++) {
 		if (u[i] == '\r') {
 			r[o++] = '\n';
 			if (i + 1 < len && u[i + 1] == '\n')
 				i++;
+		} else if (u[i] == '\0') {
+			memcpy(r + o, "\xef\xbf\xbd", 3);
+			o += 3;
 		} else {
 			r[o++] = u[i];
 		}
@@ -513,19 +557,206 @@ normalise(struct bmd_llms *l, const char *txt, size_t n, size_t *outlen)
 	return r;
 }
 
+/* Last line of a leading YAML front matter (--- ... --- or ...), or 0. */
+static unsigned long
+front_matter_end(struct bmd_llms *l, const char *t, size_t len)
+{
+	unsigned long ln = 1;
+	size_t pos, e;
+
+	if (len < 4 || memcmp(t, "---\n", 4) != 0)
+		return 0;
+	for (pos = 4; pos < len; pos = e + 1) {
+		const char *nl = memchr(t + pos, '\n', len - pos);
+
+		e = nl ? (size_t)(nl - t) : len;
+		ln++;
+		if (e - pos == 3 && (memcmp(t + pos, "---", 3) == 0 ||
+		    memcmp(t + pos, "...", 3) == 0)) {
+			bmd_llms_diag(l, "front_matter", 1, "YAML front matter "
+			    "(lines 1-%lu) ignored", ln);
+			return ln;
+		}
+		if (!nl)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * A line inside a fenced code block, or one that opens it: never
+ * structure.  Returns 1 when the line was taken.
+ */
+static int
+fence_step(struct lp *p, const char *s, size_t n, unsigned long line)
+{
+	char c2;
+	size_t k;
+
+	if (p->flen) {
+		k = md_fence(s, n, &c2);
+		if (k >= p->flen && c2 == p->fch && md_fence_closes(s, n, k))
+			p->flen = 0;
+		if (p->state == HEAD)
+			info_line(p, s, n);
+		return 1;
+	}
+	if ((p->flen = md_fence_open(s, n, &p->fch)) == 0)
+		return 0;
+	p->fence_line = line;
+	if (p->state == SECT) {
+		bmd_llms_diag(p->l, "content_outside_structure", line,
+		    "code block in section \"%.80s\"", p->sec->name.s);
+		p->last = NULL;
+	} else if (p->state == PRE && !p->before_h1) {
+		p->before_h1 = line;
+	} else if (p->state == HEAD) {
+		p->seen_info_text = 1;
+		info_line(p, s, n);
+	}
+	return 1;
+}
+
+/* An H1 heading: the title, or a repeated one. */
+static void
+h1_line(struct lp *p, const char *s, size_t n, size_t tb, size_t te,
+    unsigned long line)
+{
+	struct bmd_llms *l = p->l;
+
+	if (!l->title.s) {
+		l->title = bmd_str_dup(s + tb, te - tb);
+		p->state = HEAD;
+		if (te == tb)
+			bmd_llms_diag(l, "missing_h1", line, "the H1 title is empty");
+		return;
+	}
+	bmd_llms_diag(l, "repeated_h1", line, "another H1 \"%.*s\"; the title "
+	    "is the first one", (int)(te - tb > 80 ? 80 : te - tb), s + tb);
+	if (p->state == HEAD)
+		info_line(p, s, n);
+	p->last = NULL;
+}
+
+/* A line between the H1 and the first H2: summary or info. */
+static void
+head_line(struct lp *p, const char *s, size_t n, int lvl, unsigned long line)
+{
+	struct bmd_llms *l = p->l;
+
+	if (is_blank(s, n)) {
+		info_line(p, s, n);
+		return;
+	}
+	if (!p->seen_summary && !p->seen_info_text && s[0] == '>') {
+		size_t b = 1, e = n;
+
+		trim(s, &b, &e);
+		l->summary = bmd_str_dup(s + b, e - b);
+		p->seen_summary = 1;
+		return;
+	}
+	if (p->seen_summary && !p->seen_info_text && s[0] == '>' &&
+	    p->info.len == 0)
+		bmd_llms_diag(l, "multiline_summary", line, "blockquote "
+		    "continues after the summary line; kept in info");
+	if (lvl >= 3)
+		bmd_llms_diag(l, "heading_in_info", line,
+		    "heading in the info text before the first H2");
+	p->seen_info_text = 1;
+	info_line(p, s, n);
+}
+
+/* A line of an H2 section: a link, a description's continuation, or prose. */
+static void
+sect_line(struct lp *p, const char *s, size_t n, int lvl, unsigned long line)
+{
+	if (is_blank(s, n) || lvl >= 3) {	/* H3+: content of the H2 */
+		p->last = NULL;
+		return;
+	}
+	if (section_item(p, s, n, line))
+		return;
+	if (p->last && (s[0] == ' ' || s[0] == '\t')) {
+		size_t b = 0, e = n;
+
+		trim(s, &b, &e);
+		add_desc(p->last, s + b, e - b);
+		return;
+	}
+	/* one diagnostic per paragraph of prose */
+	if (p->prose_line + 1 != line)
+		bmd_llms_diag(p->l, "content_outside_structure", line, "text in "
+		    "section \"%.80s\" is not a link list item", p->sec->name.s);
+	p->prose_line = line;
+	p->last = NULL;
+}
+
+static void
+parse_line(struct lp *p, const char *s, size_t n, unsigned long line)
+{
+	size_t tb, te;
+	int lvl;
+
+	if (fence_step(p, s, n, line))
+		return;
+	lvl = heading_level(s, n);
+	if (lvl == 1 && atx(s, n, 1, &tb, &te))
+		h1_line(p, s, n, tb, te, line);
+	else if (lvl == 2 && atx(s, n, 2, &tb, &te))
+		new_section(p, s + tb, te - tb, line);
+	else if (p->state == PRE) {
+		if (!is_blank(s, n) && !p->before_h1)
+			p->before_h1 = line;
+	} else if (p->state == HEAD)
+		head_line(p, s, n, lvl, line);
+	else
+		sect_line(p, s, n, lvl, line);
+}
+
+/* The diagnostics of the whole file, and the info text. */
+static void
+parse_finish(struct lp *p)
+{
+	struct bmd_llms *l = p->l;
+	size_t i, j;
+
+	if (p->flen)
+		bmd_llms_diag(l, "unclosed_code_fence", p->fence_line,
+		    "code fence opened here is never closed");
+	if (p->before_h1 && l->title.s)
+		bmd_llms_diag(l, "content_before_h1", p->before_h1,
+		    "content before the H1 title");
+	if (!l->title.s)
+		bmd_llms_diag(l, "missing_h1", p->before_h1, "no H1 title");
+	/* info: trailing blank lines dropped */
+	while (p->info.len > 0 && (p->info.s[p->info.len - 1] == '\n' ||
+	    p->info.s[p->info.len - 1] == ' ' ||
+	    p->info.s[p->info.len - 1] == '\t'))
+		p->info.len--;
+	l->info = bmd_str_dup(buf_str(&p->info), p->info.len);
+	for (i = 0; i < l->nsecs; i++) {
+		if (l->secs[i].nlinks == 0)
+			bmd_llms_diag(l, "empty_section", l->secs[i].line,
+			    "section \"%.80s\" has no links", l->secs[i].name.s);
+		for (j = 0; j < l->secs[i].nlinks; j++)
+			if (!l->secs[i].links[j].desc.s)
+				bmd_llms_diag(l, "link_without_description",
+				    l->secs[i].links[j].line,
+				    "link \"%.80s\" has no description",
+				    l->secs[i].links[j].title.s);
+	}
+}
+
 struct bmd_llms *
 bmd_llms_parse(const char *txt, size_t n)
 {
 	struct bmd_llms *l = xcalloc(1, sizeof *l);
 	struct lp p;
-	char *t, fch = 0;
-	size_t len, pos, e, tb, te, flen = 0;
-	unsigned long line = 0, fence_line = 0, before_h1 = 0, fm_end = 0;
-	int lvl;
+	char *t;
+	size_t len, pos, e;
+	unsigned long line = 0, fm_end;
 
-	memset(&p, 0, sizeof p);
-	p.l = l;
-	p.state = PRE;
 	if (is_binary(txt, n)) {
 		bmd_llms_diag(l, "binary_input", 0, "the file is binary, not "
 		    "an llms.txt text file");
@@ -533,192 +764,24 @@ bmd_llms_parse(const char *txt, size_t n)
 		l->info = bmd_str_dup("", 0);
 		return l;
 	}
+	memset(&p, 0, sizeof p);
+	p.l = l;
+	p.state = PRE;
 	t = normalise(l, txt, n, &len);
-	/* YAML front matter: --- ... --- (or ...) at the very top */
-	if (len >= 4 && memcmp(t, "---\n", 4) == 0) {
-		unsigned long ln = 1;
-
-		for (pos = 4; pos < len; pos = e + 1) {
-			const char *nl = memchr(t + pos, '\n', len - pos);
-
-			e = nl ? (size_t)(nl - t) : len;
-			ln++;
-			if ((e - pos == 3 && (memcmp(t + pos, "---", 3) == 0 ||
-			    memcmp(t + pos, "...", 3) == 0))) {
-				fm_end = ln;
-				break;
-			}
-			if (!nl)
-				break;
-		}
-		if (fm_end)
-			bmd_llms_diag(l, "front_matter", 1, "YAML front matter "
-			    "(lines 1-%lu) ignored", fm_end);
-	}
+	fm_end = front_matter_end(l, t, len);
 	for (pos = 0; pos < len; pos = e + 1) {
 		const char *nl = memchr(t + pos, '\n', len - pos);
-		const char *s = t + pos;
-		size_t sn;
 
 		e = nl ? (size_t)(nl - t) : len;
-		sn = e - pos;
-		line++;
-		if (line <= fm_end)
-			goto next;
-		if (flen) {		/* inside a fenced code block */
-			char c2;
-			size_t k = md_fence(s, sn, &c2);
-
-			if (k >= flen && c2 == fch && md_fence_closes(s, sn, k))
-				flen = 0;
-			if (p.state == HEAD)
-				info_line(&p, s, sn);
-			goto next;
-		}
-		if ((flen = md_fence_open(s, sn, &fch)) > 0) {
-			fence_line = line;
-			if (p.state == SECT) {
-				bmd_llms_diag(l, "content_outside_structure",
-				    line, "code block in section \"%.80s\"",
-				    p.sec->name.s);
-				p.last = NULL;
-			} else if (p.state == PRE && !before_h1) {
-				before_h1 = line;
-			} else if (p.state == HEAD) {
-				p.seen_info_text = 1;
-				info_line(&p, s, sn);
-			}
-			goto next;
-		}
-		lvl = heading_level(s, sn);
-		if (lvl == 1 && atx(s, sn, 1, &tb, &te)) {
-			if (!l->title.s) {
-				l->title = bmd_str_dup(s + tb, te - tb);
-				p.state = HEAD;
-				if (te == tb)
-					bmd_llms_diag(l, "missing_h1", line,
-					    "the H1 title is empty");
-			} else {
-				bmd_llms_diag(l, "repeated_h1", line,
-				    "another H1 \"%.*s\"; the title is the "
-				    "first one", (int)(te - tb > 80 ? 80 : te - tb),
-				    s + tb);
-				if (p.state == HEAD)
-					info_line(&p, s, sn);
-				p.last = NULL;
-			}
-			goto next;
-		}
-		if (lvl == 2 && atx(s, sn, 2, &tb, &te)) {
-			size_t i;
-
-			for (i = 0; i < l->nsecs; i++)
-				if (l->secs[i].name.len == te - tb &&
-				    memcmp(l->secs[i].name.s, s + tb, te - tb) == 0) {
-					bmd_llms_diag(l, "repeated_section", line,
-					    "section \"%.80s\" appears again "
-					    "(first at line %lu)", l->secs[i].name.s,
-					    l->secs[i].line);
-					break;
-				}
-			p.sec = bmd_llms_add_section(l, s + tb, te - tb, line);
-			p.sec->optional = te - tb == 8 &&
-			    strncasecmp(s + tb, "optional", 8) == 0;
-			p.state = SECT;
-			p.last = NULL;
-			goto next;
-		}
-		switch (p.state) {
-		case PRE:
-			if (!is_blank(s, sn) && !before_h1)
-				before_h1 = line;
-			break;
-		case HEAD:
-			if (is_blank(s, sn)) {
-				info_line(&p, s, sn);
-				break;
-			}
-			if (!p.seen_summary && !p.seen_info_text && s[0] == '>') {
-				size_t b = 1, ee = sn;
-
-				trim(s, &b, &ee);
-				l->summary = bmd_str_dup(s + b, ee - b);
-				p.seen_summary = 1;
-				break;
-			}
-			if (p.seen_summary && !p.seen_info_text && s[0] == '>' &&
-			    p.info.len == 0)
-				bmd_llms_diag(l, "multiline_summary", line,
-				    "blockquote continues after the summary line; "
-				    "kept in info");
-			if (lvl >= 3)
-				bmd_llms_diag(l, "heading_in_info", line,
-				    "heading in the info text before the first H2");
-			p.seen_info_text = 1;
-			info_line(&p, s, sn);
-			break;
-		case SECT:
-			if (is_blank(s, sn)) {
-				p.last = NULL;
-				break;
-			}
-			if (lvl >= 3) {	/* H3+: content of the H2 section */
-				p.last = NULL;
-				break;
-			}
-			if (section_item(&p, s, sn, line))
-				break;
-			if (p.last && (s[0] == ' ' || s[0] == '\t')) {
-				size_t b = 0, ee = sn;
-
-				trim(s, &b, &ee);
-				add_desc(p.last, s + b, ee - b);
-				break;
-			}
-			/* one diagnostic per paragraph of prose */
-			if (p.prose_line + 1 != line)
-				bmd_llms_diag(l, "content_outside_structure", line,
-				    "text in section \"%.80s\" is not a link "
-				    "list item", p.sec->name.s);
-			p.prose_line = line;
-			p.last = NULL;
-			break;
-		}
-	next:
+		if (++line > fm_end)
+			parse_line(&p, t + pos, e - pos, line);
 		if (!nl)
 			break;
 	}
-	if (flen)
-		bmd_llms_diag(l, "unclosed_code_fence", fence_line,
-		    "code fence opened here is never closed");
-	if (before_h1 && l->title.s)
-		bmd_llms_diag(l, "content_before_h1", before_h1,
-		    "content before the H1 title");
-	if (!l->title.s)
-		bmd_llms_diag(l, "missing_h1", before_h1 ? before_h1 : 0,
-		    "no H1 title");
-	/* info: trailing blank lines dropped */
-	while (p.info.len > 0 && (p.info.s[p.info.len - 1] == '\n' ||
-	    p.info.s[p.info.len - 1] == ' ' || p.info.s[p.info.len - 1] == '\t'))
-		p.info.len--;
-	l->info = bmd_str_dup(buf_str(&p.info), p.info.len);
+	parse_finish(&p);
 	buf_release(&p.info);
-	{
-		size_t i, j;
-
-		for (i = 0; i < l->nsecs; i++) {
-			if (l->secs[i].nlinks == 0)
-				bmd_llms_diag(l, "empty_section", l->secs[i].line,
-				    "section \"%.80s\" has no links",
-				    l->secs[i].name.s);
-			for (j = 0; j < l->secs[i].nlinks; j++)
-				if (!l->secs[i].links[j].desc.s)
-					bmd_llms_diag(l, "link_without_description",
-					    l->secs[i].links[j].line,
-					    "link \"%.80s\" has no description",
-					    l->secs[i].links[j].title.s);
-		}
-	}
+	wordset_release(&p.names);
+	free(p.first);
 	free(t);
 	return l;
 }

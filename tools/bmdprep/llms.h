@@ -44,6 +44,7 @@ struct bmd_diag {
 	const char *code;	/* static string, see bmd_llms_parse() */
 	unsigned long line;	/* 0: the whole file */
 	char *message;		/* malloc'd */
+	size_t seq;		/* order of creation, for a stable sort */
 };
 
 struct bmd_llms {
@@ -83,7 +84,7 @@ void bmd_ref_error_free(struct bmd_ref_error *err);
 
 /*
  * Lenient parse of txt[0..n); never fails.  Accepts CRLF and CR line ends,
- * a BOM, invalid UTF-8 (replaced by U+FFFD), `-`, `*` and `+` bullets,
+ * a BOM, invalid UTF-8 and NUL bytes (replaced by U+FFFD), `-`, `*` and `+` bullets,
  * ATX closing hashes, fenced code blocks (never structure), H3+ headings
  * inside a section (their links belong to the H2), indented continuation
  * lines of a link's description.  Diagnostic codes: binary_input,

@@ -23,6 +23,7 @@
 
 #include "ctx.h"
 #include "llms.h"
+#include "words.h"
 #include "pyuni.h"
 
 static unsigned long
@@ -326,6 +327,8 @@ bmd_llms_parse_ref(const char *txt, size_t n, struct bmd_ref_error *err)
 {
 	struct bmd_llms *res;
 	struct split *sp = NULL;
+	struct wordset names = WORDSET_INIT;	/* distinct section names */
+	size_t *last = NULL;			/* per name: its last split */
 	size_t nsp = 0, capsp = 0, i, j, pos, startlen, sb, se, k, e, bad, badlen;
 	size_t linepos = 0;
 	unsigned long line = 1;
@@ -376,31 +379,32 @@ bmd_llms_parse_ref(const char *txt, size_t n, struct bmd_ref_error *err)
 		pos = (size_t)(nl - txt) + 1;
 	}
 	res = xcalloc(1, sizeof *res);
+	last = xcalloc(nsp ? nsp : 1, sizeof *last);
 	/* dict(chunked(rest, 2)): a name keeps its first position, last value */
 	for (i = 0; i < nsp; i++) {
-		for (j = 0; j < res->nsecs; j++)
-			if (res->secs[j].name.len == sp[i].namelen &&
-			    memcmp(res->secs[j].name.s, txt + sp[i].name,
-			    sp[i].namelen) == 0)
-				break;
-		if (j == res->nsecs) {
+		j = wordset_find(&names, txt + sp[i].name, sp[i].namelen);
+		if (j == 0) {
 			struct bmd_section *sec = bmd_llms_add_section(res,
 			    txt + sp[i].name, sp[i].namelen, sp[i].line);
 
 			sec->optional = sp[i].namelen == 8 &&
 			    memcmp(txt + sp[i].name, "Optional", 8) == 0;
+			wordset_add(&names, txt + sp[i].name, sp[i].namelen);
+			j = names.n;
 		}
+		j--;
+		assert(j < res->nsecs);
 		sp[i].sec = j;
+		last[j] = i;
 		res->secs[j].line = sp[i].line;	/* the last occurrence */
 	}
+	wordset_release(&names);
 	/* parse the links of the last occurrence of each name, in dict order */
 	for (j = 0; j < res->nsecs; j++) {
 		struct bmd_section *sec = &res->secs[j];
 
-		for (i = nsp; i-- > 0;)
-			if (sp[i].sec == j)
-				break;
-		assert(sp != NULL && i < nsp);
+		i = last[j];
+		assert(sp != NULL && i < nsp && sp[i].sec == j);
 		if (parse_links(txt + sp[i].body, sp[i].bodylen, sp[i].line,
 		    sec, &bad, &badlen) < 0) {
 			set_err(err, "link", "AttributeError: 'NoneType' object "
@@ -424,9 +428,11 @@ bmd_llms_parse_ref(const char *txt, size_t n, struct bmd_ref_error *err)
 		goto fail;
 	}
 	free(sp);
+	free(last);
 	return res;
 fail:
 	free(sp);
+	free(last);
 	bmd_llms_free(res);
 	return NULL;
 }

@@ -285,7 +285,8 @@ bmd_ctx_render(struct buf *out, const struct bmd_llms *l, int optional,
 	for (i = 0; i < l->nsecs; i++) {
 		const struct bmd_section *s = &l->secs[i];
 
-		if (s->optional && !optional)
+		/* mk_ctx: skip = '' if optional else 'Optional'; k != skip */
+		if ((s->optional && !optional) || (optional && s->name.len == 0))
 			continue;
 		bmd_ctx_section_begin(out, &sec, s->name.s, s->name.len);
 		for (j = 0; j < s->nlinks; j++) {

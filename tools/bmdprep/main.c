@@ -21,6 +21,7 @@
 #include <strings.h>
 
 #include "ctx.h"
+#include "archive.h"
 #include "llms.h"
 #include "llmsctx.h"
 #include "mdprep.h"
@@ -124,6 +125,9 @@ jbstr(const struct bmd_str *s)
 	return jstr(s->s, s->len);
 }
 
+/* The input file being worked on, which die_ref releases before dying. */
+static char *Held;
+
 static char *
 read_input(const char *path, size_t *len)
 {
@@ -137,28 +141,19 @@ read_input(const char *path, size_t *len)
 	return s;
 }
 
-/* Read ARCHIVE/rel, refusing paths that leave the archive. */
-static char *
-read_archived(const char *rel, size_t *len)
-{
-	char *path, *s;
-
-	if (rel[0] == '/' || strstr(rel, "..") != NULL)
-		ndj_die("archive_path: \"%s\" leaves the archive", rel);
-	path = path_join(G.archive, rel);
-	s = read_file(path, len, MAX_INPUT);
-	if (!s)
-		ndj_die("archive_path: cannot read %s: %s", path,
-		    strerror(errno));
-	free(path);
-	return s;
-}
-
+/*
+ * A record whose file is in the archive: fetch_status SUCCESS (or none)
+ * and an archive_path.  A SUCCESS without archive_path is an error, as in
+ * bread: the manifest is damaged and the page would be lost silently.
+ */
 static int
 fetched(const json_t *rec)
 {
 	const char *st = rec_str_opt(rec, "fetch_status");
 
+	if (st && strcmp(st, "SUCCESS") == 0 &&
+	    rec_str_opt(rec, "archive_path") == NULL)
+		ndj_die("archive_path: expected a string for a successful fetch");
 	return (!st || strcmp(st, "SUCCESS") == 0) &&
 	    rec_str_opt(rec, "archive_path") != NULL;
 }
@@ -172,23 +167,15 @@ diag_cmp(const void *a, const void *b)
 
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
-	return x < y ? -1 : x > y;
+	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* Stable sort of the diagnostics by line. */
+/* Stable sort of the diagnostics by line: ties keep their order. */
 static void
 sort_diags(struct bmd_llms *l)
 {
-	size_t i, j;
-
-	for (i = 1; i < l->ndiags; i++) {
-		struct bmd_diag d = l->diags[i];
-
-		for (j = i; j > 0 && diag_cmp(&l->diags[j - 1], &d) > 0 &&
-		    l->diags[j - 1].line > d.line; j--)
-			l->diags[j] = l->diags[j - 1];
-		l->diags[j] = d;
-	}
+	if (l->ndiags > 1)
+		qsort(l->diags, l->ndiags, sizeof *l->diags, diag_cmp);
 }
 
 static void
@@ -304,6 +291,25 @@ ref_error_msg(const struct bmd_ref_error *e, int ctx)
 	return xasprintf("reference parser raises %s", exc);
 }
 
+/*
+ * Die with the reference parser's error e on file name: the message is
+ * copied and everything e holds released first, so that dying leaks
+ * nothing (the input buffer is held in Held, reachable to the end).
+ */
+static void
+die_ref(const char *name, struct bmd_ref_error *e, int ctx)
+{
+	char *m = ref_error_msg(e, ctx), msg[2048];
+	unsigned long line = e->line;
+
+	snprintf(msg, sizeof msg, "%s", m);
+	free(m);
+	bmd_ref_error_free(e);
+	free(Held);
+	Held = NULL;
+	die("%s:%lu: %s", name, line, msg);
+}
+
 /* Parse one llms.txt text (either parser); NULL with diag on ref failure. */
 static struct bmd_llms *
 parse_llms(const char *txt, size_t n, const char *base, const char *name,
@@ -317,10 +323,11 @@ parse_llms(const char *txt, size_t n, const char *base, const char *name,
 	} else {
 		l = bmd_llms_parse_ref(txt, n, &e);
 		if (!l) {
-			char *m = ref_error_msg(&e, 0);
+			char *m;
 
 			if (raw)
-				die("%s:%lu: %s", name, e.line, m);
+				die_ref(name, &e, 0);
+			m = ref_error_msg(&e, 0);
 			emit_llms(NULL, site, url, NULL, 0, rec);
 			emit_diag(site, url, "reference_error", e.line, m);
 			free(m);
@@ -493,7 +500,7 @@ handle_record(json_t *rec)
 			ndj_emit(rec);
 			return;
 		}
-		body = read_archived(rec_str(rec, "archive_path"), &n);
+		body = archive_read(G.archive, rec, &n, MAX_INPUT);
 		{
 			size_t pl;
 			char *prep = prepare(body, n, &pl);
@@ -545,7 +552,7 @@ handle_record(json_t *rec)
 			free(m);
 			return;
 		}
-		body = read_archived(rec_str(rec, "archive_path"), &n);
+		body = archive_read(G.archive, rec, &n, MAX_INPUT);
 		if (G.mode == M_CHECK) {
 			emit_check(site, url, body, n, NULL);
 		} else {
@@ -577,15 +584,57 @@ run_records(const char *txt, size_t n, const char *name)
 	fclose(fp);
 }
 
-static int
-looks_like_records(const char *s, size_t n)
-{
-	size_t i = 0;
+/* Longest line a plain Markdown file may have when its kind is guessed. */
+#define MAX_GUESS_LINE ((size_t)1 << 20)
 
+/*
+ * What an input is when neither --raw nor --records says (bmdprep(1),
+ * INPUT): NDJSON records when its first non-blank character is '{'; else
+ * a plain file.  Refused, with the line named: a UTF-8 byte order mark
+ * before a '{' (other programs reject such NDJSON at :1 too), a first line
+ * that is a whole JSON value other than an object ("[...]", a number, a
+ * string), and a line longer than 1 MiB (no Markdown document has one).
+ * --raw or --records skips the guess.
+ */
+static int
+looks_like_records(const char *s, size_t n, const char *name)
+{
+	size_t i = 0, e, ln = 1, start;
+	const char *nl;
+	json_t *v;
+	int bom = n >= 3 && memcmp(s, "\xef\xbb\xbf", 3) == 0;
+
+	for (start = 0; start < n; start = e + 1, ln++) {
+		nl = memchr(s + start, '\n', n - start);
+		e = nl ? (size_t)(nl - s) : n;
+		if (e - start > MAX_GUESS_LINE)
+			die("%s:%zu: a line of %zu bytes: not a Markdown or llms.txt "
+			    "file (give --raw to take it as one)", name, ln,
+			    e - start);
+	}
+	if (bom)
+		i = 3;
 	while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' ||
 	    s[i] == '\r'))
 		i++;
-	return i < n && s[i] == '{';
+	if (i < n && s[i] == '{' && bom)
+		die("%s:1: a UTF-8 byte order mark before NDJSON records: remove "
+		    "it (or give --raw to take the file as Markdown)", name);
+	if (i < n && s[i] == '{')
+		return 1;
+	nl = memchr(s + i, '\n', n - i);
+	e = nl ? (size_t)(nl - s) : n;
+	v = json_loadb(s + i, e - i, JSON_DECODE_ANY, NULL);
+	if (v != NULL) {
+		const char *what = json_type_desc(v);
+
+		json_decref(v);
+		for (ln = 1, start = 0; start < i; start++)
+			ln += s[start] == '\n';
+		die("%s:%zu: %s, not an NDJSON record nor Markdown (give --raw "
+		    "to take it as Markdown)", name, ln, what);
+	}
+	return 0;
 }
 
 static void
@@ -682,12 +731,25 @@ load_doc_records(const char *path)
 			if (!fetched(rec))
 				ndj_die("no text, markdown, content or "
 				    "archive_path for %s", url);
-			body = read_archived(rec_str(rec, "archive_path"), &n);
+			body = archive_read(G.archive, rec, &n, MAX_INPUT);
 			add_doc(xstrdup(url), body, n);
 		}
 		json_decref(rec);
 	}
 	ndj_reader_close(&r);
+}
+
+static void
+free_docs(void)
+{
+	size_t i;
+
+	for (i = 0; i < Docs.n; i++) {
+		free(Docs.v[i].url);
+		free(Docs.v[i].text);
+	}
+	free(Docs.v);
+	memset(&Docs, 0, sizeof Docs);
 }
 
 static const char *
@@ -714,34 +776,38 @@ static void
 run_ctx(const char *path)
 {
 	char *txt;
-	size_t n, i;
+	size_t n;
 	struct bmd_llms *l;
 	struct bmd_ref_error e;
 	struct buf out = BUF_INIT;
 	const struct bmd_link *missing = NULL;
 	const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 
-	txt = read_input(path, &n);
+	txt = Held = read_input(path, &n);
 	l = bmd_llms_parse_ref(txt, n, &e);
-	if (!l) {
-		char *m = ref_error_msg(&e, 1);
-
-		die("%s:%lu: %s", name, e.line, m);
-	}
+	if (!l)
+		die_ref(name, &e, 1);
 	bmd_llms_resolve(l, G.base);
-	if (bmd_ctx_render(&out, l, G.optional, lookup_doc, NULL, &missing) < 0)
+	if (bmd_ctx_render(&out, l, G.optional, lookup_doc, NULL, &missing) < 0) {
+		char url[1024];
+		unsigned long line = missing->line;
+
+		snprintf(url, sizeof url, "%s", missing->url.s);
+		buf_release(&out);
+		bmd_llms_free(l);
+		free(txt);
+		Held = NULL;
+		free_docs();
 		die("%s:%lu: no document given for the link URL \"%s\"", name,
-		    missing->line, missing->url.s);
+		    line, url);
+	}
 	if (fwrite(out.s, 1, out.len, ndj_output()) != out.len)
 		die_errno("write");
 	buf_release(&out);
 	bmd_llms_free(l);
 	free(txt);
-	for (i = 0; i < Docs.n; i++) {
-		free(Docs.v[i].url);
-		free(Docs.v[i].text);
-	}
-	free(Docs.v);
+	Held = NULL;
+	free_docs();
 }
 
 int
@@ -853,15 +919,16 @@ main(int argc, char *argv[])
 		const char *path = argc ? argv[i] : "-";
 		const char *name = strcmp(path, "-") == 0 ? "<stdin>" : path;
 		size_t n;
-		char *txt = read_input(path, &n);
+		char *txt = Held = read_input(path, &n);
 		int records = G.input == 2 ||
-		    (G.input == 0 && looks_like_records(txt, n));
+		    (G.input == 0 && looks_like_records(txt, n, name));
 
 		if (records)
 			run_records(txt, n, name);
 		else
 			run_raw(txt, n, name);
 		free(txt);
+		Held = NULL;
 	}
 	ctx_exit();
 }

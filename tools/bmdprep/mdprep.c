@@ -2,10 +2,10 @@
  * mdprep.c - Condition B Markdown preparation (see mdprep.h).
  *
  * One pass over the normalised text copies it to the output, skipping HTML
- * comments and base64 images outside code; it tracks fenced code blocks
- * (CommonMark: ``` or ~~~, three or more, up to three spaces of indent) at
- * line starts and inline code spans within a line.  A second pass over the
- * lines collapses blank-line runs.  Both passes are linear in the input.
+ * comments and base64 images outside code; code blocks (fenced, indented,
+ * also inside block quotes: common/mdcode.h) are recognised at line starts
+ * and inline code spans within a line.  A second pass over the lines
+ * collapses blank-line runs outside code.  Both passes are linear.
  */
 #include <string.h>
 #include <strings.h>
@@ -256,11 +256,11 @@ front_matter(const char *s, size_t n)
 static void
 strip_pass(const char *s, size_t n, const struct bmd_mdopts *o, struct buf *out)
 {
-	size_t i = 0, linestart = 0, flen = 0, k, e;
+	size_t i = 0, linestart = 0, e;
 	size_t img_to = 0, md_to = 0;	/* ends of earlier tag/image scans */
 	size_t tick_fail[65];		/* per run length: no closer before */
 	int removed = 0, at_bol = 1, no_close = 0, in_comment = 0;
-	char fch = 0, c2 = 0;
+	struct md_code code = MD_CODE_INIT;
 
 	memset(tick_fail, 0, sizeof tick_fail);
 	while (i < n) {
@@ -269,17 +269,8 @@ strip_pass(const char *s, size_t n, const struct bmd_mdopts *o, struct buf *out)
 			size_t le = nl ? (size_t)(nl - s) : n;
 
 			at_bol = 0;
-			if (flen) {	/* inside a fence: copy the line */
-				k = md_fence(s + i, le - i, &c2);
-				if (k >= flen && c2 == fch && md_fence_closes(s + i,
-				    le - i, k))
-					flen = 0;
-				buf_add(out, s + i, le - i);
-				i = le;
-				continue;
-			}
-			if ((k = md_fence_open(s + i, le - i, &fch)) > 0) {
-				flen = k;
+			/* code (fenced, indented, also in block quotes): as is */
+			if (md_code_line(&code, s + i, le - i, NULL) >= MD_FENCE) {
 				buf_add(out, s + i, le - i);
 				i = le;
 				continue;
@@ -387,50 +378,62 @@ strip_pass(const char *s, size_t n, const struct bmd_mdopts *o, struct buf *out)
 		buf_setlen(out, linestart);
 }
 
+/*
+ * Pass 2: runs of blank lines collapsed to at most o->max_blank, outside
+ * code: blank lines inside a fence, or between two parts of an indented
+ * code block, are kept.  Leading blank lines are dropped.
+ */
+static void
+blank_pass(const char *s, size_t n, const struct bmd_mdopts *o, struct buf *out)
+{
+	struct md_code code = MD_CODE_INIT;
+	size_t pos, e;
+	long blanks = 0, k, lim;
+	int started = 0, in_code = 0;
+
+	buf_add(out, "", 0);
+	for (pos = 0; pos < n; pos = e + 1) {
+		const char *nl = memchr(s + pos, '\n', n - pos);
+		int was_indented = code.indented && code.flen == 0;
+		enum md_line c;
+
+		e = nl ? (size_t)(nl - s) : n;
+		c = md_code_line(&code, s + pos, e - pos, NULL);
+		/* a bare ">" is blank inside its quote, not as a line */
+		if (c == MD_BLANK && only_space_after(s + pos, e - pos, 0)) {
+			if (blanks++ == 0)
+				in_code = was_indented;
+		} else {
+			lim = blanks;
+			if (!(c == MD_CODE && in_code) && o->max_blank >= 0 &&
+			    blanks > o->max_blank)
+				lim = o->max_blank;
+			for (k = 0; started && k < lim; k++)
+				buf_addc(out, '\n');
+			started = 1;
+			blanks = 0;
+			buf_add(out, s + pos, e - pos);
+			buf_addc(out, '\n');
+		}
+		if (!nl)
+			break;
+	}
+}
+
 char *
 bmd_md_prepare(const char *in, size_t n, const struct bmd_mdopts *o,
     size_t *outlen)
 {
 	struct buf a = BUF_INIT, b = BUF_INIT;
-	size_t len, fm, pos, e;
-	long blanks = 0;
-	int started = 0;
+	size_t len, fm;
 	char *t;
 
 	t = normalise(in, n, &len);
 	fm = front_matter(t, len);
-	if (fm && o->drop_front_matter) {
-		buf_add(&a, t, 0);
-		strip_pass(t + fm, len - fm, o, &a);
-	} else {
-		buf_add(&a, t, fm);
-		strip_pass(t + fm, len - fm, o, &a);
-	}
+	buf_add(&a, t, fm && o->drop_front_matter ? 0 : fm);
+	strip_pass(t + fm, len - fm, o, &a);
 	free(t);
-	/* pass 2: blank-line runs */
-	buf_add(&b, "", 0);
-	for (pos = 0; pos < a.len; pos = e + 1) {
-		const char *nl = memchr(a.s + pos, '\n', a.len - pos);
-
-		e = nl ? (size_t)(nl - a.s) : a.len;
-		if (only_space_after(a.s + pos, e - pos, 0)) {
-			blanks++;
-		} else {
-			if (started) {
-				long k, lim = (o->max_blank >= 0 &&
-				    blanks > o->max_blank) ? o->max_blank : blanks;
-
-				for (k = 0; k < lim; k++)
-					buf_addc(&b, '\n');
-			}
-			started = 1;
-			blanks = 0;
-			buf_add(&b, a.s + pos, e - pos);
-			buf_addc(&b, '\n');
-		}
-		if (!nl)
-			break;
-	}
+	blank_pass(a.s, a.len, o, &b);
 	buf_release(&a);
 	return buf_detach(&b, outlen);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include "ctx.h"
+#include "archive.h"
 #include "bread.h"
 
 #define MAX_PAGE ((size_t)1 << 30)
@@ -92,41 +93,6 @@ safe_relpath(const char *p)
 	return 1;
 }
 
-/*
- * The page of a record, read from the archive without ever leaving it (no
- * symbolic link is followed out of it), and checked against the record's
- * content_sha256 when it has one (issue 21).
- */
-static char *
-read_archived(const struct cfg *c, json_t *rec, const char *ap, size_t *len)
-{
-	const char *want = rec_str_opt(rec, "content_sha256");
-	char got[SHA256_HEX_LEN + 1];
-	char *data;
-
-	data = read_file_beneath(c->archive, ap, len, MAX_PAGE);
-	if (data == NULL) {
-		if (errno == EXDEV)
-			ndj_die("archive_path: \"%s\" leads out of the archive %s "
-			    "(through a symbolic link); not read", ap, c->archive);
-		if (errno == ELOOP)
-			ndj_die("archive_path: \"%s\" in %s is a symbolic link; "
-			    "not followed", ap, c->archive);
-		ndj_die("archive_path: %s/%s: %s", c->archive, ap, errno == EFBIG ?
-		    "page larger than 1 GiB" : strerror(errno));
-	}
-	if (want != NULL) {
-		sha256_hex(data, *len, got);
-		if (strcasecmp(want, got) != 0) {
-			free(data);
-			ndj_die("content_sha256: %s/%s has SHA-256 %s, the record "
-			    "says %s (the archive changed since the fetch)",
-			    c->archive, ap, got, want);
-		}
-	}
-	return data;
-}
-
 static int
 each_record(json_t *rec, void *vctx)
 {
@@ -150,7 +116,7 @@ each_record(json_t *rec, void *vctx)
 	if (!safe_relpath(ap))
 		ndj_die("archive_path: expected a path inside the archive, got \"%s\"", ap);
 	ct = rec_str_opt(rec, "content_type");
-	data = read_archived(c, rec, ap, &len);
+	data = archive_read(c->archive, rec, &len, MAX_PAGE);
 	bread_extract(data, len, ct, &c->opts, &res);
 	free(data);
 	chars = utf8_count(res.text, res.text_len);
