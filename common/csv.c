@@ -213,53 +213,87 @@ csv_load_objects(const char *path)
 	return csv_load_objects_req(path, NULL);
 }
 
+/*
+ * Release what csv_load_objects_req holds, then die with msg: a loader that
+ * dies leaves nothing allocated behind (clean under LeakSanitizer, and a fuzz
+ * target's exit hook can go on).
+ */
+static void
+load_fail(struct csv_reader *r, char **head, long nhead, json_t *out,
+    const char *msg)
+{
+	long i;
+
+	for (i = 0; i < nhead; i++)
+		free(head[i]);
+	free(head);
+	json_decref(out);
+	csv_close(r);
+	die("%s", msg);
+}
+
 json_t *
 csv_load_objects_req(const char *path, const char *const *required)
 {
 	struct csv_reader r;
-	json_t *out, *obj;
+	json_t *out = NULL, *obj;
 	char **head = NULL;
+	char msg[1024];
 	long n, nhead = 0, i, j;
 
 	if (csv_open(&r, path) < 0)
 		die_errno("%s", path);
 	n = csv_read(&r);
-	if (n < 0)
-		die("%s:%lu: %s", path, r.rec_line ? r.rec_line : r.line, r.err);
-	if (n == 0)
-		die("%s: empty file: expected a header row", path);
-	nhead = n;
-	head = xcalloc((size_t)nhead, sizeof(*head));
+	if (n < 0) {
+		snprintf(msg, sizeof(msg), "%s:%lu: %s", path,
+		    r.rec_line ? r.rec_line : r.line, r.err);
+		load_fail(&r, head, nhead, out, msg);
+	}
+	if (n == 0) {
+		snprintf(msg, sizeof(msg), "%s: empty file: expected a header row",
+		    path);
+		load_fail(&r, head, nhead, out, msg);
+	}
+	head = xcalloc((size_t)n, sizeof(*head));
 	for (i = 0; i < n; i++) {
-		if (r.fields[i][0] == '\0')
-			die("%s:%lu: header field %ld is empty", path, r.rec_line, i + 1);
+		if (r.fields[i][0] == '\0') {
+			snprintf(msg, sizeof(msg), "%s:%lu: header field %ld is empty",
+			    path, r.rec_line, i + 1);
+			load_fail(&r, head, nhead, out, msg);
+		}
 		for (j = 0; j < i; j++)
-			if (strcmp(head[j], r.fields[i]) == 0)
-				die("%s:%lu: header '%s' appears twice", path,
+			if (strcmp(head[j], r.fields[i]) == 0) {
+				snprintf(msg, sizeof(msg),
+				    "%s:%lu: header '%s' appears twice", path,
 				    r.rec_line, r.fields[i]);
+				load_fail(&r, head, nhead, out, msg);
+			}
 		head[i] = xstrdup(r.fields[i]);
+		nhead = i + 1;
 	}
 	for (j = 0; required && required[j]; j++) {
 		for (i = 0; i < nhead && strcmp(head[i], required[j]) != 0; i++)
 			;
 		if (i == nhead) {
-			unsigned long line = r.rec_line;
-
-			for (i = 0; i < nhead; i++)
-				free(head[i]);
-			free(head);
-			csv_close(&r);
-			die("%s:%lu: header: missing column '%s'", path, line,
-			    required[j]);
+			snprintf(msg, sizeof(msg),
+			    "%s:%lu: header: missing column '%s'", path,
+			    r.rec_line, required[j]);
+			load_fail(&r, head, nhead, out, msg);
 		}
 	}
 	out = json_array();
 	while ((n = csv_read(&r)) != 0) {
-		if (n < 0)
-			die("%s:%lu: %s", path, r.rec_line, r.err);
-		if (n != nhead)
-			die("%s:%lu: expected %ld fields as in the header, got %ld",
+		if (n < 0) {
+			snprintf(msg, sizeof(msg), "%s:%lu: %s", path, r.rec_line,
+			    r.err);
+			load_fail(&r, head, nhead, out, msg);
+		}
+		if (n != nhead) {
+			snprintf(msg, sizeof(msg),
+			    "%s:%lu: expected %ld fields as in the header, got %ld",
 			    path, r.rec_line, nhead, n);
+			load_fail(&r, head, nhead, out, msg);
+		}
 		obj = json_object();
 		for (i = 0; i < n; i++)
 			json_set_str(obj, head[i], r.fields[i]);

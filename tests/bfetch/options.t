@@ -117,16 +117,17 @@ is "$(jq -r .fetch_status "$T/out" | tr '\n' ' ')" "SUCCESS SUCCESS SUCCESS TIME
 like "$(jq -r .failure_reason "$T/out" | tail -n 1)" 'after 2000 ms' "timeout from fetch_timeout_seconds"
 # Politeness: successive request starts on the host rate_limit_ms apart.  The
 # server logs when it has read a request, so a request that opened a new
-# connection shows up late: allow 50 ms of that jitter.
+# connection shows up late, and a loaded machine delays the log further: a gap
+# of at least half the delay shows the politeness (without it, gaps are ~0).
 gaps=$(awk 'NR > 1 { printf "%d\n", ($1 - prev) * 1000 } { prev = $1 }' "$T/access.log")
 is "$(printf '%s\n' "$gaps" | wc -l | tr -d ' ')" 4 "five requests (robots.txt and four pages)"
-is "$(printf '%s\n' "$gaps" | awk '$1 < 250' | wc -l | tr -d ' ')" 0 "requests about 300 ms apart (gaps: $(echo $gaps))"
+is "$(printf '%s\n' "$gaps" | awk '$1 < 150' | wc -l | tr -d ' ')" 0 "requests about 300 ms apart (gaps: $(echo $gaps))"
 : >"$T/access.log"
-sed 's/"rate_limit_ms": 300/"rate_limit_ms": 3000/' "$T/config2.json" >"$T/config3.json"
+sed 's/"rate_limit_ms": 300/"rate_limit_ms": 20000/' "$T/config2.json" >"$T/config3.json"
 run --stdin "$T/two.ndjson" "$BFETCH" -c "$T/config3.json" -a "$T/c3" -r 0
 span=$(awk 'NR == 1 { first = $1 } { last = $1 } END { printf "%d", (last - first) * 1000 }' "$T/access.log")
 is "$(wc -l <"$T/access.log" | tr -d ' ')" 3 "-r 0 run: robots.txt and two pages"
-ok test "$span" -lt 3000
+DESC="-r 0 overrides the config's 20 s delay (span $span ms)" ok test "$span" -lt 10000
 
 # ---- robots.txt unreachable (5xx): complete disallow; unavailable (4xx): allow all
 : >"$T/access.log"

@@ -76,8 +76,7 @@ pipe_case jobs.ndjson 'bfetch --dry-run -a fresh @F@'
 pipe_case benchmark-config.json 'bfetch --dry-run -c @F@ -a fresh jobs.ndjson'
 pipe_case site-list.csv 'bfetch --dry-run -a fresh --sites @F@'
 # bread: manifest records, an HTML page, the config.
-pipe_case --broken "bread takes a pipe of records given as FILE for one HTML page" \
-    manifest-a.ndjson 'bread -a archive @F@'
+pipe_case manifest-a.ndjson 'bread -a archive @F@'
 pipe_case page.html 'bread --raw @F@'
 pipe_case benchmark-config.json 'bread -c @F@ -a archive manifest-a.ndjson'
 # bmdprep: records, the config, llms.txt in each mode, --doc, --docs.

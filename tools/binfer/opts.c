@@ -125,6 +125,8 @@ struct cli {
 	const char *config, *engine, *model, *server, *extra, *cache;
 	const char **endpoints;
 	size_t nendpoints;
+	char **files;			/* --endpoints texts the URLs point into */
+	size_t nfiles;
 	long long max_ctx, warmup, timeout;
 	int no_think, no_cache;
 	double temp, top_p, rep;
@@ -138,7 +140,10 @@ add_endpoint(struct cli *c, const char *url)
 	c->endpoints[c->nendpoints++] = url;
 }
 
-/* --endpoints FILE: one URL a line; the strings live until exit. */
+/*
+ * --endpoints FILE: one URL a line.  The URLs point into the file's text,
+ * which the cli keeps (files) until the options are resolved.
+ */
 static void
 read_endpoints(struct cli *c, const char *path)
 {
@@ -147,6 +152,8 @@ read_endpoints(struct cli *c, const char *path)
 
 	if (!text)
 		die_errno("%s", path);
+	c->files = xreallocarray(c->files, c->nfiles + 1, sizeof(*c->files));
+	c->files[c->nfiles++] = text;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *e = line + strlen(line);
 
@@ -406,6 +413,7 @@ binfer_opts_parse(struct binfer_opts *o, int argc, char **argv)
 {
 	struct cli c;
 	const char *env;
+	size_t i;
 
 	memset(o, 0, sizeof(*o));
 	memset(&c, 0, sizeof(c));
@@ -436,6 +444,9 @@ binfer_opts_parse(struct binfer_opts *o, int argc, char **argv)
 	if (o->judge)
 		judge_load_rubric(o);
 	free(c.endpoints);
+	for (i = 0; i < c.nfiles; i++)
+		free(c.files[i]);
+	free(c.files);
 }
 
 void

@@ -12,6 +12,7 @@
 #include <getopt.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include "ctx.h"
 #include "archive.h"
 #include "bread.h"
@@ -48,11 +49,12 @@ struct cfg {
 };
 
 static int
-is_record_file(const char *path)
+is_record_file(const char *path, int archive_given)
 {
 	size_t n = strlen(path);
 	static const char *const ext[] = { ".ndjson", ".jsonl", ".json", NULL };
 	const char *const *e;
+	struct stat st;
 
 	if (strcmp(path, "-") == 0)
 		return 1;
@@ -61,7 +63,12 @@ is_record_file(const char *path)
 		if (n > k && strcmp(path + n - k, *e) == 0)
 			return 1;
 	}
-	return 0;
+	/*
+	 * A pipe has no name to tell by (<(...), /dev/stdin): with an archive
+	 * named, what is not a regular file carries records, so nothing is
+	 * read twice to guess.
+	 */
+	return archive_given && stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }
 
 static void
@@ -241,7 +248,7 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	for (i = 0; i < argc; i++)
-		nrec += is_record_file(argv[i]);
+		nrec += is_record_file(argv[i], c.archive != NULL);
 	if (!raw && nrec > 0 && nrec < argc)
 		die_usage("record files and HTML pages cannot be mixed (use --raw)");
 	if (!raw && argc > 0 && nrec == 0)
