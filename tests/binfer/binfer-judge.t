@@ -32,7 +32,7 @@ run --stdin "$T/resp.ndjson" $J -m judge-70b --model-tag judge:latest -j 2
 expect_status 1 "judge run: exit 1, a verdict is missing"
 printf '%s\n' "$out" >"$T/out.ndjson"
 is "$(jq -c 'select(.question_id == "S001-Q01" and .condition == "A") | [.rater_id, .rater_kind, .primary, .rubric, .factual_accuracy, .completeness, .hallucination_count, .scoring_notes, .judge.model_tag, .judge.error, .model_id]' "$T/out.ndjson")" \
-   '["llm_judge:judge-70b","llm_judge",false,"000",2,1,0,"matches the gold answer mostly","judge:latest",null,"qwen3-8b-q8_0"]' \
+   '["llm_judge:judge-70b","llm_judge",false,"context-collapse",2,1,0,"matches the gold answer mostly","judge:latest",null,"qwen3-8b-q8_0"]' \
    "verdict parsed into scores; the judge is the rater; the response's model_id kept"
 like "$(jq -r 'select(.question_id == "S001-Q01" and .condition == "A") | .scoring_date' "$T/out.ndjson")" '^20[0-9]{2}-[0-9]{2}-[0-9]{2}$' "scoring_date"
 like "$(jq -r 'select(.question_id == "S001-Q01" and .condition == "A") | .judge.model_digest' "$T/out.ndjson")" '^[0-9a-f]{64}$' "judge digest"

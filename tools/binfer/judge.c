@@ -111,6 +111,7 @@ judge_object(const struct binfer_run *R, const struct job *j, const char *endpoi
 
 	json_set_str(jd, "model_id", o->model_id);
 	json_set_str(jd, "model_tag", o->model_tag);
+	json_set_str(jd, "template", o->rubric);
 	json_set_str(jd, "engine", binfer_engine_name(o->engine));
 	json_set_str(jd, "server", binfer_server_name(R->kind));
 	json_set_new(jd, "server_version", binfer_str_or_null(R->version));
@@ -123,6 +124,18 @@ judge_object(const struct binfer_run *R, const struct job *j, const char *endpoi
 	json_set_new(jd, "model_digest", binfer_str_or_null(binfer_model_digest(R, r)));
 	json_set_new(jd, "error", binfer_str_or_null(err));
 	return jd;
+}
+
+/*
+ * The bscore-merge rubric a judge template scores for: template 000 is the
+ * prompt for spec 000's rubric, which bscore-merge names context-collapse;
+ * another template names its rubric itself.  The record's "rubric" is what
+ * bscore-merge merge checks the ratings against.
+ */
+static const char *
+judge_rubric_name(const char *template)
+{
+	return strcmp(template, "000") == 0 ? "context-collapse" : template;
 }
 
 /* Judge mode: the scores parsed from the judge's answer. */
@@ -141,7 +154,7 @@ judge_put(struct binfer_run *R, struct job *j, const char *endpoint,
 	json_set_str(rec, "rater_kind", "llm_judge");
 	/* Judge scores are a first pass a human verifies (000 §10). */
 	json_set_bool(rec, "primary", 0);
-	json_set_str(rec, "rubric", R->o->rubric);
+	json_set_str(rec, "rubric", judge_rubric_name(R->o->rubric));
 	json_set_new(rec, "factual_accuracy", verdict_field(v, "factual_accuracy"));
 	json_set_new(rec, "completeness", verdict_field(v, "completeness"));
 	json_set_new(rec, "hallucination_count", verdict_field(v, "hallucination_count"));
