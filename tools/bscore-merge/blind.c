@@ -674,6 +674,62 @@ text_sha256(const char *s)
 	return xstrdup(hex);
 }
 
+/* The key's responses (blinded ids, hashes) and excluded tuples. */
+static void
+key_responses(const struct blind *b, json_t *key)
+{
+	json_t *entries = json_array(), *excl = json_array();
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		struct item *it = &b->items[i];
+		json_t *e = json_object();
+		if (!it->excluded)
+			json_set_str(e, "response_id", it->id);
+		json_set_str(e, "site_id", json_string_value(json_object_get(it->rec, "site_id")));
+		json_set_str(e, "question_id", json_string_value(json_object_get(it->rec, "question_id")));
+		json_set_str(e, "model_id", json_string_value(json_object_get(it->rec, "model_id")));
+		json_set_str(e, "condition", json_string_value(json_object_get(it->rec, "condition")));
+		if (it->excluded) {
+			json_t *er = json_object_get(it->rec, "exclusion_reason");
+			json_set_new(e, "exclusion_reason", json_is_string(er) ? json_incref(er) : json_null());
+			json_array_append_new(excl, e);
+		} else {
+			char *h = text_sha256(json_string_value(json_object_get(it->rec, "response_text")));
+			json_set_str(e, "response_sha256", h);
+			free(h);
+			if (it->src[0])
+				json_set_str(e, "source_file", it->src);
+			json_array_append_new(entries, e);
+		}
+	}
+	json_set_new(key, "responses", entries);
+	json_set_new(key, "excluded", excl);
+}
+
+/* sources/ID.txt: each blinded response's context, for the raters. */
+static void
+write_sources(struct blind *b, const size_t *order, size_t m)
+{
+	char *d = path_join(b->o->dir, "sources");
+	size_t i;
+
+	if (mkdir_p(d, 0755) < 0)
+		die_errno("%s", d);
+	for (i = 0; i < m; i++) {
+		struct item *it = &b->items[order[i]];
+		char *name;
+		FILE *fp;
+		if (!it->src[0])
+			continue;
+		name = xasprintf("%s.txt", it->src);
+		fp = open_out(b, d, name, 0644);
+		fputs(json_string_value(json_object_get(it->rec, "content")), fp);
+		free(name);
+	}
+	free(d);
+}
+
 int
 bsm_blind(const struct bsm_opts *o)
 {
@@ -681,7 +737,7 @@ bsm_blind(const struct bsm_opts *o)
 	struct bsm_rubric *r = bsm_rubric_load(o->rubric ? o->rubric : "context-collapse");
 	size_t *order, m = 0, i, n2, ns;
 	size_t *second, *selfc;
-	json_t *key, *entries, *excl, *used = json_object();
+	json_t *key, *used = json_object();
 	unsigned long seed;
 	char now[32];
 	char *kj;
@@ -732,32 +788,7 @@ bsm_blind(const struct bsm_opts *o)
 	json_set_new(key, "order", id_array(&b, order, m));
 	json_set_new(key, "second_rater", id_array(&b, second, n2));
 	json_set_new(key, "self_check", id_array(&b, selfc, ns));
-	entries = json_array();
-	excl = json_array();
-	for (i = 0; i < b.n; i++) {
-		struct item *it = &b.items[i];
-		json_t *e = json_object();
-		if (!it->excluded)
-			json_set_str(e, "response_id", it->id);
-		json_set_str(e, "site_id", json_string_value(json_object_get(it->rec, "site_id")));
-		json_set_str(e, "question_id", json_string_value(json_object_get(it->rec, "question_id")));
-		json_set_str(e, "model_id", json_string_value(json_object_get(it->rec, "model_id")));
-		json_set_str(e, "condition", json_string_value(json_object_get(it->rec, "condition")));
-		if (it->excluded) {
-			json_t *er = json_object_get(it->rec, "exclusion_reason");
-			json_set_new(e, "exclusion_reason", json_is_string(er) ? json_incref(er) : json_null());
-			json_array_append_new(excl, e);
-		} else {
-			char *h = text_sha256(json_string_value(json_object_get(it->rec, "response_text")));
-			json_set_str(e, "response_sha256", h);
-			free(h);
-			if (it->src[0])
-				json_set_str(e, "source_file", it->src);
-			json_array_append_new(entries, e);
-		}
-	}
-	json_set_new(key, "responses", entries);
-	json_set_new(key, "excluded", excl);
+	key_responses(&b, key);
 	kj = json_dumps(key, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	if (!kj)
 		die("cannot serialise the key");
@@ -774,23 +805,8 @@ bsm_blind(const struct bsm_opts *o)
 		write_sheet_set(&b, d, "self-check", selfc, ns, 1);
 		free(d);
 	}
-	if (o->sources && m) {
-		char *d = path_join(o->dir, "sources");
-		if (mkdir_p(d, 0755) < 0)
-			die_errno("%s", d);
-		for (i = 0; i < m; i++) {
-			struct item *it = &b.items[order[i]];
-			char *name;
-			FILE *fp;
-			if (!it->src[0])
-				continue;
-			name = xasprintf("%s.txt", it->src);
-			fp = open_out(&b, d, name, 0644);
-			fputs(json_string_value(json_object_get(it->rec, "content")), fp);
-			free(name);
-		}
-		free(d);
-	}
+	if (o->sources && m)
+		write_sources(&b, order, m);
 	{
 		struct atomic_file *kf = atomic_open(o->key, 0600);
 		if (!kf)
