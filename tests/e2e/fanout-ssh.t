@@ -24,7 +24,6 @@ mkdir -p "$S" "$T/m1" "$T/m2" "$T/m3"
 pids=""
 stop_all() {
 	for p in $pids; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done
-	[ -n "${made_privsep:-}" ] && rmdir /run/sshd 2>/dev/null
 	return 0
 }
 at_exit stop_all
@@ -74,7 +73,10 @@ same() {
 }
 
 # ---- sshd on loopback, as the test's own
-[ "$(id -u)" -eq 0 ] && [ ! -d /run/sshd ] && mkdir -m 0755 /run/sshd && made_privsep=1
+# sshd run as root needs its (empty) privilege separation directory: made when
+# missing and left in place, since another sshd (another run of this test, in
+# another clone) may be using it; removing it would break that one mid-run
+[ "$(id -u)" -eq 0 ] && [ ! -d /run/sshd ] && mkdir -m 0755 /run/sshd
 port=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 ssh-keygen -q -t ed25519 -N '' -C fanout-host -f "$S/host_key"
 ssh-keygen -q -t ed25519 -N '' -C fanout-client -f "$S/client_key"
