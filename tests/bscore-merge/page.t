@@ -115,35 +115,8 @@ node --experimental-websocket -e 'if (typeof WebSocket !== "function") process.e
 BSM_SMOKE="aq/sheet-1-quality.html dt/sheet-1-factual_accuracy.html dt/sheet-2-reasoning_quality.html"
 export BSM_SMOKE
 mkdir -p "$T/dl" "$T/csv" "$T/profile"
-CPID=""
-stop_chromium() {
-	[ -n "$CPID" ] || return 0
-	kill -TERM -- "-$CPID" 2>/dev/null || kill -TERM "$CPID" 2>/dev/null || :
-	i=0
-	while kill -0 "$CPID" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
-	kill -KILL -- "-$CPID" 2>/dev/null || :
-	CPID=""
-}
-at_exit stop_chromium
-# Its own process group (setsid), so that every child goes with it.
-setsid "$CHROME" --headless=new --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
-	--disable-extensions --disable-background-networking --disable-sync --mute-audio \
-	--remote-debugging-address=127.0.0.1 --remote-debugging-port=0 \
-	--user-data-dir="$T/profile" about:blank >"$T/chromium.log" 2>&1 &
-CPID=$!
-port=""
-i=0
-while [ $i -lt 150 ]; do
-	if [ -s "$T/profile/DevToolsActivePort" ]; then port=$(head -n 1 "$T/profile/DevToolsActivePort"); break; fi
-	sleep 0.1
-	i=$((i + 1))
-done
-if [ -z "$port" ]; then
-	fail "chromium started with a DevTools port"
-	diag "$(tail -n 20 "$T/chromium.log")"
-	done_testing
-	exit 1
-fi
+. "$TOP/tests/lib/chromium.sh"
+start_chromium --headless=new
 pass "chromium started with a DevTools port ($port)"
 
 obs=$(timeout 50 node --experimental-websocket "$TOP/tests/bscore-merge/page-e2e.js" "$port" "$T/p" "$T/dl" "$T/csv" \

@@ -58,34 +58,8 @@ node --experimental-websocket -e 'if (typeof WebSocket !== "function") process.e
 	{ skip "the browser tests: node has no WebSocket (node 20.10 or later needed)"; done_testing; exit 0; }
 
 mkdir -p "$T/profile" "${BSTATS_SHOTS:=$T/shots}"
-CPID=""
-stop_chromium() {
-	[ -n "$CPID" ] || return 0
-	kill -TERM -- "-$CPID" 2>/dev/null || kill -TERM "$CPID" 2>/dev/null || :
-	i=0
-	while kill -0 "$CPID" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i + 1)); done
-	kill -KILL -- "-$CPID" 2>/dev/null || :
-	CPID=""
-}
-at_exit stop_chromium
-setsid "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking --no-first-run \
-	--no-default-browser-check --disable-extensions --disable-sync --mute-audio \
-	--remote-debugging-address=127.0.0.1 --remote-debugging-port=0 \
-	--user-data-dir="$T/profile" about:blank >"$T/chromium.log" 2>&1 &
-CPID=$!
-port=""
-i=0
-while [ $i -lt 150 ]; do
-	if [ -s "$T/profile/DevToolsActivePort" ]; then port=$(head -n 1 "$T/profile/DevToolsActivePort"); break; fi
-	sleep 0.1
-	i=$((i + 1))
-done
-if [ -z "$port" ]; then
-	fail "chromium started with a DevTools port"
-	diag "$(tail -n 20 "$T/chromium.log")"
-	done_testing
-	exit 1
-fi
+. "$TOP/tests/lib/chromium.sh"
+start_chromium --headless
 pass "chromium started with a DevTools port"
 obs=$(timeout 90 node --experimental-websocket "$TOP/tests/bstats/browser-e2e.js" "$port" "$T/page.html" "$T/fig" \
 	"$BSTATS_SHOTS" 2>"$T/e2e.err")
