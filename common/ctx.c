@@ -120,6 +120,21 @@ ctx_share_file(const char *rel)
 }
 
 char *
+ctx_share_text(const char *rel)
+{
+	char *path = ctx_share_path(rel), *s;
+
+	if (path == NULL)
+		die("%s: not found (set CTXBENCH_SHARE to the directory that "
+		    "holds it)", rel);
+	s = read_file(path, NULL, 4 << 20);
+	if (s == NULL)
+		die_errno("%s", path);
+	free(path);
+	return s;
+}
+
+char *
 ctx_utc_now(char *out, size_t outlen)
 {
 	time_t t = time(NULL);

@@ -46,6 +46,12 @@ void ctx_catch_signals(void);
  */
 char *ctx_share_path(const char *rel);
 char *ctx_share_file(const char *rel);
+/*
+ * The whole text of the installed data file rel (a template, a script), up
+ * to 4 MiB, malloc'd for the caller; dies naming rel and CTXBENCH_SHARE when
+ * it is not found, or the path when it cannot be read.
+ */
+char *ctx_share_text(const char *rel);
 
 /* Current UTC time as "2026-02-26T10:00:00Z" into out (>= 21 bytes). */
 char *ctx_utc_now(char *out, size_t outlen);

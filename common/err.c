@@ -126,13 +126,6 @@ die_usage(const char *fmt, ...)
 	err_exit(EXIT_USAGE);
 }
 
-void
-die_usage_hint(void)
-{
-	fprintf(stderr, "try '%s --help' for more information\n", progname);
-	err_exit(EXIT_USAGE);
-}
-
 static void *
 oom(size_t n)
 {

@@ -37,11 +37,6 @@ void diex(int status, const char *fmt, ...) CTX_PRINTF(2, 3) CTX_NORETURN;
 /* Usage error: message, then "try 'PROGRAM --help'", exit EXIT_USAGE. */
 void die_usage(const char *fmt, ...) CTX_PRINTF(1, 2) CTX_NORETURN;
 /*
- * Usage error already described (getopt printed it): print only "try
- * 'PROGRAM --help'" and exit EXIT_USAGE.
- */
-void die_usage_hint(void) CTX_NORETURN;
-/*
  * For fuzz targets and test drivers only: when set, die(), die_errno(),
  * diex() and die_usage() print their message and call hook(status) instead
  * of exit(); the hook must not return (it longjmps back to the driver).

@@ -9,6 +9,7 @@
 #include "err.h"
 #include "jsonx.h"
 #include "ndjson.h"
+#include "utf8.h"
 
 const char *
 json_type_desc(const json_t *v)
@@ -239,6 +240,53 @@ void
 json_set_null(json_t *obj, const char *key)
 {
 	json_set_new(obj, key, json_null());
+}
+
+/* ---------------------------------------------------------- constructors */
+
+static json_t *
+made(json_t *v)
+{
+	if (v == NULL)
+		die("out of memory");
+	return v;
+}
+
+const char *
+json_get_str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+json_t *
+json_str_or_null(const char *s)
+{
+	return made(s ? json_string(s) : json_null());
+}
+
+json_t *
+json_int_or_null(long long v)
+{
+	return made(v < 0 ? json_null() : json_integer(v));
+}
+
+json_t *
+json_real_or_null(double v)
+{
+	return made(v < 0 || !isfinite(v) ? json_null() : json_real(v));
+}
+
+json_t *
+json_text(const char *s, size_t n)
+{
+	json_t *v;
+
+	if (s == NULL)
+		return made(json_null());
+	v = json_stringn(s, n);
+	if (v == NULL && utf8_valid(s, n, NULL))
+		die("out of memory");
+	return v ? v : made(json_string("\xef\xbf\xbd"));
 }
 
 /* ---------------------------------------------------------------- lines */

@@ -48,6 +48,26 @@ void json_set_null(json_t *obj, const char *key);
 /* obj[key] = val, stealing val; dies on allocation failure. */
 void json_set_new(json_t *obj, const char *key, json_t *val);
 
+/*
+ * Small constructors and getters every program shares, so that "or null"
+ * means one thing everywhere.  The json_t * results are new references
+ * (never NULL: allocation failure dies); json_get_str's result is borrowed.
+ *
+ *   json_get_str       the string member key of o; NULL when o is not an
+ *                      object, key is absent, or its value is not a string
+ *   json_str_or_null   a string of s, or null when s is NULL
+ *   json_int_or_null   v, or null when v < 0 (the "not reported" of counts)
+ *   json_real_or_null  v, or null when v < 0 or not finite (durations)
+ *   json_text          the n bytes at s as a string, or null when s is
+ *                      NULL; bytes that are not UTF-8 (which callers refuse
+ *                      earlier) give a lone U+FFFD, never a dropped field
+ */
+const char *json_get_str(const json_t *o, const char *key);
+json_t *json_str_or_null(const char *s);
+json_t *json_int_or_null(long long v);
+json_t *json_real_or_null(double v);
+json_t *json_text(const char *s, size_t n);
+
 /* Name of a JSON type for messages: "a string", "an array", ... */
 const char *json_type_desc(const json_t *v);
 

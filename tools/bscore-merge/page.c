@@ -138,26 +138,12 @@ put_html_text(FILE *fp, const char *s)
 	}
 }
 
-static char *
-share_text(const char *rel)
-{
-	char *path = ctx_share_path(rel), *s;
-
-	if (!path)
-		die("%s: not found (set CTXBENCH_SHARE to the directory holding bscore-merge/)", rel);
-	s = read_file(path, NULL, 4 << 20);
-	if (!s)
-		die_errno("%s", path);
-	free(path);
-	return s;
-}
-
 void
 bsm_page_write(FILE *fp, json_t *data, const char *title)
 {
-	char *tpl = share_text("bscore-merge/page.html");
-	char *css = share_text("bscore-merge/page.css");
-	char *js = share_text("bscore-merge/page.js");
+	char *tpl = ctx_share_text("bscore-merge/page.html");
+	char *css = ctx_share_text("bscore-merge/page.css");
+	char *js = ctx_share_text("bscore-merge/page.js");
 	char *body, hex[65], *json;
 	const char *p, *q;
 

@@ -23,21 +23,6 @@
 #include "sha256.h"
 #include "bstats.h"
 
-static char *
-share_text(const char *rel)
-{
-	char *path = ctx_share_path(rel), *s;
-
-	if (!path)
-		die("%s: not found (set CTXBENCH_SHARE to the directory holding "
-		    "bstats/)", rel);
-	s = read_file(path, NULL, 4 << 20);
-	if (!s)
-		die_errno("%s", path);
-	free(path);
-	return s;
-}
-
 /* 'sha256-BASE64' of s, the CSP source expression of an inline element. */
 static void
 csp_hash(const char *s, char out[60])
@@ -247,9 +232,9 @@ figures(const struct bst_study *s, FILE *fp)
 void
 bstats_html(const struct bst_study *s, FILE *fp)
 {
-	char *tpl = share_text("bstats/browser.html");
-	char *css = share_text("bstats/browser.css");
-	char *js = share_text("bstats/browser.js");
+	char *tpl = ctx_share_text("bstats/browser.html");
+	char *css = ctx_share_text("bstats/browser.css");
+	char *js = ctx_share_text("bstats/browser.js");
 	char *data = page_data(s), hs[60], hc[60];
 	const char *p, *q;
 
