@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ctx.h"
+#include "sort.h"
 #include "tap.h"
 
 static char tmpdir[] = "/tmp/ctxbench-unit.XXXXXX";
@@ -133,6 +134,17 @@ test_json(void)
 	v = json_loads("{\"a\":{\"b\":{\"c\":7}}}", 0, &e);
 	TAP_IS_INT(json_integer_value(json_path(v, "a.b.c")), 7, "json_path follows dots");
 	TAP_OK(json_path(v, "a.x.c") == NULL, "json_path returns NULL for a missing step");
+	TAP_OK(json_get_str(v, "a") == NULL && json_get_str(NULL, "a") == NULL,
+	    "json_get_str: NULL for a non-string and for no object");
+	json_decref(v);
+	v = json_pack("[o,o,o,o,o,o,o,o]", json_str_or_null(NULL),
+	    json_str_or_null("x"), json_int_or_null(-1), json_int_or_null(0),
+	    json_real_or_null(-0.5), json_real_or_null(2.5),
+	    json_text("a\xff" "b", 3), json_text("\xc3\xa9", 2));
+	s = json_compact(v, NULL);
+	TAP_IS_STR(s, "[null,\"x\",null,0,null,2.5,\"\xef\xbf\xbd\",\"\xc3\xa9\"]",
+	    "or-null constructors: NULL and negatives are null, bad UTF-8 is U+FFFD");
+	free(s);
 	json_decref(v);
 }
 
@@ -266,6 +278,51 @@ test_progress(void)
 	    "progress line shows count, rate, ETA and note");
 }
 
+/* Sort (key, seq) pairs by key only: ties must keep their input order. */
+struct kv {
+	int key, seq;
+};
+
+static int
+kv_cmp(const void *a, const void *b, void *arg)
+{
+	const struct kv *x = a, *y = b;
+	int *calls = arg;
+
+	(*calls)++;
+	return (x->key > y->key) - (x->key < y->key);
+}
+
+static void
+test_sort(void)
+{
+	static const size_t sizes[] = { 0, 1, 2, 7, 8, 9, 16, 17, 100, 1000, 4099 };
+	struct kv *v;
+	size_t i, k, n;
+	unsigned long x = 12345;
+	int ok, calls;
+
+	for (k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+		n = sizes[k];
+		v = xmalloc((n ? n : 1) * sizeof *v);
+		for (i = 0; i < n; i++) {
+			x = x * 1103515245 + 12345;
+			v[i].key = (int)((x >> 16) % 13);
+			v[i].seq = (int)i;
+		}
+		calls = 0;
+		ctx_sort(v, n, sizeof *v, kv_cmp, &calls);
+		ok = 1;
+		for (i = 1; i < n; i++)
+			if (v[i - 1].key > v[i].key || (v[i - 1].key == v[i].key &&
+			    v[i - 1].seq > v[i].seq))
+				ok = 0;
+		TAP_OK(ok, "ctx_sort: %zu elements sorted, ties in input order", n);
+		TAP_OK(n < 2 || calls > 0, "ctx_sort: the context reaches the comparator (n %zu)", n);
+		free(v);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -282,6 +339,7 @@ main(int argc, char **argv)
 	test_csv();
 	test_files();
 	test_progress();
+	test_sort();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		warn("could not remove %s", tmpdir);
