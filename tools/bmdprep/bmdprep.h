@@ -29,8 +29,8 @@
  *                 (text.h), shared by llms.c and mdprep.c.
  *   pyuni.c       CPython's string semantics (pyuni.h), with utf8proc.
  *
- * The files from llms_ref.c down are a library: the fuzz targets and the
- * unit tests link them without the program's upper files.
+ * The files from input.c down are a library: the fuzz targets and the unit
+ * tests link them without main.c and the modes.
  *
  * State: nothing is global.  main fills one struct bmd_run, which every
  * mode reads and never changes; what a mode keeps while it runs (the input
