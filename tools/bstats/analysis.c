@@ -90,8 +90,8 @@ bstats_analyse(struct bst_study *s)
 		json_array_append(s->results, s->conformance);
 	primary_tests(s);
 	bst_clustering(s);
-	bst_subgroup(s, 0, "H4", "tier", "tier");
-	bst_subgroup(s, 1, "H5", "complexity", "complexity");
+	bst_subgroup(s, BST_G_TIER, "H4", "tier", "tier");
+	bst_subgroup(s, BST_G_COMPLEXITY, "H5", "complexity", "complexity");
 	bst_sectors(s);
 	bst_token_sites(s);
 	bst_token_models(s);
@@ -105,8 +105,8 @@ bstats_analyse(struct bst_study *s)
 	adjust(s, "complexity");
 	adjust(s, "secondary");
 	/* 001 §6.6: Mann-Whitney follow-ups only after a significant KW */
-	bst_followups(s, 0, "H4", "tier");
-	bst_followups(s, 1, "H5", "complexity");
+	bst_followups(s, BST_G_TIER, "H4", "tier");
+	bst_followups(s, BST_G_COMPLEXITY, "H5", "complexity");
 	adjust(s, "tier_followup");
 	adjust(s, "complexity_followup");
 }
