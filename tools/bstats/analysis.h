@@ -8,13 +8,15 @@
  *                called by the driver only
  *   paired.c     the §6.2 test of one metric over a set of pairs (the
  *                driver, groups.c and parity.c call it)
- *   results.c    the result records and their parts (every file above)
- *   obs.c, stats.c
+ *   results.c    the result records and their parts (the analyses but
+ *                pairs.c, and paired.c)
+ *   obs.c, stats.c  below all of them
  *
- * A file calls only the files listed below it.  Every function here takes
- * the study being analysed (s->pairs, s->idx set by bst_pair_up) and
- * appends its records to s->results, which owns them; a record returned is
- * borrowed from s->results, for the caller to add fields to.
+ * A file calls only the files listed below it.  The analyses, the tests
+ * and bst_res_new take the study being analysed (s->pairs and s->idx as
+ * bst_pair_up sets them) and append their records to s->results, which
+ * owns them; a record returned is borrowed from s->results, for the caller
+ * to add fields to.
  */
 #ifndef BSTATS_ANALYSIS_H
 #define BSTATS_ANALYSIS_H

@@ -24,8 +24,8 @@
  *     agreement.c     inter-rater reliability (000 §8), specs 002 and 004
  *     paired.c        the §6.2 test of one metric over a set of pairs
  *                     (called by analysis.c, groups.c, parity.c)
- *     results.c       the result records and their parts (called by all
- *                     of the above)
+ *     results.c       the result records and their parts (called by
+ *                     paired.c and the analyses but pairs.c)
  *   report.c        bstats_report, the report's driver: head and sections
  *     report-tests.c  sections 1-4 (data, hypotheses, BH tables)
  *     report-sec.c    sections 5-9 (clustering to correlations)
