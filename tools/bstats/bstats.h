@@ -47,7 +47,8 @@
  * file called from bstats_report, reading only result records; a new
  * output is a file beside svg.c and html.c called from main.c; work that
  * runs the whole analysis many times (a simulation) sits above analysis.c
- * and calls bstats_analyse, which keeps no state outside the study.
+ * and calls bstats_analyse, which keeps its state in the study (the only
+ * global it touches is GSL's error handler, turned off once by stats.c).
  */
 #ifndef BSTATS_BSTATS_H
 #define BSTATS_BSTATS_H
