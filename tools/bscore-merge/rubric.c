@@ -428,17 +428,6 @@ bsm_rubric_field(const struct bsm_rubric *r, const char *name)
 	return NULL;
 }
 
-const struct bsm_derived *
-bsm_rubric_derived(const struct bsm_rubric *r, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->nderived; i++)
-		if (!strcmp(r->derived[i].name, name))
-			return &r->derived[i];
-	return NULL;
-}
-
 char *
 bsm_canon_column(const struct bsm_rubric *r, const char *h)
 {
@@ -473,8 +462,8 @@ bsm_canon_column(const struct bsm_rubric *r, const char *h)
 
 /* ------------------------------------------------------------ typing cells */
 
-static char *
-trimmed(const char *s)
+char *
+bsm_trim(const char *s)
 {
 	const char *e;
 
@@ -555,7 +544,7 @@ type_records_cell(const struct bsm_field *f, const json_t *cell, json_t **out, c
 
 	if (!json_is_string(cell))
 		return type_records(f, cell, out, err);
-	s = trimmed(json_string_value(cell));
+	s = bsm_trim(json_string_value(cell));
 	if (!*s) {
 		free(s);
 		return 1;
@@ -598,6 +587,110 @@ type_number(const struct bsm_field *f, const json_t *cell, const char *s, json_t
 	return 0;
 }
 
+/*
+ * The typers of one cell by field type, after bsm_type_cell has dealt with
+ * null and empty cells: cell is the cell, s its trimmed text (the text as it
+ * is for BT_TEXT) or NULL when the cell is not a string.  0 with *out, or -1
+ * with *err.
+ */
+static int
+type_text(const json_t *cell, const char *s, json_t **out, char **err)
+{
+	if (!json_is_string(cell)) {
+		*err = xasprintf("expected text, got %s", json_type_desc(cell));
+		return -1;
+	}
+	*out = json_string(s);
+	if (!*out)
+		*out = json_string("");
+	return 0;
+}
+
+static int
+type_enum(const struct bsm_field *f, const json_t *cell, const char *s,
+    json_t **out, char **err)
+{
+	struct buf b = BUF_INIT;
+	const char *val;
+	size_t i;
+	json_t *v;
+
+	if (!s) {
+		*err = xasprintf("expected text, got %s", json_type_desc(cell));
+		return -1;
+	}
+	json_array_foreach(f->values, i, v) {
+		val = json_string_value(json_object_get(v, "value"));
+		if (!strcasecmp(val, s)) {
+			*out = json_string(val);
+			return 0;
+		}
+	}
+	json_array_foreach(f->values, i, v) {
+		if (i)
+			buf_adds(&b, ", ");
+		buf_adds(&b, json_string_value(json_object_get(v, "value")));
+	}
+	*err = xasprintf("\"%s\" is not one of %s", s, b.s);
+	buf_release(&b);
+	return -1;
+}
+
+static int
+type_bool(const json_t *cell, const char *s, json_t **out, char **err)
+{
+	int bv;
+
+	if (json_is_boolean(cell))
+		bv = json_is_true(cell);
+	else if (s && (!strcasecmp(s, "y") || !strcasecmp(s, "n")))
+		bv = (s[0] == 'y' || s[0] == 'Y');
+	else if (!s || parse_bool(s, &bv) < 0) {
+		*err = s ? xasprintf("\"%s\" is not yes or no", s) :
+		    xasprintf("expected a boolean, got %s", json_type_desc(cell));
+		return -1;
+	}
+	*out = json_boolean(bv);
+	return 0;
+}
+
+static int
+type_date(const char *s, json_t **out, char **err)
+{
+	if (!s || !valid_date(s)) {
+		*err = xasprintf("\"%s\" is not an ISO 8601 date (YYYY-MM-DD)", s ? s : "");
+		return -1;
+	}
+	*out = json_stringn(s, 10);
+	return 0;
+}
+
+/* A JSON array as it is, or comma-separated text (empty items dropped). */
+static int
+type_list(const json_t *cell, const char *s, json_t **out, char **err)
+{
+	char **v, **q, *t;
+
+	if (json_is_array(cell)) {
+		*out = json_deep_copy(cell);
+		return 0;
+	}
+	if (!s) {
+		*err = xasprintf("expected a list, got %s", json_type_desc(cell));
+		return -1;
+	}
+	v = strv_split(s, ',');
+	*out = json_array();
+	for (q = v; *q; q++) {
+		t = bsm_trim(*q);
+		if (*t)
+			json_array_append_new(*out, json_string(t));
+		free(t);
+	}
+	strv_free(v);
+	return 0;
+}
+
 int
 bsm_type_cell(const struct bsm_field *f, const json_t *cell, json_t **out, char **err)
 {
@@ -612,7 +705,7 @@ bsm_type_cell(const struct bsm_field *f, const json_t *cell, json_t **out, char 
 		return type_records_cell(f, cell, out, err);
 	if (json_is_string(cell)) {
 		s = f->type == BT_TEXT ? xstrdup(json_string_value(cell)) :
-		    trimmed(json_string_value(cell));
+		    bsm_trim(json_string_value(cell));
 		if (f->nullable && is_null_word(f, s)) {
 			free(s);
 			*out = json_null();
@@ -629,83 +722,19 @@ bsm_type_cell(const struct bsm_field *f, const json_t *cell, json_t **out, char 
 		rc = type_number(f, cell, s, out, err);
 		break;
 	case BT_TEXT:
-		if (!json_is_string(cell)) {
-			*err = xasprintf("expected text, got %s", json_type_desc(cell));
-			rc = -1;
-			break;
-		}
-		*out = json_string(s);
-		if (!*out)
-			*out = json_string("");
+		rc = type_text(cell, s, out, err);
 		break;
-	case BT_ENUM: {
-		size_t i;
-		json_t *v;
-		if (!s) {
-			*err = xasprintf("expected text, got %s", json_type_desc(cell));
-			rc = -1;
-			break;
-		}
-		json_array_foreach(f->values, i, v) {
-			const char *val = json_string_value(json_object_get(v, "value"));
-			if (!strcasecmp(val, s)) {
-				*out = json_string(val);
-				break;
-			}
-		}
-		if (!*out) {
-			struct buf b = BUF_INIT;
-			json_array_foreach(f->values, i, v) {
-				if (i)
-					buf_adds(&b, ", ");
-				buf_adds(&b, json_string_value(json_object_get(v, "value")));
-			}
-			*err = xasprintf("\"%s\" is not one of %s", s, b.s);
-			buf_release(&b);
-			rc = -1;
-		}
+	case BT_ENUM:
+		rc = type_enum(f, cell, s, out, err);
 		break;
-	}
-	case BT_BOOL: {
-		int bv;
-		if (json_is_boolean(cell))
-			bv = json_is_true(cell);
-		else if (s && (!strcasecmp(s, "y") || !strcasecmp(s, "n")))
-			bv = (s[0] == 'y' || s[0] == 'Y');
-		else if (!s || parse_bool(s, &bv) < 0) {
-			*err = s ? xasprintf("\"%s\" is not yes or no", s) :
-			    xasprintf("expected a boolean, got %s", json_type_desc(cell));
-			rc = -1;
-			break;
-		}
-		*out = json_boolean(bv);
+	case BT_BOOL:
+		rc = type_bool(cell, s, out, err);
 		break;
-	}
 	case BT_DATE:
-		if (!s || !valid_date(s)) {
-			*err = xasprintf("\"%s\" is not an ISO 8601 date (YYYY-MM-DD)", s ? s : "");
-			rc = -1;
-			break;
-		}
-		*out = json_stringn(s, 10);
+		rc = type_date(s, out, err);
 		break;
 	case BT_LIST:
-		if (json_is_array(cell)) {
-			*out = json_deep_copy(cell);
-		} else if (s) {
-			char **v = strv_split(s, ','), **q;
-			*out = json_array();
-			for (q = v; *q; q++) {
-				char *t = trimmed(*q);
-				if (*t)
-					json_array_append_new(*out, json_string(t));
-				free(t);
-			}
-			strv_free(v);
-		} else {
-			*err = xasprintf("expected a list, got %s", json_type_desc(cell));
-			rc = -1;
-		}
+		rc = type_list(cell, s, out, err);
 		break;
 	case BT_RECORDS:
 		break;
@@ -845,7 +874,7 @@ agrees(const json_t *typed, const json_t *computed)
 	if (json_is_string(typed)) {
 		const char *s = json_string_value(typed);
 		double d;
-		char *t = trimmed(s);
+		char *t = bsm_trim(s);
 		int r;
 		if (!*t) {
 			free(t);
