@@ -37,17 +37,4 @@ int bsm_autoscore(const struct bsm_opts *o);
 int bsm_merge(const struct bsm_opts *o);
 int bsm_check(const struct bsm_opts *o);
 
-/*
- * The key blind wrote (merge.c): loaded and checked (an object with
- * ctxbench_key, rubric and responses whose response_id and tuple fields are
- * strings); dies with "FILE[:LINE]: what" otherwise.  A new reference.
- */
-json_t *bsm_key_load(const char *path);
-
-/* Fields of a response record dropped from scored records (bulky texts). */
-extern const char *const bsm_bulky_fields[];
-
-/* Today's UTC date as YYYY-MM-DD into out (>= 11 bytes). */
-char *bsm_today(char *out, size_t n);
-
 #endif
