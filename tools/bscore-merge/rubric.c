@@ -84,7 +84,7 @@ bad(struct loader *l, const char *where, const char *msg)
 }
 
 static const char *
-get_str(struct loader *l, json_t *o, const char *key, const char *where, int required)
+get_str(struct loader *l, const json_t *o, const char *key, const char *where, int required)
 {
 	json_t *v = json_object_get(o, key);
 
@@ -115,7 +115,7 @@ file_name_safe(const char *s)
 }
 
 static struct bsm_expr *
-get_expr(struct loader *l, json_t *o, const char *key, const char *where, int required)
+get_expr(struct loader *l, const json_t *o, const char *key, const char *where, int required)
 {
 	const char *s = get_str(l, o, key, where, required);
 	struct bsm_expr *e;
@@ -212,81 +212,108 @@ load_field(struct loader *l, json_t *def, struct bsm_field *f, const char *where
 	}
 }
 
-static void
-load_rules(struct loader *l, json_t *arr, const char *what, struct bsm_rule **out, size_t *n)
-{
-	size_t i;
-	json_t *item;
+/* Load one element (elem) from item, an object named w in messages. */
+typedef void load_item_fn(struct loader *l, const json_t *item, const char *w,
+    void *elem);
 
-	*out = NULL;
+/*
+ * An optional array member of objects, each loaded by fn into an element of
+ * size bytes: NULL with *n 0 when absent or null, else a zeroed array of *n
+ * + 1 elements.  Dies naming what (what[i] for an element) when it is not
+ * an array or an element is not an object.
+ */
+static void *
+load_array(struct loader *l, const json_t *arr, const char *what, size_t size,
+    size_t *n, load_item_fn *fn)
+{
+	json_t *item;
+	size_t i;
+	char *v, *w;
+
 	*n = 0;
 	if (!arr || json_is_null(arr))
-		return;
+		return NULL;
 	if (!json_is_array(arr))
 		bad(l, what, "expected an array");
-	*out = xcalloc(json_array_size(arr) + 1, sizeof **out);
+	v = xcalloc(json_array_size(arr) + 1, size);
 	json_array_foreach(arr, i, item) {
-		char *w = xasprintf("%s[%zu]", what, i);
-		struct bsm_rule *r = &(*out)[i];
+		w = xasprintf("%s[%zu]", what, i);
 		if (!json_is_object(item))
 			bad(l, w, "expected an object");
-		r->id = get_str(l, item, "id", w, 1);
-		r->message = get_str(l, item, "message", w, 1);
-		r->when = get_expr(l, item, "when", w, 0);
-		r->require = get_expr(l, item, "require", w, 1);
+		fn(l, item, w, v + i * size);
 		free(w);
 	}
 	*n = json_array_size(arr);
+	return v;
+}
+
+/* A rule: {id, message, when, require}. */
+static void
+load_rule(struct loader *l, const json_t *item, const char *w, void *elem)
+{
+	struct bsm_rule *r = elem;
+
+	r->id = get_str(l, item, "id", w, 1);
+	r->message = get_str(l, item, "message", w, 1);
+	r->when = get_expr(l, item, "when", w, 0);
+	r->require = get_expr(l, item, "require", w, 1);
+}
+
+static void
+load_rules(struct loader *l, json_t *arr, const char *what, struct bsm_rule **out, size_t *n)
+{
+	*out = load_array(l, arr, what, sizeof **out, n, load_rule);
+}
+
+/* The "cases" of derived value d: {when, value}, a case without when the default. */
+static void
+load_cases(struct loader *l, struct bsm_derived *d, json_t *cases, const char *w)
+{
+	json_t *c;
+	size_t j;
+	char *cw;
+
+	d->ncases = json_array_size(cases);
+	d->case_when = xcalloc(d->ncases + 1, sizeof *d->case_when);
+	d->case_value = xcalloc(d->ncases + 1, sizeof *d->case_value);
+	json_array_foreach(cases, j, c) {
+		cw = xasprintf("%s.cases[%zu]", w, j);
+		if (!json_is_object(c) || !json_object_get(c, "value"))
+			bad(l, cw, "expected an object with a \"value\"");
+		d->case_when[j] = get_expr(l, c, "when", cw, 0);
+		d->case_value[j] = json_object_get(c, "value");
+		free(cw);
+	}
+}
+
+/* A derived value: {name, type, when, expr or cases, round}. */
+static void
+load_one_derived(struct loader *l, const json_t *item, const char *w, void *elem)
+{
+	struct bsm_derived *d = elem;
+	json_t *cases, *rnd;
+	const char *t;
+
+	d->name = get_str(l, item, "name", w, 1);
+	t = get_str(l, item, "type", w, 0);
+	d->type = t ? parse_type(l, t, w) : BT_NUMBER;
+	d->when = get_expr(l, item, "when", w, 0);
+	d->expr = get_expr(l, item, "expr", w, 0);
+	d->round = -1;
+	if ((rnd = json_object_get(item, "round")) && json_is_integer(rnd))
+		d->round = (int)json_integer_value(rnd);
+	cases = json_object_get(item, "cases");
+	if (!d->expr && !json_is_array(cases))
+		bad(l, w, "expected \"expr\" or \"cases\"");
+	if (json_is_array(cases))
+		load_cases(l, d, cases, w);
 }
 
 static void
 load_derived(struct loader *l, json_t *arr, const char *what, struct bsm_derived **out,
     size_t *n)
 {
-	size_t i, j;
-	json_t *item, *c;
-
-	*out = NULL;
-	*n = 0;
-	if (!arr || json_is_null(arr))
-		return;
-	if (!json_is_array(arr))
-		bad(l, what, "expected an array");
-	*out = xcalloc(json_array_size(arr) + 1, sizeof **out);
-	json_array_foreach(arr, i, item) {
-		char *w = xasprintf("%s[%zu]", what, i);
-		struct bsm_derived *d = &(*out)[i];
-		json_t *cases, *rnd;
-		const char *t;
-		if (!json_is_object(item))
-			bad(l, w, "expected an object");
-		d->name = get_str(l, item, "name", w, 1);
-		t = get_str(l, item, "type", w, 0);
-		d->type = t ? parse_type(l, t, w) : BT_NUMBER;
-		d->when = get_expr(l, item, "when", w, 0);
-		d->expr = get_expr(l, item, "expr", w, 0);
-		d->round = -1;
-		if ((rnd = json_object_get(item, "round")) && json_is_integer(rnd))
-			d->round = (int)json_integer_value(rnd);
-		cases = json_object_get(item, "cases");
-		if (!d->expr && !json_is_array(cases))
-			bad(l, w, "expected \"expr\" or \"cases\"");
-		if (json_is_array(cases)) {
-			d->ncases = json_array_size(cases);
-			d->case_when = xcalloc(d->ncases + 1, sizeof *d->case_when);
-			d->case_value = xcalloc(d->ncases + 1, sizeof *d->case_value);
-			json_array_foreach(cases, j, c) {
-				char *cw = xasprintf("%s.cases[%zu]", w, j);
-				if (!json_is_object(c) || !json_object_get(c, "value"))
-					bad(l, cw, "expected an object with a \"value\"");
-				d->case_when[j] = get_expr(l, c, "when", cw, 0);
-				d->case_value[j] = json_object_get(c, "value");
-				free(cw);
-			}
-		}
-		free(w);
-	}
-	*n = json_array_size(arr);
+	*out = load_array(l, arr, what, sizeof **out, n, load_one_derived);
 }
 
 struct bsm_rubric *
