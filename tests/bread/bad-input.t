@@ -14,7 +14,7 @@ ART='<p>This is the article text, long enough to be a paragraph, with commas, mo
 valid_json() { jq -e 'type == "object" and (.text | type == "string")' "$1" >/dev/null; }
 
 # 1. truncated documents: cut a page of the example site in the middle of a tag
-SRC=$TOP/examples/site/public/docs/install.html
+SRC=$CTXBENCH_BUILD/site/docs/install.html
 cut=$(grep -bo '<p' "$SRC" | awk -F: '$1 > 3000 { print $1 + 2; exit }')
 head -c "$cut" "$SRC" >"$T/trunc.html"
 run "$BREAD" --json "$T/trunc.html"
