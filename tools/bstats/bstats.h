@@ -7,7 +7,11 @@
  * a file that calls its siblings exports nothing they call.
  *
  *   main.c          options, then the run: records.c, conformance.c,
- *                   analysis.c, and the outputs report.c, svg.c, html.c
+ *                   analysis.c, and the outputs report.c, svg.c, html.c;
+ *                   or power.c (--power)
+ *   power.c         bstats_power: the power of the design by simulation,
+ *                   above analysis.c (power.h maps power-sim.c and
+ *                   power-out.c)
  *   html.c          bstats_html: the results browser, one self-contained
  *                   page; calls report.c (the report's Markdown) and
  *                   svg.c (the figures inline)
@@ -113,6 +117,7 @@ struct bst_opts {
 	double alpha;		/* significance level (also BH q) */
 	double level;		/* confidence level of intervals */
 	int keep_records;	/* keep whole records (for --html) */
+	int quiet;		/* no progress line (a simulated study) */
 };
 
 struct bst_study {
@@ -156,6 +161,10 @@ void bstats_figure_svg(const struct bst_study *s, size_t i, FILE *fp);
 void bstats_html(const struct bst_study *s, FILE *fp);
 /* records.c: release everything s holds. */
 void bstats_free(struct bst_study *s);
+/* records.c: release what bstats_analyse made (results, exclusions, the
+ * index and the pairs), keeping the ratings, so that s can be analysed
+ * again. */
+void bstats_free_analysis(struct bst_study *s);
 
 /* -------------------------------------------- obs.c: shared by all files */
 

@@ -226,9 +226,19 @@ bstats_free(struct bst_study *s)
 	free(s->alt);
 	free(s->obs);
 	free(s->sec);
+	bstats_free_analysis(s);
+	json_decref(s->conformance);
+}
+
+void
+bstats_free_analysis(struct bst_study *s)
+{
 	free(s->idx);
 	free(s->pairs);
 	json_decref(s->results);
 	json_decref(s->exclusions);
-	json_decref(s->conformance);
+	s->idx = NULL;
+	s->pairs = NULL;
+	s->npairs = 0;
+	s->results = s->exclusions = NULL;
 }

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <pthread.h>
 #include <string.h>
 
 #include <gsl/gsl_cdf.h>
@@ -22,14 +23,19 @@
 #include "stats.h"
 
 static void
+gsl_off(void)
+{
+	gsl_set_error_handler_off();
+}
+
+/* GSL's error handler is its one global: turned off once, also when
+ * simulated studies are analysed on several threads (power.c). */
+static void
 gsl_quiet(void)
 {
-	static int done;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!done) {
-		gsl_set_error_handler_off();
-		done = 1;
-	}
+	pthread_once(&once, gsl_off);
 }
 
 static void
