@@ -230,6 +230,10 @@ power_run(struct bst_study *s, struct outputs *o, int nfiles)
 	if (nfiles > 0 || o->figures || o->html || o->conformance)
 		die_usage("--power reads the design only: no records, figures, "
 		    "--html or --conformance");
+	if (o->power.as.icc_site + o->power.as.icc_model +
+	    o->power.as.icc_question > 1)
+		die_usage("--icc-site, --icc-model and --icc-question: shares of "
+		    "one variance, their sum at most 1");
 	o->power.seed = s->opt.seed;
 	o->power.alpha = s->opt.alpha;
 	ndj_output_open(o->output);

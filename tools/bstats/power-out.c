@@ -146,7 +146,7 @@ mde(const json_t *res, FILE *fp)
 		return;
 	}
 	fprintf(fp, "**Minimum detectable effect (H1, %.0f %% power):** "
-	    "Cliff's δ = %.3f (power %.3f there; below %.3f it was not "
+	    "Cliff's δ = %.3f (power %.3f there; at %.3f it was not "
 	    "reached), under the same assumptions.\n\n",
 	    100 * num(m, "target_power"), num(m, "mde"), num(m, "power_at_mde"),
 	    num(m, "bracket_low"));
