@@ -4,12 +4,11 @@
   power-ref.py design DIR SITES QUESTIONS_PER_SITE MODELS
       a small corpus: DIR/questions.json (complexity levels in turn) and
       DIR/benchmark-config.json (tiers small, medium, large in turn)
-  power-ref.py mcnemar N DELTA TIES ALPHA
-      the exact power of the two-sided exact McNemar test (H6) over N
-      independent pairs whose completeness follows bstats(1)'s model
-  power-ref.py ttest N D ALPHA
-      the power of the one-sided paired t-test (H3) at Cohen's d D
-      (non-central t)
+  power-ref.py closed N DELTA TIES D ALPHA
+      two closed forms over N independent pairs: the exact power of the
+      two-sided exact McNemar test (H6) when completeness follows
+      bstats(1)'s model at Cliff's delta DELTA with TIES, and the power of
+      the one-sided paired t-test (H3) at Cohen's d D (non-central t)
   power-ref.py brute DIR SIMS SEED EFFECT ICC_SITE ICC_MODEL ICC_QUESTION
       a brute-force simulation of the same model written apart from
       bstats: H1-H3 with scipy and statsmodels as spec 001 §6.2 and §6.4
@@ -23,6 +22,7 @@ import sys
 
 import numpy as np
 from scipy import stats
+from scipy.special import gammaln
 from statsmodels.stats.multitest import multipletests
 
 TIERS = ["small", "medium", "large"]
@@ -65,21 +65,21 @@ def mcnemar(n, delta, ties, alpha):
     c = stats.norm.ppf((1 + ties) / 2)
     th = theta_of(delta, c)
     pp, pm = stats.norm.sf(c - th), stats.norm.cdf(-c - th)
-    power = 0.0
-    for b in range(n + 1):
-        for cc in range(n + 1 - b):
-            pr = stats.multinomial.pmf([b, cc, n - b - cc], n,
-                                       [pp, pm, 1 - pp - pm])
-            p = 1.0 if b + cc == 0 else min(1.0, 2 * stats.binom.cdf(
-                min(b, cc), b + cc, 0.5))
-            if p <= alpha:
-                power += pr
-    print("%.6f" % power)
+    b, cc = np.meshgrid(np.arange(n + 1), np.arange(n + 1), indexing="ij")
+    fit = b + cc <= n
+    b, cc = b[fit], cc[fit]
+    rest = n - b - cc
+    pr = np.exp(gammaln(n + 1) - gammaln(b + 1) - gammaln(cc + 1) -
+                gammaln(rest + 1) + b * np.log(pp) + cc * np.log(pm) +
+                rest * np.log1p(-pp - pm))
+    p = np.where(b + cc == 0, 1.0, np.minimum(1.0, 2 * stats.binom.cdf(
+        np.minimum(b, cc), np.maximum(b + cc, 1), 0.5)))
+    return float(pr[p <= alpha].sum())
 
 
 def ttest(n, d, alpha):
     t = stats.t.ppf(1 - alpha, n - 1)
-    print("%.6f" % stats.nct.sf(t, n - 1, d * np.sqrt(n)))
+    return float(stats.nct.sf(t, n - 1, d * np.sqrt(n)))
 
 
 def ordinal(z, c, rng_max):
@@ -131,10 +131,10 @@ if __name__ == "__main__":
     a = sys.argv[1:]
     if a[0] == "design":
         design(a[1], int(a[2]), int(a[3]), int(a[4]))
-    elif a[0] == "mcnemar":
-        mcnemar(int(a[1]), float(a[2]), float(a[3]), float(a[4]))
-    elif a[0] == "ttest":
-        ttest(int(a[1]), float(a[2]), float(a[3]))
+    elif a[0] == "closed":
+        print("%.6f %.6f" % (mcnemar(int(a[1]), float(a[2]), float(a[3]),
+                                     float(a[5])),
+                             ttest(int(a[1]), float(a[4]), float(a[5]))))
     elif a[0] == "brute":
         brute(a[1], int(a[2]), int(a[3]), float(a[4]), float(a[5]),
               float(a[6]), float(a[7]))

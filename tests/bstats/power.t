@@ -18,7 +18,7 @@ $PY -c 'import numpy, scipy, statsmodels' 2>/dev/null ||
 $REF design "$T/d" 10 4 3
 INDEP="--icc-site 0 --icc-model 0 --icc-question 0 --exclusion 0 --tier-interaction 0 --complexity-interaction 0"
 
-# h1 FILE TARGET SCENARIO FIELD: one field of one power record
+# pw FILE TARGET SCENARIO FIELD: one field of one power record
 pw() { jq -r --arg t "$2" --arg s "$3" "select(.target == \$t and .scenario == \$s) | .$4" "$1"; }
 # within X LO HI: LO <= X <= HI
 within() { awk -v x="$1" -v lo="$2" -v hi="$3" 'BEGIN { exit !(x >= lo && x <= hi) }'; }
@@ -30,11 +30,11 @@ run "$B" --power "$T/d" --sims 400 --mde-steps 0 -s 3 $INDEP --cite-na 1 \
 	--effect-completeness 0.15 -o "$T/cf.ndjson"
 expect_status 0 "a power run over a small design"
 is "$(pw "$T/cf.ndjson" H1 assumed power)" 1 "H1 at Cliff's delta 0.8: always rejected"
-exact=$($REF mcnemar 120 0.15 0.5 0.05)
+set -- $($REF closed 120 0.15 0.5 0.2 0.05)
+exact=$1 tp=$2
 lo=$(pw "$T/cf.ndjson" H6 assumed ci_low) hi=$(pw "$T/cf.ndjson" H6 assumed ci_high)
 DESC="H6 (exact McNemar): the exact power $exact lies in the Monte-Carlo interval [$lo, $hi]" \
 	ok within "$exact" "$lo" "$hi"
-tp=$($REF ttest 120 0.2 0.05)
 lo=$(pw "$T/cf.ndjson" H3 assumed ci_low) hi=$(pw "$T/cf.ndjson" H3 assumed ci_high)
 DESC="H3 (paired t): the non-central t power $tp lies in the Monte-Carlo interval [$lo, $hi]" \
 	ok within "$tp" "$lo" "$hi"
@@ -80,6 +80,14 @@ like "$rep" '^### The model' "the report explains the model"
 run "$B" --power "$T/d" --sims 60 --mde-steps 0 -s 4 -o "$T/s4.ndjson"
 isnt "$(cksum <"$T/s4.ndjson")" "$(cksum <"$T/m1.ndjson")" "another seed, other studies"
 unlike "$(cat "$T/m1.ndjson" "$T/m1.md")" "$NANINF" "no NaN or inf in the outputs"
+
+# --- the study Makefile's check target prints it (the example corpus)
+run make -s -C "$TOP/examples/study" check CORPUS="$TOP/examples" OUT="$T/study" \
+	BIN="$CTXBENCH_BUILD/bin/" SIMS=10 POWER_OPTS="--mde-steps 0"
+expect_status 0 "make check in examples/study"
+like "$out" '^corpus conformance: ' "make check prints the corpus's conformance"
+like "$out" '^## Power of the design' "make check prints the power of the design"
+ok test -s "$T/study/power.ndjson"
 
 # --- errors
 run "$B" --power "$T/nowhere"
