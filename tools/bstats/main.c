@@ -87,34 +87,50 @@ static int
 power_option(int c, const char *arg, struct bst_power *p)
 {
 	struct pw_assume *as = &p->as;
+	const struct {
+		int code;
+		const char *name;
+		double *v, lo, hi;
+	} real[] = {
+		{ O_CITENA, "--cite-na", &as->cite_na, 0, 1 },
+		{ O_CX, "--complexity-interaction", &as->complexity, -1, 1 },
+		{ O_EACC, "--effect-accuracy", &as->effect[M_ACC], -0.99, 0.99 },
+		{ O_ECITE, "--effect-citation", &as->effect[M_CITE], -0.99, 0.99 },
+		{ O_ECOMP, "--effect-completeness", &as->effect[M_COMP], -0.99,
+		    0.99 },
+		{ O_EHALL, "--effect-hallucinations", &as->effect[M_HALL], -0.99,
+		    0.99 },
+		{ O_ETOK, "--effect-tokens", &as->effect[M_TOK], -5, 5 },
+		{ O_EXCL, "--exclusion", &as->exclusion, 0, 0.9 },
+		{ O_IMODEL, "--icc-model", &as->icc_model, 0, 1 },
+		{ O_IQUEST, "--icc-question", &as->icc_question, 0, 1 },
+		{ O_ISITE, "--icc-site", &as->icc_site, 0, 1 },
+		{ O_TIER, "--tier-interaction", &as->tier, -1, 1 },
+		{ O_TIES, "--ties", &as->ties, 0, 0.99 },
+	};
+	size_t i;
 
+	for (i = 0; i < sizeof real / sizeof real[0]; i++)
+		if (c == real[i].code) {
+			*real[i].v = opt_real(real[i].name, arg, real[i].lo,
+			    real[i].hi);
+			return 1;
+		}
 	switch (c) {
-	case O_POWER: p->design = arg; break;
-	case O_SIMS: p->sims = (size_t)opt_int("--sims", arg, 10, 10000000); break;
-	case O_THREADS: p->threads = (unsigned)opt_int("--threads", arg, 1, 1024);
+	case O_MDE:
+		p->mde_steps = (int)opt_int("--mde-steps", arg, 0, 30);
 		break;
-	case O_MDE: p->mde_steps = (int)opt_int("--mde-steps", arg, 0, 30); break;
-	case O_EACC: as->effect[M_ACC] = opt_real("--effect-accuracy", arg,
-		    -0.99, 0.99); break;
-	case O_EHALL: as->effect[M_HALL] = opt_real("--effect-hallucinations",
-		    arg, -0.99, 0.99); break;
-	case O_ETOK: as->effect[M_TOK] = opt_real("--effect-tokens", arg, -5, 5);
+	case O_POWER:
+		p->design = arg;
 		break;
-	case O_ECOMP: as->effect[M_COMP] = opt_real("--effect-completeness",
-		    arg, -0.99, 0.99); break;
-	case O_ECITE: as->effect[M_CITE] = opt_real("--effect-citation", arg,
-		    -0.99, 0.99); break;
-	case O_TIES: as->ties = opt_real("--ties", arg, 0, 0.99); break;
-	case O_ISITE: as->icc_site = opt_real("--icc-site", arg, 0, 1); break;
-	case O_IMODEL: as->icc_model = opt_real("--icc-model", arg, 0, 1); break;
-	case O_IQUEST: as->icc_question = opt_real("--icc-question", arg, 0, 1);
+	case O_SIMS:
+		p->sims = (size_t)opt_int("--sims", arg, 10, 10000000);
 		break;
-	case O_TIER: as->tier = opt_real("--tier-interaction", arg, -1, 1); break;
-	case O_CX: as->complexity = opt_real("--complexity-interaction", arg,
-		    -1, 1); break;
-	case O_EXCL: as->exclusion = opt_real("--exclusion", arg, 0, 0.9); break;
-	case O_CITENA: as->cite_na = opt_real("--cite-na", arg, 0, 1); break;
-	default: return 0;
+	case O_THREADS:
+		p->threads = (unsigned)opt_int("--threads", arg, 1, 1024);
+		break;
+	default:
+		return 0;
 	}
 	return 1;
 }
