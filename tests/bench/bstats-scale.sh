@@ -6,7 +6,8 @@
 # bstats compiled from an earlier revision (CTXBENCH_BSTATS_REF_REV; by
 # default dedac2a, before the sort keys and the pool of strings), so that
 # the speed comes with the same results.  CTXBENCH_BSTATS_REF names a
-# reference binary to use instead.
+# reference binary to use instead; CTXBENCH_BSTATS_SCALES the scales
+# (default "1 10 100").
 set -eu
 : "${CTXBENCH_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${CTXBENCH_BUILD:=$CTXBENCH_TOP/build}"
@@ -32,7 +33,7 @@ if [ -z "$REF" ]; then
 	fi
 fi
 
-for x in 1 10 100; do
+for x in ${CTXBENCH_BSTATS_SCALES:-1 10 100}; do
 	[ -s "$W/study-$x.ndjson" ] ||
 		python3 "$CTXBENCH_TOP/tests/bstats/gen-study.py" 10 $((286 * x)) 7 >"$W/study-$x.ndjson"
 	/usr/bin/time -f '%U %S %M' -o "$W/time" "$B" -o "$W/new-$x.ndjson" "$W/study-$x.ndjson" ||
