@@ -86,6 +86,7 @@ bstats_analyse(struct bst_study *s)
 	progress_start(&s->boot_progress, "bstats", 0);
 	s->boot_progress.unit = "interval";
 	bst_exclusions(s);
+	bst_accounting(s);
 	if (s->conformance)
 		json_array_append(s->results, s->conformance);
 	primary_tests(s);
@@ -109,4 +110,5 @@ bstats_analyse(struct bst_study *s)
 	bst_followups(s, BST_G_COMPLEXITY, "H5", "complexity");
 	adjust(s, "tier_followup");
 	adjust(s, "complexity_followup");
+	bst_readings(s);
 }

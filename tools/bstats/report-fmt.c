@@ -117,6 +117,16 @@ rp_median_iqr(FILE *fp, const json_t *sm, int prec, const char *unit)
 	    unit, prec, rp_num(sm, "q1"), unit, prec, rp_num(sm, "q3"), unit);
 }
 
+void
+rp_p(FILE *fp, double p)
+{
+	char pb[32];
+
+	bst_fmt_p(p, pb, sizeof pb);
+	/* "p < 1e-300", never "p = < 1e-300" */
+	fprintf(fp, "p %s%s", pb[0] == '<' ? "" : "= ", pb);
+}
+
 static void
 statistic(FILE *fp, const json_t *r)
 {
@@ -153,7 +163,7 @@ effect(FILE *fp, const json_t *e)
 void
 rp_result_line(FILE *fp, const json_t *r)
 {
-	char pb[32], pa[32];
+	char pa[32];
 	json_t *e = json_object_get(r, "effect");
 
 	if (!rp_true(r, "computable")) {
@@ -162,8 +172,10 @@ rp_result_line(FILE *fp, const json_t *r)
 		return;
 	}
 	statistic(fp, r);
-	if (json_is_number(json_object_get(r, "p")))
-		fprintf(fp, ", p = %s", bst_fmt_p(rp_num(r, "p"), pb, sizeof pb));
+	if (json_is_number(json_object_get(r, "p"))) {
+		fputs(", ", fp);
+		rp_p(fp, rp_num(r, "p"));
+	}
 	if (json_is_number(json_object_get(r, "p_adjusted")))
 		fprintf(fp, " (BH-adjusted %s)",
 		    bst_fmt_p(rp_num(r, "p_adjusted"), pa, sizeof pa));

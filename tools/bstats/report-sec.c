@@ -12,6 +12,27 @@
 #include "bstats.h"
 #include "report.h"
 
+/* Models in the data that no pair holds: not in a model-level count. */
+static void
+pairless_models(FILE *fp, const json_t *res)
+{
+	const json_t *ex = rp_find(res, "data", NULL, "exclusion_accounting");
+	json_t *m = json_object_get(ex, "models_without_pairs"), *v;
+	size_t j;
+
+	if (json_array_size(m) == 0) {
+		fputc('\n', fp);
+		return;
+	}
+	fprintf(fp, " (not counted: %zu model%s without a pair:",
+	    json_array_size(m), json_array_size(m) == 1 ? "" : "s");
+	json_array_foreach(m, j, v) {
+		fputs(j ? ", " : " ", fp);
+		bst_md(fp, json_string_value(v));
+	}
+	fputs(", see section 1)\n", fp);
+}
+
 void
 rp_clustering(FILE *fp, const json_t *res)
 {
@@ -30,11 +51,12 @@ rp_clustering(FILE *fp, const json_t *res)
 			    rp_str(r, "metric"), rp_str(r, "reason"));
 		} else if (rp_is(r, "group", "clustering_model")) {
 			fprintf(fp, "- model level, %s: %lld of %lld models favour B, "
-			    "%lld favour A, %lld show no difference\n",
+			    "%lld favour A, %lld show no difference",
 			    rp_str(r, "metric"), (long long)rp_num(r, "models_favouring_b"),
 			    (long long)rp_num(r, "n"),
 			    (long long)rp_num(r, "models_favouring_a"),
 			    (long long)rp_num(r, "models_no_difference"));
+			pairless_models(fp, res);
 		}
 	}
 }
@@ -254,8 +276,10 @@ rp_correlations(FILE *fp, const json_t *res)
 	    "Δtokens = A − B and Δaccuracy = B − A (%s).\n\n", BST_SIGN);
 	json_array_foreach(res, i, r)
 		if (rp_is(r, "group", "correlation")) {
-			fprintf(fp, "- %s (%s): ", rp_str(r, "metric"),
-			    rp_str(r, "subset"));
+			fprintf(fp, "- %s (%s%s): ", rp_str(r, "metric"),
+			    rp_str(r, "subset"), rp_is(r, "metric",
+			    "staleness_days~delta_accuracy") ? "; exploratory, no "
+			    "pre-registered hypothesis (001 §6.8, §7.4 L-SC-3)" : "");
 			rp_result_line(fp, r);
 		}
 }
