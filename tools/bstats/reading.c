@@ -122,6 +122,10 @@ robustness(const struct bst_study *s, const json_t *r, json_t *rd)
 	if (json_is_number(json_object_get(c, "p")))
 		json_set_real(rd, "site_level_p", num(c, "p"));
 	json_set_int(rd, "site_level_n", (long long)num(c, "n"));
+	/* the check's own floor: 2^-k one-sided on k non-zero means */
+	json_set_int(rd, "site_level_nonzero", (long long)num(c, "n_nonzero"));
+	json_set_bool(rd, "site_level_too_few", ldexp(1, -(int)num(c,
+	    "n_nonzero")) > s->opt.alpha);
 	json_set_bool(rd, "site_level_confirms", confirms);
 	/* 001 §7.4 L-SC-2: significant here, not at the site level */
 	json_set_bool(rd, "possibly_inflated", json_is_true(json_object_get(r,

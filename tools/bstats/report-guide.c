@@ -41,6 +41,31 @@ kappa_decision(FILE *fp, const json_t *d)
 	}
 }
 
+/* 000 §8.1: a random 10-15 % subset is scored by the second rater. */
+static void
+subset_size(FILE *fp, const json_t *res)
+{
+	const json_t *fa = rp_find(res, "agreement", NULL, NULL);
+	const json_t *ex = rp_find(res, "data", NULL, "exclusion_accounting");
+	double n = 0, of = rp_num(ex, "tuples_attempted") - rp_num(ex,
+	    "tuples_excluded"), pct;
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(res, i, r)
+		if (rp_is(r, "group", "agreement") && rp_is(r, "subset",
+		    "inter_rater") && rp_is(r, "metric", "factual_accuracy"))
+			n = rp_num(r, "n");
+	if (!fa || n == 0 || of <= 0)
+		return;
+	pct = 100 * n / of;
+	fprintf(fp, "\nThe second rater (inter_rater) scored %.0f of the %.0f "
+	    "scored responses (%.1f %%); 000 §8.1 asks for a random 10–15 %% "
+	    "subset: %s.\n", n, of, pct, pct < 10 ? "**below it**, the "
+	    "agreement rests on a smaller subset than the protocol asks" :
+	    pct > 15 ? "above it" : "within it");
+}
+
 void
 rp_agreement(FILE *fp, const json_t *res)
 {
@@ -70,6 +95,7 @@ rp_agreement(FILE *fp, const json_t *res)
 		fprintf(fp, "No second ratings (records with primary: false) "
 		    "were given: single-rater study, the limitation of 000 §8.3 "
 		    "and 001 §7.4 L-SC-1 applies.\n");
+	subset_size(fp, res);
 	if (d)
 		kappa_decision(fp, d);
 	else

@@ -56,6 +56,18 @@ observed(FILE *fp, const json_t *r)
 	    (long long)rp_num(r, "n"));
 }
 
+/* An effect-size interval on fewer pairs than bstats(1) reads. */
+static void
+interval_floor(FILE *fp, const json_t *r)
+{
+	if (rp_true(reading(r), "too_few_for_interval"))
+		fprintf(fp, "  The effect-size interval rests on %lld pair%s, "
+		    "fewer than the %d bstats(1) requires to read one: too few "
+		    "pairs to conclude on the size of the effect.\n",
+		    (long long)rp_num(r, "n"), rp_num(r, "n") == 1 ? "" : "s",
+		    (int)rp_num(reading(r), "min_interval_pairs"));
+}
+
 /*
  * The outcomes that come before the guide's rows: no result, every pair a
  * tie (then row, the guide's no-difference row, when there is one), not
@@ -73,9 +85,14 @@ before_rows(FILE *fp, const char *hyp, const json_t *r, const char *row,
 		return 1;
 	}
 	if (rp_true(rd, "all_ties")) {
-		fprintf(fp, "- **%s: no difference on any pair**: all %lld pairs "
-		    "scored the same under A and B, the clearest no-difference "
-		    "result%s.\n", hyp, (long long)rp_num(r, "n"), row ? row : "");
+		if (rp_num(r, "n") == 1)
+			fprintf(fp, "- **%s: no difference on any pair**: the one "
+			    "pair scored the same under A and B", hyp);
+		else
+			fprintf(fp, "- **%s: no difference on any pair**: all %lld "
+			    "pairs scored the same under A and B, the clearest "
+			    "no-difference result", hyp, (long long)rp_num(r, "n"));
+		fprintf(fp, "%s.\n", row ? row : "");
 		return 1;
 	}
 	if (!rp_true(r, "computable")) {
@@ -100,6 +117,7 @@ before_rows(FILE *fp, const char *hyp, const json_t *r, const char *row,
 	    bst_fmt_p(rp_num(rd, "min_attainable_p"), pb, sizeof pb));
 	observed(fp, r);
 	fputs(".\n", fp);
+	interval_floor(fp, r);
 	return 1;
 }
 
@@ -149,6 +167,10 @@ robustness(FILE *fp, const json_t *r)
 		} else {
 			fputs("is not computable", fp);
 		}
+		if (rp_true(rd, "site_level_too_few"))
+			fprintf(fp, " (on %lld non-zero mean%s it cannot reach α "
+			    "at all)", (long long)rp_num(rd, "site_level_nonzero"),
+			    rp_num(rd, "site_level_nonzero") == 1 ? "" : "s");
 		fputs(": by 001 §7.4 L-SC-2 the primary result is reported as "
 		    "potentially inflated by within-site correlation.\n", fp);
 		return;
@@ -157,18 +179,6 @@ robustness(FILE *fp, const json_t *r)
 	rp_p(fp, rp_num(rd, "site_level_p"));
 	fprintf(fp, " on %lld per-(site, model) means).\n",
 	    (long long)rp_num(rd, "site_level_n"));
-}
-
-/* An effect-size interval on fewer pairs than bstats(1) reads. */
-static void
-interval_floor(FILE *fp, const json_t *r)
-{
-	if (rp_true(reading(r), "too_few_for_interval"))
-		fprintf(fp, "  The effect-size interval rests on %lld pair%s, "
-		    "fewer than the %d bstats(1) requires to read one: too few "
-		    "pairs to conclude on the size of the effect.\n",
-		    (long long)rp_num(r, "n"), rp_num(r, "n") == 1 ? "" : "s",
-		    (int)rp_num(reading(r), "min_interval_pairs"));
 }
 
 static void
@@ -256,6 +266,7 @@ guide_h3(FILE *fp, const json_t *h3, double alpha)
 	fputs(".\n", fp);
 	other_way(fp, h3, 2, alpha);
 	robustness(fp, h3);
+	interval_floor(fp, h3);
 }
 
 /* H6, two-tailed: its direction is the finding (001 §6.1). */
@@ -307,7 +318,12 @@ guide_interaction(FILE *fp, const json_t *res, const char *hyp,
 			found++;
 			dir += rp_true(r, "significant");
 		}
-	if (!kw || !rp_true(kw, "computable"))
+	if (kw && !rp_true(kw, "computable") && strstr(rp_str(kw, "reason"),
+	    "identical"))
+		fprintf(fp, "- %s: no interaction: the accuracy Δ is the same in "
+		    "every (site, question) of every %s (%s).\n", hyp, group,
+		    rp_str(kw, "reason"));
+	else if (!kw || !rp_true(kw, "computable"))
 		fprintf(fp, "- %s could not be computed (%s).\n", hyp,
 		    kw ? rp_str(kw, "reason") : "no result");
 	else if (!rp_true(kw, "significant"))
