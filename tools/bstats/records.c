@@ -126,6 +126,13 @@ scores(struct bst_obs *o, const json_t *rec)
 	json_t *cf = json_object_get(rec, "citation_fidelity");
 	json_t *rt = json_object_get(rec, "ref_token_count");
 
+	/* one cause, one message: a response nobody scored yet */
+	if (!json_object_get(rec, "factual_accuracy") &&
+	    !json_object_get(rec, "hallucination_count") &&
+	    !json_object_get(rec, "completeness"))
+		ndj_die("no scores (factual_accuracy, hallucination_count, "
+		    "completeness): the record is not scored — run bscore-merge "
+		    "first (blind, then merge the raters' sheets)");
 	o->fa = int_field(rec, "factual_accuracy", 0, 3);
 	o->hc = int_field(rec, "hallucination_count", 0, 1000000);
 	o->comp = int_field(rec, "completeness", 0, 1);
