@@ -97,6 +97,10 @@ struct bst_obs {
 	/* A<->B parity (bctx, issue 16): -1 when absent or null */
 	double par_b_in_a, par_a_in_b, par_code_b_in_a, par_code_a_in_b;
 	int drift;		/* pair_drift: 1, 0, or -1 when absent or null */
+	/* fact parity (bctx, issue 28): -1 when absent or null */
+	double facts_b_in_a, facts_a_in_b;
+	long facts_changed;	/* facts_changed_count (or the list's length) */
+	char *fact_eg;		/* the first changed fact, "key: a -> b", or NULL */
 	int rubric;		/* BST_R000, BST_R002 or BST_R004 */
 	int primary;
 	int self_check;		/* bscore-merge's self_check flag */
