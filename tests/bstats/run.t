@@ -39,4 +39,17 @@ expect_status 0 "a good run"
 is "$(printf '%s\n' "$err" | wc -l | tr -d ' ')" 1 "one line on stderr"
 like "$err" '^bstats: 12 primary ratings, 0 other; 6 pairs analysed \(0 tuples excluded, 0 whose partner was excluded, 0 unpaired\); [0-9]+ result records$' \
 	"the summary counts ratings, pairs and where the rest went"
+
+# --- progress on a terminal: count of total, rate, ETA, and the total is
+# exact (the last line drawn is T/T)
+if command -v script >/dev/null 2>&1; then
+	$GEN 3 48 11 parity >"$T/study.ndjson"
+	script -qec "CTXBENCH_PROGRESS=1 '$B' -b 200 -o /dev/null '$T/study.ndjson'" /dev/null >"$T/tty" 2>&1 </dev/null
+	tr '\r' '\n' <"$T/tty" | sed 's/\x1b\[K//g' | grep -E '^bstats: [0-9]+/[0-9]+ ' | tail -n 1 >"$T/last"
+	like "$(cat "$T/last")" '^bstats: ([0-9]+)/\1 +[0-9.]+ interval/s' "the progress line counts intervals of a known total"
+	like "$(tr '\r' '\n' <"$T/tty")" 'ETA' "... with an ETA"
+else
+	skip "script(1) is not installed: no terminal to show progress on"
+	skip "script(1) is not installed"
+fi
 done_testing
