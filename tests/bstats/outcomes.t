@@ -143,6 +143,19 @@ says rater2 'The second rater (inter_rater) scored 12 of the 96 scored responses
 	"second rater: the subset's size against 000 §8.1"
 says rater2 '**000 §8.2 decision** (linear weighted kappa for the ordinal metrics, kappa for the binary ones, threshold 0.6, 12 items rated twice): kappa is below 0.6 on factual_accuracy: the raters discuss the disagreements, refine the rubric and re-score the subset before these results are final.' \
 	"second rater: the 000 §8.2 verdict"
+says rater2 '  - pooled over the four categories: each (response, category) is one item, present or absent.  The seeds differ here: 000 §8.1 measures hallucination agreement by Spearman'"'"'s ρ of the counts and kappa on the categories (both in this list), 001 §7.3 L-CV-2 speaks of a weighted kappa on the counts; bstats follows 000 §8.1.' \
+	"second rater: the pooled category kappa and the seeds' conflict named"
+
+# --- spec 002 raters below its threshold: the verdict beside the kappa
+aq() {	# question primary rater quality
+	printf '{"site_id":"S1","question_id":"%s","model_id":"m","condition":"A","rubric":"answer-quality","primary":%s,"rater_id":"%s","quality_score":%s}\n' "$@"
+}
+{ aq Q1 true r1 0.9; aq Q1 false r2 0.8; aq Q2 true r1 0.75; aq Q2 false r2 0.5
+  aq Q3 true r1 0.2; aq Q3 false r2 0.3; aq Q4 true r1 0.6; aq Q4 false r2 0.65; } >"$T/aq.in"
+run "$B" -r "$T/aq.md" "$T/aq.in"
+expect_status 0 "spec 002 ratings alone"
+says aq '  - spec 002 Phase 3: κ < 0.60, **poor agreement: revise the rubric**, conduct a training session, re-pilot' \
+	"spec 002: a kappa of 0.5 is read as 'revise the rubric'"
 
 # --- p below the smallest double
 study huge

@@ -66,6 +66,33 @@ subset_size(FILE *fp, const json_t *res)
 	    pct > 15 ? "above it" : "within it");
 }
 
+/*
+ * What one agreement record means beyond its number: the pooling of the
+ * hallucination categories (000 §8.1 against 001 §7.3 L-CV-2), and spec
+ * 002's Phase 3 verdict on the PASS/FAIL kappa.
+ */
+static void
+agreement_reading(FILE *fp, const json_t *r)
+{
+	double k = rp_num(r, "statistic");
+
+	if (rp_is(r, "metric", "hallucination_categories"))
+		fprintf(fp, "  - pooled over the four categories: each (response, "
+		    "category) is one item, present or absent.  The seeds differ "
+		    "here: 000 §8.1 measures hallucination agreement by Spearman's "
+		    "ρ of the counts and kappa on the categories (both in this list), "
+		    "001 §7.3 L-CV-2 speaks of a weighted kappa on the counts; "
+		    "bstats follows 000 §8.1.\n");
+	if (!rp_true(r, "computable") || !rp_is(r, "subset",
+	    "answer-quality raters"))
+		return;
+	fprintf(fp, "  - spec 002 Phase 3: %s\n", k >= 0.8 ? "κ ≥ 0.80, "
+	    "excellent agreement: proceed to full evaluation" : k >= 0.6 ?
+	    "κ 0.60–0.79, good agreement: discuss discrepancies, refine the "
+	    "rubric, optionally re-pilot" : "κ < 0.60, **poor agreement: "
+	    "revise the rubric**, conduct a training session, re-pilot");
+}
+
 void
 rp_agreement(FILE *fp, const json_t *res)
 {
@@ -90,6 +117,7 @@ rp_agreement(FILE *fp, const json_t *res)
 			fprintf(fp, "%s = %.3f, n = %lld\n", rp_str(r,
 			    "statistic_name"), rp_num(r, "statistic"),
 			    (long long)rp_num(r, "n"));
+		agreement_reading(fp, r);
 	}
 	if (!any)
 		fprintf(fp, "No second ratings (records with primary: false) "
