@@ -118,6 +118,10 @@ says n4 '- **H1: too few pairs to conclude**: with 4 non-zero differences the pr
 	"n = 4: the one-sided Wilcoxon cannot reach alpha"
 says n4 '_Too few pairs to conclude: the smallest p this test can reach on these pairs is 0.0625._' \
 	"n = 4: section 2 says so beside the result"
+says n4 '- site level, factual_accuracy: Wilcoxon signed-rank: W+ = 1, p = 0.5000, n = 1 pair (1 non-zero difference), greater, exact — too few pairs to conclude (the smallest p this test can reach here is 0.5000)' \
+	"n = 4: the site-level check says it cannot conclude"
+like "$(cat "$T/n4.md")" '^- tier=small, factual_accuracy: .* — too few pairs to conclude \(the smallest p this test can reach here is 0\.0625\)$' \
+	"n = 4: so does every subgroup test"
 is "$(jq -c 'select(.group=="primary" and .hypothesis=="H1") | .reading | [.conclusion, .min_attainable_p]' "$T/n4.ndjson")" \
 	'["too few pairs to conclude",0.0625]' "n = 4: the reading"
 

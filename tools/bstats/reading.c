@@ -6,7 +6,8 @@
  * there are too few pairs to conclude; the opposite one-sided test, not
  * pre-registered, when the effect runs against the hypothesis; the §6.5
  * site-level check beside the primary test (001 §7.4 L-SC-2); and for H2
- * whether the hallucinations were assessed at all (000 §10).  It runs
+ * whether the hallucinations were assessed at all (000 §10); and for
+ * every other signed-rank or exact McNemar result, its power floor.  It runs
  * after Benjamini-Hochberg and changes no statistic.  Calls paired.c,
  * stats.c and obs.c.
  */
@@ -184,6 +185,19 @@ read_one(struct bst_study *s, json_t *r, enum bst_metric m)
 	json_set_new(r, "reading", rd);
 }
 
+/* Any other signed-rank or exact McNemar result (subgroups, clustering,
+ * sensitivity): its power floor only. */
+static void
+read_floor(const struct bst_study *s, json_t *r)
+{
+	json_t *rd = json_object();
+	double mp = min_p(r);
+
+	json_set_real(rd, "min_attainable_p", mp);
+	json_set_bool(rd, "too_few_pairs", mp > s->opt.alpha);
+	json_set_new(r, "reading", rd);
+}
+
 void
 bst_readings(struct bst_study *s)
 {
@@ -202,6 +216,10 @@ bst_readings(struct bst_study *s)
 			read_one(s, r, M_COMP);
 		} else if (!strcmp(g, "secondary") && strcmp(t, "mcnemar_chi2")) {
 			read_one(s, r, M_CITE);
+		} else if ((!strcmp(t, "wilcoxon_signed_rank") ||
+		    !strcmp(t, "mcnemar_exact")) && json_is_true(json_object_get(r,
+		    "computable"))) {
+			read_floor(s, r);
 		}
 	}
 }

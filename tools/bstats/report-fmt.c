@@ -158,6 +158,21 @@ effect(FILE *fp, const json_t *e)
 	}
 }
 
+/* A result below its power floor, outside the primary readings (those
+ * say it in their own words). */
+static void
+floor_note(FILE *fp, const json_t *r)
+{
+	const json_t *rd = json_object_get(r, "reading");
+	char pb[32];
+
+	if (!rp_true(rd, "too_few_pairs") || json_object_get(rd, "conclusion"))
+		return;
+	fprintf(fp, " — too few pairs to conclude (the smallest p this test "
+	    "can reach here is %s)", bst_fmt_p(rp_num(rd, "min_attainable_p"),
+	    pb, sizeof pb));
+}
+
 /* "Wilcoxon signed-rank: W = 1,234, p = 0.003, Cliff's δ = 0.28 [0.15,
  * 0.41], n = 2,860 pairs" (001 §6.3), or the reason it is not computable. */
 void
@@ -194,6 +209,7 @@ rp_result_line(FILE *fp, const json_t *r)
 		fprintf(fp, ", %s", rp_str(r, "method"));
 	if (json_object_get(r, "delta"))
 		fprintf(fp, "; %s (positive: B better)", rp_str(r, "delta"));
+	floor_note(fp, r);
 	fputc('\n', fp);
 }
 
