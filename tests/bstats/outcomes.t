@@ -52,6 +52,9 @@ says a-better '  **The effect runs the other way**: these data show higher factu
 says a-better '- **H6 (completeness, two-tailed) significant: B is less complete than A**: H6'"'"'s "B equal or higher" is contradicted; the llms.txt Markdown may omit content the HTML carries (§6.1) (B complete where A was not in 0 pairs, A where B was not in 72, n = 144).' \
 	"A better: H6 is part of the interpretation"
 is "$(reading a-better H1)" '["A better (opposite test, not pre-registered)","A better"]' "A better: H1's reading"
+run "$B" -b 1000 --html "$T/a-better.html" -o /dev/null "$T/a-better.in"
+like "$(cat "$T/a-better.html")" '\*\*The effect runs the other way\*\*: these data show higher factual accuracy from the HTML extraction \(A\)' \
+	"A better: the browser carries the same statement"
 is "$(reading a-better H6)" '["A better","A better"]' "A better: H6's reading"
 is "$(jq -r 'select(.hypothesis=="H1" and .group=="primary") | .reading.opposite_p < 1e-20' "$T/a-better.ndjson")" true \
 	"A better: the opposite one-sided p is in the record"
