@@ -150,8 +150,10 @@ says rater2 'The second rater (inter_rater) scored 12 of the 96 scored responses
 	"second rater: the subset's size against 000 §8.1"
 says rater2 '**000 §8.2 decision** (linear weighted kappa for the ordinal metrics, kappa for the binary ones, threshold 0.6, 12 items rated twice): kappa is below 0.6 on factual_accuracy: the raters discuss the disagreements, refine the rubric and re-score the subset before these results are final.' \
 	"second rater: the 000 §8.2 verdict"
-says rater2 '  - pooled over the four categories: each (response, category) is one item, present or absent.  The seeds differ here: 000 §8.1 measures hallucination agreement by Spearman'"'"'s ρ of the counts and kappa on the categories (both in this list), 001 §7.3 L-CV-2 speaks of a weighted kappa on the counts; bstats follows 000 §8.1.' \
+says rater2 '  - pooled over the four categories: each (response, category) is one item, present or absent.  The seeds differ here: 000 §8.1 measures hallucination agreement by Spearman'"'"'s ρ of the counts and kappa on the categories, 001 §7.3 L-CV-2 by a weighted kappa on the counts; this list gives both, and the 000 §8.2 decision reads 000 §8.1'"'"'s.' \
 	"second rater: the pooled category kappa and the seeds' conflict named"
+says rater2 '- inter_rater, hallucination_count, weighted_kappa_linear: kappa = 1.000, n = 12' \
+	"second rater: L-CV-2's weighted kappa on the counts is reported too"
 
 # --- spec 002 raters below its threshold: the verdict beside the kappa
 aq() {	# question primary rater quality

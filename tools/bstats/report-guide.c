@@ -80,9 +80,9 @@ agreement_reading(FILE *fp, const json_t *r)
 		fprintf(fp, "  - pooled over the four categories: each (response, "
 		    "category) is one item, present or absent.  The seeds differ "
 		    "here: 000 §8.1 measures hallucination agreement by Spearman's "
-		    "ρ of the counts and kappa on the categories (both in this list), "
-		    "001 §7.3 L-CV-2 speaks of a weighted kappa on the counts; "
-		    "bstats follows 000 §8.1.\n");
+		    "ρ of the counts and kappa on the categories, 001 §7.3 L-CV-2 "
+		    "by a weighted kappa on the counts; this list gives both, and "
+		    "the 000 §8.2 decision reads 000 §8.1's.\n");
 	if (!rp_true(r, "computable") || !rp_is(r, "subset",
 	    "answer-quality raters"))
 		return;
