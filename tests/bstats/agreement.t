@@ -27,6 +27,11 @@ like "$(cat "$T/single.md")" '000 §8\.2 decision\*\*: not applicable' "single r
 synthetic_study
 expect_status 0 "the synthetic study runs"
 like "$(cat "$T/r1.md")" '000 §8\.2 decision\*\* \(linear weighted kappa' "the 000 §8.2 decision is stated"
+# 001 §7.3 L-CV-2's reading beside 000 §8.1's: a weighted kappa on the
+# hallucination counts (sklearn cohen_kappa_score(weights='linear') on the
+# same 28 items: 0.5827814569536424)
+is "$(jq -c 'select(.group=="agreement" and .subset=="inter_rater" and .metric=="hallucination_count" and .test=="weighted_kappa_linear") | [.statistic, .n]' "$T/r1.ndjson")" \
+	'[0.5827814569536424,28]' "weighted kappa on hallucination counts (L-CV-2), as sklearn"
 
 # spec 002: kappa on PASS/FAIL; spec 004: the tracks' correlation
 aq() {	# question primary rater quality

@@ -6,11 +6,13 @@
 . "${0%/*}/../lib/tap.sh"
 . "${0%/*}/lib.sh"
 
-# every tuple of one condition excluded: no pairs, every test says why
+# every tuple of one condition excluded: no pairs, every test says why,
+# and the run exits 1 after writing them
 { printf '{"site_id":"S1","question_id":"Q1","model_id":"m","condition":"A","exclusion_reason":"JS_ONLY"}\n'
   rec S1 Q1 m B 2 0 1 null 50; } >"$T/excl.ndjson"
 run "$B" -r "$T/excl.md" -f "$T/exfig" "$T/excl.ndjson"
-expect_status 0 "a study without pairs still reports"
+expect_status 1 "a study without pairs exits 1: nothing was tested"
+like "$err" '^bstats: no scored pair: no \(site, question, model\) has a usable rating under both conditions' "... saying so"
 is "$(jq -r 'select(.test=="exclusion_accounting") | [.tuples_attempted, .tuples_excluded, .pairs, .by_reason.JS_ONLY] | @tsv' "$T/out")" "$(printf '2\t1\t0\t1')" "exclusion accounting: attempted, excluded, pairs, by reason"
 is "$(jq -c 'select(.computable==false and (.reason|type)!="string")' "$T/out")" "" "every not computable result has a reason"
 unlike "$(cat "$T/excl.md" "$T/out" "$T"/exfig/*.svg)" "$NANINF" "no NaN or inf anywhere"

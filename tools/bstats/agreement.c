@@ -211,6 +211,12 @@ agreement_kind(struct bst_study *s, size_t k)
 		kappas(s, KINDS[k], &g, dec);
 		bst_spearman_res(s, g.x[3], g.y[3], g.n[3], "agreement",
 		    "hallucination_count", KINDS[k]);
+		/* 001 §7.3 L-CV-2 reads a weighted kappa on the counts where
+		 * 000 §8.1 reads Spearman: both, outside the §8.2 decision */
+		bst_res_note(kappa_res(s, KINDS[k], "hallucination_count", g.x[3],
+		    g.y[3], g.n[3], NULL, 0, BST_KAPPA_LINEAR), "001 §7.3 "
+		    "L-CV-2's weighted kappa on hallucination counts (labels: the "
+		    "observed counts); not part of the 000 §8.2 decision");
 		percent_agreement(s, KINDS[k], &g);
 		if (k == 0)
 			kappa_decision(s, dec, g.n[0]);

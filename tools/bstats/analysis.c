@@ -62,6 +62,51 @@ adjust(struct bst_study *s, const char *family)
 
 /* ---------------------------------------------------------------- driver */
 
+static int
+carries_parity(const struct bst_obs *o)
+{
+	return o->par_b_in_a >= 0 || o->par_a_in_b >= 0 || o->drift >= 0 ||
+	    o->facts_changed >= 0 || o->facts_b_in_a >= 0 ||
+	    o->facts_a_in_b >= 0;
+}
+
+/*
+ * The bootstrap intervals the analysis will draw, for the progress line's
+ * total: one per Wilcoxon test and per sector (paired.c, groups.c), that
+ * is the four primary and secondary metrics but completeness, three per
+ * tier and per complexity level, one per sector, and three for the parity
+ * sensitivity analysis (parity.c runs it when a pair carries parity).  A
+ * test that draws none (no pairs; the t-test for tokens) takes itself off
+ * the total.
+ */
+static unsigned long long
+planned_intervals(const struct bst_study *s)
+{
+	json_t *tiers = json_object(), *levels = json_object(),
+	    *sectors = json_object();
+	unsigned long long n;
+	size_t i;
+	int par = 0;
+
+	for (i = 0; i < s->npairs; i++) {
+		const struct bst_obs *a = s->pairs[i].a, *b = s->pairs[i].b;
+
+		if (b->tier)
+			json_object_set_new(tiers, b->tier, json_true());
+		if (b->complexity)
+			json_object_set_new(levels, b->complexity, json_true());
+		if (b->sector)
+			json_object_set_new(sectors, b->sector, json_true());
+		par |= carries_parity(a) || carries_parity(b);
+	}
+	n = 4 + 3 * (json_object_size(tiers) + json_object_size(levels)) +
+	    json_object_size(sectors) + (par ? 3 : 0);
+	json_decref(tiers);
+	json_decref(levels);
+	json_decref(sectors);
+	return n;
+}
+
 /* H1-H3 (the primary family) and H6 with citation fidelity (secondary). */
 static void
 primary_tests(struct bst_study *s)
@@ -83,11 +128,12 @@ bstats_analyse(struct bst_study *s)
 {
 	s->results = json_array();
 	bst_pair_up(s);
-	progress_start(&s->boot_progress, "bstats", 0);
+	progress_start(&s->boot_progress, "bstats", planned_intervals(s));
 	s->boot_progress.unit = "interval";
 	if (s->opt.quiet)
 		s->boot_progress.active = 0;
 	bst_exclusions(s);
+	bst_accounting(s);
 	if (s->conformance)
 		json_array_append(s->results, s->conformance);
 	primary_tests(s);
@@ -111,4 +157,5 @@ bstats_analyse(struct bst_study *s)
 	bst_followups(s, BST_G_COMPLEXITY, "H5", "complexity");
 	adjust(s, "tier_followup");
 	adjust(s, "complexity_followup");
+	bst_readings(s);
 }

@@ -3,11 +3,12 @@
  * (bstats.h has the map of every file):
  *
  *   analysis.c   the driver: calls the floor below, in report order
- *   pairs.c  groups.c  tokens.c  parity.c  agreement.c
- *                the analyses: each writes its result records, and is
- *                called by the driver only
+ *   pairs.c  accounting.c  groups.c  tokens.c  parity.c  agreement.c
+ *   reading.c    the analyses: each writes its result records (or adds
+ *                to them), and is called by the driver only
  *   paired.c     the §6.2 test of one metric over a set of pairs (the
- *                driver, groups.c and parity.c call it)
+ *                driver, groups.c and parity.c call it; reading.c its
+ *                bst_collect)
  *   results.c    the result records and their parts (the analyses but
  *                pairs.c, and paired.c)
  *   obs.c, stats.c  below all of them
@@ -35,6 +36,11 @@ void bst_pair_up(struct bst_study *s);
 /* pairs.c: the exclusion accounting (001 §2.5) into s->exclusions and a
  * reference in s->results. */
 void bst_exclusions(struct bst_study *s);
+/* accounting.c: where every tuple went beyond the exclusions (unpaired
+ * tuples per model and condition, partners excluded, models without a
+ * pair, pairs lacking a grouping field, ratings by rater_kind) added to
+ * s->exclusions; after bst_exclusions. */
+void bst_accounting(struct bst_study *s);
 
 /* groups.c: the field a subgroup analysis splits the pairs by. */
 enum bst_grouping { BST_G_TIER, BST_G_COMPLEXITY, BST_G_SECTOR };
@@ -62,6 +68,14 @@ void bst_parity(struct bst_study *s);
  * and the agreement under the rubrics of specs 002 and 004. */
 void bst_agreement(struct bst_study *s);
 void bst_rubric_agreement(struct bst_study *s);
+
+/* reading.c: the "reading" of each result over all pairs (H1-H3, H6,
+ * citation fidelity): direction, ties, the power floor, the opposite
+ * one-sided test, the §6.5 check beside it, H2's assessment; after BH.
+ * BST_MIN_INTERVAL_PAIRS: fewer pairs than this and an effect-size
+ * interval is not read as a finding (bstats(1)). */
+#define BST_MIN_INTERVAL_PAIRS 10
+void bst_readings(struct bst_study *s);
 
 /* ------------------------------------------------ paired.c: one metric */
 

@@ -21,19 +21,25 @@
  *   analysis.c      bstats_analyse, the analysis' driver: runs the
  *                   analyses below in report order, BH by family
  *     pairs.c         pairing and the exclusion accounting (001 §2.5)
+ *     accounting.c    where the other tuples went: unpaired, partner
+ *                     excluded, lacking a grouping field; raters by kind
  *     groups.c        clustering checks (§6.5), subgroups and follow-ups
  *                     (§6.6), sectors
  *     tokens.c        token analyses and correlations (§2.6, §6.7, §6.8)
  *     parity.c        A<->B parity and its sensitivity analysis (§7.1)
  *     agreement.c     inter-rater reliability (000 §8), specs 002 and 004
+ *     reading.c       what each result over all pairs says: direction,
+ *                     ties, power floor, opposite test, §6.5 beside it
  *     paired.c        the §6.2 test of one metric over a set of pairs
- *                     (called by analysis.c, groups.c, parity.c)
+ *                     (called by analysis.c, groups.c, parity.c,
+ *                     reading.c)
  *     results.c       the result records and their parts (called by
  *                     paired.c and the analyses but pairs.c)
  *   report.c        bstats_report, the report's driver: head and sections
  *     report-tests.c  sections 1-4 (data, hypotheses, BH tables)
  *     report-sec.c    sections 5-9 (clustering to correlations)
- *     report-guide.c  agreement, conformance, interpretation, methods
+ *     report-guide.c  agreement, conformance, methods
+ *     report-read.c   the §6.10 interpretation and what the data say
  *     report-fmt.c    the primitives of every section
  *   svg.c           bstats_figures: the four figures and their CSV
  *   obs.c           below all of them: a rating's metric values and THE
@@ -95,6 +101,10 @@ struct bst_obs {
 	/* A<->B parity (bctx, issue 16): -1 when absent or null */
 	double par_b_in_a, par_a_in_b, par_code_b_in_a, par_code_a_in_b;
 	int drift;		/* pair_drift: 1, 0, or -1 when absent or null */
+	/* fact parity (bctx, issue 28): -1 when absent or null */
+	double facts_b_in_a, facts_a_in_b;
+	long facts_changed;	/* facts_changed_count (or the list's length) */
+	char *fact_eg;		/* the first changed fact, "key: a -> b", or NULL */
 	int rubric;		/* BST_R000, BST_R002 or BST_R004 */
 	int primary;
 	int self_check;		/* bscore-merge's self_check flag */

@@ -264,6 +264,28 @@ power_run(struct bst_study *s, struct outputs *o, int nfiles)
 	s->results = NULL;
 }
 
+/*
+ * The run's one line on stderr; returns 1 when nothing could be tested (no
+ * pair and no rating under another rubric).
+ */
+static int
+summary(const struct bst_study *s)
+{
+	const json_t *e = s->exclusions;
+	long long excl = json_integer_value(json_object_get(e,
+	    "tuples_excluded"));
+	long long unp = json_integer_value(json_object_get(e, "unpaired"));
+	long long pex = json_integer_value(json_object_get(e,
+	    "partner_excluded"));
+
+	fprintf(stderr, "bstats: %zu primary rating%s, %zu other; %zu pair%s "
+	    "analysed (%lld tuple%s excluded, %lld whose partner was excluded, "
+	    "%lld unpaired); %zu result records\n", s->nobs, s->nobs == 1 ? "" :
+	    "s", s->nsec + s->nalt, s->npairs, s->npairs == 1 ? "" : "s", excl,
+	    excl == 1 ? "" : "s", pex, unp, json_array_size(s->results));
+	return s->npairs == 0 && s->nalt == 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -271,6 +293,7 @@ main(int argc, char **argv)
 	struct outputs o = { 0 };
 	size_t i;
 	json_t *r;
+	int untested;
 
 	ctx_init(argv[0]);
 	s.opt.seed = 42;
@@ -299,6 +322,15 @@ main(int argc, char **argv)
 		bstats_figures(&s, o.figures);
 	if (o.html)
 		write_doc(&s, o.html, bstats_html);
+	untested = summary(&s);
 	bstats_free(&s);
+	if (untested) {
+		/* every output is written, so that section 1 says why */
+		ndj_output_close();
+		die("no scored pair: no (site, question, model) has a usable "
+		    "rating under both conditions, so nothing was tested (section 1 "
+		    "of the report and the exclusion_accounting record count where "
+		    "the records went)");
+	}
 	ctx_exit();
 }

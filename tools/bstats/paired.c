@@ -120,6 +120,9 @@ token_t_test(struct bst_study *s, const double *d, size_t n,
 	    BST_METRIC_NAME[M_TOK], k->subset);
 	bst_res_test(r, &t, "t", BST_GREATER, 1);
 	ok = bst_cohen_d_paired(d, n, s->opt.level, &es, &lo, &hi, &why);
+	/* no bootstrap interval: off the progress line's total */
+	s->boot_progress.total -= s->boot_progress.total > 0;
+	progress_add(&s->boot_progress, 0, "bootstrap intervals");
 	bst_res_effect(r, "cohens_d", ok, es, lo, hi, s->opt.level, why);
 	return r;
 }

@@ -2,11 +2,13 @@
  * parity.c - A<->B content parity (001 §7.1 L-IV-1): how much of each
  * condition's content the other carries, per site, from the fields bctx
  * writes on every context record of a pair (parity_b_in_a, parity_a_in_b,
- * parity_code_b_in_a, parity_code_a_in_b, pair_drift; they pass through
+ * parity_code_b_in_a, parity_code_a_in_b, pair_drift, and the fact parity
+ * facts_b_in_a, facts_a_in_b, facts_changed; they pass through
  * btok, binfer and bscore-merge onto the scored records); beside it the
- * gold-coverage asymmetry (gold_coverage of B against A); and the primary
- * tests again without the pairs bctx flagged as drifted, as a sensitivity
- * analysis.  Data from before parity was recorded carries none of the
+ * gold-coverage asymmetry (gold_coverage of B against A); the fact drift
+ * per site (pairs whose conditions state a fact with different values);
+ * and the primary tests again without the pairs bctx flagged as drifted,
+ * as a sensitivity analysis.  Data from before parity was recorded carries none of the
  * fields: the record says so and nothing is made up.  Calls paired.c and
  * results.c.
  */
@@ -35,12 +37,33 @@ drift_of(const struct bst_pair *p)
 	return p->b->drift >= 0 ? p->b->drift : p->a->drift;
 }
 
+/* The pair's count of changed facts and its first one (B's record, else
+ * A's); -1 and NULL when neither carries them. */
+static long
+changed_of(const struct bst_pair *p, const char **eg)
+{
+	const struct bst_obs *o = p->b->facts_changed >= 0 ? p->b : p->a;
+
+	*eg = o->fact_eg;
+	return o->facts_changed;
+}
+
+static int
+has_facts(const struct bst_pair *p)
+{
+	const char *eg;
+
+	return changed_of(p, &eg) >= 0 ||
+	    pv(p, offsetof(struct bst_obs, facts_b_in_a)) >= 0 ||
+	    pv(p, offsetof(struct bst_obs, facts_a_in_b)) >= 0;
+}
+
 static int
 has_parity(const struct bst_pair *p)
 {
 	return pv(p, offsetof(struct bst_obs, par_b_in_a)) >= 0 ||
 	    pv(p, offsetof(struct bst_obs, par_a_in_b)) >= 0 ||
-	    drift_of(p) >= 0;
+	    drift_of(p) >= 0 || has_facts(p);
 }
 
 /* The summary of one parity field over pairs [i, j) (absent ones skipped). */
@@ -87,6 +110,37 @@ gold_asymmetry(const struct bst_study *s, size_t i, size_t j, json_t *o)
 	json_set_real(o, "gold_b_lower_pct", 100.0 * (double)lower / (double)n);
 }
 
+/* Fact drift over pairs [i, j): pairs with facts, pairs with a changed
+ * fact, the changed facts, the shares of facts, up to 3 examples. */
+static void
+site_facts(const struct bst_study *s, size_t i, size_t j, json_t *o)
+{
+	json_t *eg = json_array();
+	size_t k, with = 0, pairs = 0;
+	long total = 0;
+
+	for (k = i; k < j; k++) {
+		const char *e;
+		long c = changed_of(&s->pairs[k], &e);
+
+		with += has_facts(&s->pairs[k]);
+		if (c <= 0)
+			continue;
+		pairs++;
+		total += c;
+		if (e && json_array_size(eg) < 3)
+			json_array_append_new(eg, json_string(e));
+	}
+	json_set_int(o, "with_facts", (long long)with);
+	json_set_int(o, "facts_changed_pairs", (long long)pairs);
+	json_set_int(o, "facts_changed", (long long)total);
+	json_set_new(o, "facts_b_in_a", field_summary(s, i, j,
+	    offsetof(struct bst_obs, facts_b_in_a)));
+	json_set_new(o, "facts_a_in_b", field_summary(s, i, j,
+	    offsetof(struct bst_obs, facts_a_in_b)));
+	json_set_new(o, "facts_changed_examples", eg);
+}
+
 static json_t *
 site_parity(const struct bst_study *s, size_t i, size_t j)
 {
@@ -110,6 +164,7 @@ site_parity(const struct bst_study *s, size_t i, size_t j)
 	json_set_new(o, "code_a_in_b", field_summary(s, i, j,
 	    offsetof(struct bst_obs, par_code_a_in_b)));
 	gold_asymmetry(s, i, j, o);
+	site_facts(s, i, j, o);
 	return o;
 }
 
@@ -147,11 +202,12 @@ bst_parity(struct bst_study *s)
 	json_t *r = bst_res_new(s, "parity_summary", "parity", NULL, NULL,
 	    "parity_b_in_a, parity_a_in_b", "per site");
 	json_t *sites = json_array();
-	size_t i, j, with = 0, drift = 0;
+	size_t i, j, with = 0, drift = 0, facts = 0;
 
 	for (i = 0; i < s->npairs; i++) {
 		with += has_parity(&s->pairs[i]);
 		drift += drift_of(&s->pairs[i]) == 1;
+		facts += has_facts(&s->pairs[i]);
 	}
 	for (i = 0; i < s->npairs; i = j) {
 		for (j = i; j < s->npairs && !strcmp(s->pairs[j].a->site,
@@ -162,6 +218,7 @@ bst_parity(struct bst_study *s)
 	json_set_int(r, "n", (long long)s->npairs);
 	json_set_int(r, "pairs_with_parity", (long long)with);
 	json_set_int(r, "pairs_drift", (long long)drift);
+	json_set_int(r, "pairs_with_facts", (long long)facts);
 	json_set_bool(r, "computable", with > 0);
 	if (with == 0)
 		json_set_str(r, "reason", "the scored records carry no parity "

@@ -138,6 +138,13 @@ scores(struct bst_obs *o, const json_t *rec)
 	json_t *cf = json_object_get(rec, "citation_fidelity");
 	json_t *rt = json_object_get(rec, "ref_token_count");
 
+	/* one cause, one message: a response nobody scored yet */
+	if (!json_object_get(rec, "factual_accuracy") &&
+	    !json_object_get(rec, "hallucination_count") &&
+	    !json_object_get(rec, "completeness"))
+		ndj_die("no scores (factual_accuracy, hallucination_count, "
+		    "completeness): the record is not scored — run bscore-merge "
+		    "first (blind, then merge the raters' sheets)");
 	o->fa = int_field(rec, "factual_accuracy", 0, 3);
 	o->hc = int_field(rec, "hallucination_count", 0, 1000000);
 	o->comp = int_field(rec, "completeness", 0, 1);
@@ -153,6 +160,64 @@ scores(struct bst_obs *o, const json_t *rec)
 	o->cats = categories(rec);
 }
 
+/* A fact's value as text: a string as it is, anything else as JSON. */
+static char *
+value_text(const json_t *v)
+{
+	char *j;
+
+	if (json_is_string(v))
+		return xstrdup(json_string_value(v));
+	j = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+	if (!j)
+		return xstrdup("null");
+	return j;	/* malloc'd by jansson's default allocator: free() */
+}
+
+/* One changed fact {kind, key, a, b} as "key: a → b" (values may be
+ * strings or numbers). */
+static char *
+fact_text(const json_t *f, size_t i)
+{
+	const char *k = json_is_object(f) ? json_string_value(json_object_get(f,
+	    "key")) : NULL;
+	char *a, *b, *out;
+	size_t len;
+
+	if (!k)
+		ndj_die("facts_changed[%zu]: expected an object with a key", i);
+	a = value_text(json_object_get(f, "a"));
+	b = value_text(json_object_get(f, "b"));
+	len = strlen(k) + strlen(a) + strlen(b) + 16;
+	out = xmalloc(len);
+	snprintf(out, len, "%s: %s → %s", k, a, b);
+	free(a);
+	free(b);
+	return out;
+}
+
+/* bctx's facts_changed list and its count (absent or null: -1). */
+static void
+fact_fields(struct bst_obs *o, const json_t *rec)
+{
+	json_t *l = json_object_get(rec, "facts_changed");
+	json_t *c = json_object_get(rec, "facts_changed_count");
+
+	o->facts_b_in_a = share_opt(rec, "facts_b_in_a");
+	o->facts_a_in_b = share_opt(rec, "facts_a_in_b");
+	o->facts_changed = -1;
+	if (l && !json_is_null(l)) {
+		if (!json_is_array(l))
+			ndj_die("facts_changed: expected an array or null");
+		o->facts_changed = (long)json_array_size(l);
+		if (json_array_size(l) > 0)
+			o->fact_eg = fact_text(json_array_get(l, 0), 0);
+	}
+	if (c && !json_is_null(c))
+		o->facts_changed = (long)int_field(rec, "facts_changed_count", 0,
+		    1000000000);
+}
+
 /* bctx's A<->B parity fields (null, or absent in older data: -1). */
 static void
 parity_fields(struct bst_obs *o, const json_t *rec)
@@ -164,6 +229,7 @@ parity_fields(struct bst_obs *o, const json_t *rec)
 	o->par_a_in_b = share_opt(rec, "parity_a_in_b");
 	o->par_code_b_in_a = share_opt(rec, "parity_code_b_in_a");
 	o->par_code_a_in_b = share_opt(rec, "parity_code_a_in_b");
+	fact_fields(o, rec);
 	o->drift = -1;
 	if (d && !json_is_null(d)) {
 		if (!json_is_boolean(d))
@@ -213,8 +279,14 @@ bstats_free(struct bst_study *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nobs; i++)	/* the strings are the pool's */
+	for (i = 0; i < s->nobs; i++) {	/* the strings are the pool's */
+		free(s->obs[i].fact_eg);
 		json_decref(s->obs[i].rec);
+	}
+	for (i = 0; i < s->nsec; i++)
+		free(s->sec[i].fact_eg);
+	for (i = 0; i < s->nalt; i++)
+		free(s->alt[i].fact_eg);
 	bst_strs_free(&s->pool);
 	free(s->alt);
 	free(s->obs);

@@ -117,6 +117,16 @@ rp_median_iqr(FILE *fp, const json_t *sm, int prec, const char *unit)
 	    unit, prec, rp_num(sm, "q1"), unit, prec, rp_num(sm, "q3"), unit);
 }
 
+void
+rp_p(FILE *fp, double p)
+{
+	char pb[32];
+
+	bst_fmt_p(p, pb, sizeof pb);
+	/* "p < 1e-300", never "p = < 1e-300" */
+	fprintf(fp, "p %s%s", pb[0] == '<' ? "" : "= ", pb);
+}
+
 static void
 statistic(FILE *fp, const json_t *r)
 {
@@ -148,12 +158,27 @@ effect(FILE *fp, const json_t *e)
 	}
 }
 
+/* A result below its power floor, outside the primary readings (those
+ * say it in their own words). */
+static void
+floor_note(FILE *fp, const json_t *r)
+{
+	const json_t *rd = json_object_get(r, "reading");
+	char pb[32];
+
+	if (!rp_true(rd, "too_few_pairs") || json_object_get(rd, "conclusion"))
+		return;
+	fprintf(fp, " — too few pairs to conclude (the smallest p this test "
+	    "can reach here is %s)", bst_fmt_p(rp_num(rd, "min_attainable_p"),
+	    pb, sizeof pb));
+}
+
 /* "Wilcoxon signed-rank: W = 1,234, p = 0.003, Cliff's δ = 0.28 [0.15,
  * 0.41], n = 2,860 pairs" (001 §6.3), or the reason it is not computable. */
 void
 rp_result_line(FILE *fp, const json_t *r)
 {
-	char pb[32], pa[32];
+	char pa[32];
 	json_t *e = json_object_get(r, "effect");
 
 	if (!rp_true(r, "computable")) {
@@ -162,8 +187,10 @@ rp_result_line(FILE *fp, const json_t *r)
 		return;
 	}
 	statistic(fp, r);
-	if (json_is_number(json_object_get(r, "p")))
-		fprintf(fp, ", p = %s", bst_fmt_p(rp_num(r, "p"), pb, sizeof pb));
+	if (json_is_number(json_object_get(r, "p"))) {
+		fputs(", ", fp);
+		rp_p(fp, rp_num(r, "p"));
+	}
 	if (json_is_number(json_object_get(r, "p_adjusted")))
 		fprintf(fp, " (BH-adjusted %s)",
 		    bst_fmt_p(rp_num(r, "p_adjusted"), pa, sizeof pa));
@@ -182,6 +209,7 @@ rp_result_line(FILE *fp, const json_t *r)
 		fprintf(fp, ", %s", rp_str(r, "method"));
 	if (json_object_get(r, "delta"))
 		fprintf(fp, "; %s (positive: B better)", rp_str(r, "delta"));
+	floor_note(fp, r);
 	fputc('\n', fp);
 }
 

@@ -1,9 +1,8 @@
 /*
  * report-guide.c - the end of the Markdown report: inter-rater reliability
- * and the 000 §8.2 decision, the corpus conformance summary, the 001 §6.10
- * interpretation guide applied with the direction of every effect, and the
- * methods, which state each choice the spec leaves open.  Calls
- * report-fmt.c and obs.c.
+ * and the 000 §8.2 decision, the corpus conformance summary, and the
+ * methods, which state each choice the spec leaves open (the §6.10
+ * interpretation is report-read.c's).  Calls report-fmt.c and obs.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -42,6 +41,58 @@ kappa_decision(FILE *fp, const json_t *d)
 	}
 }
 
+/* 000 §8.1: a random 10-15 % subset is scored by the second rater. */
+static void
+subset_size(FILE *fp, const json_t *res)
+{
+	const json_t *fa = rp_find(res, "agreement", NULL, NULL);
+	const json_t *ex = rp_find(res, "data", NULL, "exclusion_accounting");
+	double n = 0, of = rp_num(ex, "tuples_attempted") - rp_num(ex,
+	    "tuples_excluded"), pct;
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(res, i, r)
+		if (rp_is(r, "group", "agreement") && rp_is(r, "subset",
+		    "inter_rater") && rp_is(r, "metric", "factual_accuracy"))
+			n = rp_num(r, "n");
+	if (!fa || n == 0 || of <= 0)
+		return;
+	pct = 100 * n / of;
+	fprintf(fp, "\nThe second rater (inter_rater) scored %.0f of the %.0f "
+	    "scored responses (%.1f %%); 000 §8.1 asks for a random 10–15 %% "
+	    "subset: %s.\n", n, of, pct, pct < 10 ? "**below it**, the "
+	    "agreement rests on a smaller subset than the protocol asks" :
+	    pct > 15 ? "above it" : "within it");
+}
+
+/*
+ * What one agreement record means beyond its number: the pooling of the
+ * hallucination categories (000 §8.1 against 001 §7.3 L-CV-2), and spec
+ * 002's Phase 3 verdict on the PASS/FAIL kappa.
+ */
+static void
+agreement_reading(FILE *fp, const json_t *r)
+{
+	double k = rp_num(r, "statistic");
+
+	if (rp_is(r, "metric", "hallucination_categories"))
+		fprintf(fp, "  - pooled over the four categories: each (response, "
+		    "category) is one item, present or absent.  The seeds differ "
+		    "here: 000 §8.1 measures hallucination agreement by Spearman's "
+		    "ρ of the counts and kappa on the categories, 001 §7.3 L-CV-2 "
+		    "by a weighted kappa on the counts; this list gives both, and "
+		    "the 000 §8.2 decision reads 000 §8.1's.\n");
+	if (!rp_true(r, "computable") || !rp_is(r, "subset",
+	    "answer-quality raters"))
+		return;
+	fprintf(fp, "  - spec 002 Phase 3: %s\n", k >= 0.8 ? "κ ≥ 0.80, "
+	    "excellent agreement: proceed to full evaluation" : k >= 0.6 ?
+	    "κ 0.60–0.79, good agreement: discuss discrepancies, refine the "
+	    "rubric, optionally re-pilot" : "κ < 0.60, **poor agreement: "
+	    "revise the rubric**, conduct a training session, re-pilot");
+}
+
 void
 rp_agreement(FILE *fp, const json_t *res)
 {
@@ -66,11 +117,13 @@ rp_agreement(FILE *fp, const json_t *res)
 			fprintf(fp, "%s = %.3f, n = %lld\n", rp_str(r,
 			    "statistic_name"), rp_num(r, "statistic"),
 			    (long long)rp_num(r, "n"));
+		agreement_reading(fp, r);
 	}
 	if (!any)
 		fprintf(fp, "No second ratings (records with primary: false) "
 		    "were given: single-rater study, the limitation of 000 §8.3 "
 		    "and 001 §7.4 L-SC-1 applies.\n");
+	subset_size(fp, res);
 	if (d)
 		kappa_decision(fp, d);
 	else
@@ -132,162 +185,6 @@ rp_conformance(FILE *fp, const json_t *c)
 		fputs(" |\n", fp);
 	}
 	free(v);
-}
-
-/* ------------------------------------------------------ interpretation */
-
-static double
-effect_value(const json_t *r)
-{
-	return rp_num(json_object_get(r, "effect"), "value");
-}
-
-static void
-direction(FILE *fp, const json_t *r)
-{
-	json_t *d = json_object_get(r, "distribution");
-
-	fprintf(fp, " (%s = %.3f; B better in %.1f %% of pairs, A better in "
-	    "%.1f %%)", rp_is(json_object_get(r, "effect"), "measure",
-	    "cohens_d") ? "Cohen's d" : "Cliff's δ", effect_value(r),
-	    rp_num(d, "b_better_pct"), rp_num(d, "a_better_pct"));
-}
-
-static void
-guide_h1(FILE *fp, const json_t *h1)
-{
-	double d = effect_value(h1);
-
-	if (!h1 || !rp_true(h1, "computable")) {
-		fprintf(fp, "- H1 could not be computed (%s): the guide does not "
-		    "apply.\n", h1 ? rp_str(h1, "reason") : "no result");
-		return;
-	}
-	if (rp_true(h1, "significant") && d >= 0.33)
-		fprintf(fp, "- **H1 significant, medium+ effect**: \"llms.txt "
-		    "Markdown produces meaningfully better factual responses\" — "
-		    "\"Strong practical case for llms.txt adoption\"");
-	else if (rp_true(h1, "significant"))
-		fprintf(fp, "- **H1 significant, small effect**%s: \"Statistically "
-		    "detectable improvement but practically marginal\" — \"llms.txt "
-		    "helps, but the benefit may not justify the maintenance cost for "
-		    "all organizations\"", d < 0.147 ? " (negligible on the §6.3 "
-		    "scale; mapped to this row, see Methods)" : "");
-	else
-		fprintf(fp, "- **H1 not significant**: \"No detectable accuracy "
-		    "difference between conditions\" — \"Modern LLMs handle "
-		    "HTML-derived content effectively; llms.txt does not measurably "
-		    "improve factual accuracy\"");
-	direction(fp, h1);
-	fprintf(fp, ".\n");
-}
-
-static void
-guide_h2_h3(FILE *fp, const json_t *h2, const json_t *h3)
-{
-	if (h2 && rp_true(h2, "computable")) {
-		fprintf(fp, "- H2 (fewer hallucinations with B, one-tailed) is %s "
-		    "after BH", rp_true(h2, "significant") ? "**significant**" :
-		    "not significant");
-		direction(fp, h2);
-		fprintf(fp, "; §6.10 has no row for H2.\n");
-	}
-	if (!h3 || !rp_true(h3, "computable")) {
-		fprintf(fp, "- H3 could not be computed (%s).\n", h3 ?
-		    rp_str(h3, "reason") : "no result");
-		return;
-	}
-	if (rp_true(h3, "significant"))
-		fprintf(fp, "- **H3 significant**: \"llms.txt content is measurably "
-		    "smaller in tokens\" — \"Confirms the theoretical basis (less "
-		    "noise) but token savings alone don't justify adoption unless "
-		    "quality metrics also improve\"");
-	else
-		fprintf(fp, "- **H3 not significant**: Condition B did not use "
-		    "fewer tokens; the guide has no row for this outcome");
-	{
-		json_t *dd = json_object_get(h3, "distribution");
-		double ma = rp_num(json_object_get(dd, "A"), "mean");
-		double mb = rp_num(json_object_get(dd, "B"), "mean");
-
-		if (ma > 0)
-			fprintf(fp, ".  On average B used %.1f %% %s tokens than A",
-			    fabs(100 * (ma - mb) / ma), mb <= ma ? "fewer" : "more");
-	}
-	direction(fp, h3);
-	fprintf(fp, ".\n");
-}
-
-/* H4 / H5: the omnibus test and the one-tailed follow-ups in the
- * hypothesised direction (001 §6.1). */
-static void
-guide_interaction(FILE *fp, const json_t *res, const char *hyp,
-    const char *group, const char *row, const char *impl)
-{
-	const json_t *kw = rp_find(res, group, hyp, "kruskal_wallis");
-	size_t i, dir = 0, found = 0;
-	json_t *r;
-
-	json_array_foreach(res, i, r)
-		if (rp_is(r, "test", "mann_whitney_u") && rp_is(r, "group", group) &&
-		    rp_is(r, "alternative", "greater")) {
-			found++;
-			dir += rp_true(r, "significant");
-		}
-	if (!kw || !rp_true(kw, "computable"))
-		fprintf(fp, "- %s could not be computed (%s).\n", hyp,
-		    kw ? rp_str(kw, "reason") : "no result");
-	else if (!rp_true(kw, "significant"))
-		fprintf(fp, "- %s not significant: no evidence that the accuracy "
-		    "effect differs by %s.\n", hyp, group);
-	else if (dir > 0)
-		fprintf(fp, "- **%s significant (interaction)**: \"%s\" — \"%s\" "
-		    "(%zu of %zu one-tailed follow-ups in the hypothesised direction "
-		    "significant after BH).\n", hyp, row, impl, dir, found);
-	else
-		fprintf(fp, "- %s: the accuracy effect differs by %s (Kruskal-Wallis "
-		    "significant), but no one-tailed follow-up in the hypothesised "
-		    "direction is significant: the one-tailed hypothesis is not "
-		    "supported.\n", hyp, group);
-}
-
-static void
-guide_correlation(FILE *fp, const json_t *sp, double alpha)
-{
-	if (!sp || !rp_true(sp, "computable"))
-		fprintf(fp, "- The token-quality correlation is not computable "
-		    "(%s).\n", sp ? rp_str(sp, "reason") : "no result");
-	else if (rp_num(sp, "p") <= alpha)
-		fprintf(fp, "- **Δ_tokens correlates with Δ_accuracy** (ρ = %.3f): "
-		    "\"Token reduction predicts quality gain\" — \"The mechanism is "
-		    "noise removal; sites with more HTML bloat benefit most\"%s.\n",
-		    rp_num(sp, "statistic"), rp_num(sp, "statistic") < 0 ? " (the "
-		    "correlation is negative, the surprising case of §6.7: pruning "
-		    "may remove useful context)" : "");
-	else
-		fprintf(fp, "- **Δ_tokens does NOT correlate with Δ_accuracy** "
-		    "(ρ = %.3f): \"Token reduction does not predict quality gain\" "
-		    "— \"The mechanism is content curation quality, not just size "
-		    "reduction\".\n", rp_num(sp, "statistic"));
-}
-
-void
-rp_interpretation(FILE *fp, const json_t *res, double alpha)
-{
-	fprintf(fp, "\n## Interpretation (001 §6.10)\n\n"
-	    "The pre-registered guide, applied to the BH-adjusted results "
-	    "(%s).\n\n", BST_SIGN);
-	guide_h1(fp, rp_find(res, "primary", "H1", NULL));
-	guide_h2_h3(fp, rp_find(res, "primary", "H2", NULL),
-	    rp_find(res, "primary", "H3", NULL));
-	guide_interaction(fp, res, "H4", "tier", "Small models benefit more "
-	    "from llms.txt than large models", "Suggests llms.txt is most "
-	    "valuable when deploying smaller, cheaper models");
-	guide_interaction(fp, res, "H5", "complexity", "Complex questions "
-	    "benefit more", "Suggests llms.txt's value scales with task "
-	    "difficulty");
-	guide_correlation(fp, rp_find(res, "correlation", NULL, "spearman"),
-	    alpha);
 }
 
 void

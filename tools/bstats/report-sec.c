@@ -12,6 +12,27 @@
 #include "bstats.h"
 #include "report.h"
 
+/* Models in the data that no pair holds: not in a model-level count. */
+static void
+pairless_models(FILE *fp, const json_t *res)
+{
+	const json_t *ex = rp_find(res, "data", NULL, "exclusion_accounting");
+	json_t *m = json_object_get(ex, "models_without_pairs"), *v;
+	size_t j;
+
+	if (json_array_size(m) == 0) {
+		fputc('\n', fp);
+		return;
+	}
+	fprintf(fp, " (not counted: %zu model%s without a pair:",
+	    json_array_size(m), json_array_size(m) == 1 ? "" : "s");
+	json_array_foreach(m, j, v) {
+		fputs(j ? ", " : " ", fp);
+		bst_md(fp, json_string_value(v));
+	}
+	fputs(", see section 1)\n", fp);
+}
+
 void
 rp_clustering(FILE *fp, const json_t *res)
 {
@@ -30,11 +51,12 @@ rp_clustering(FILE *fp, const json_t *res)
 			    rp_str(r, "metric"), rp_str(r, "reason"));
 		} else if (rp_is(r, "group", "clustering_model")) {
 			fprintf(fp, "- model level, %s: %lld of %lld models favour B, "
-			    "%lld favour A, %lld show no difference\n",
+			    "%lld favour A, %lld show no difference",
 			    rp_str(r, "metric"), (long long)rp_num(r, "models_favouring_b"),
 			    (long long)rp_num(r, "n"),
 			    (long long)rp_num(r, "models_favouring_a"),
 			    (long long)rp_num(r, "models_no_difference"));
+			pairless_models(fp, res);
 		}
 	}
 }
@@ -212,6 +234,41 @@ parity_table(FILE *fp, const json_t *r)
 	}
 }
 
+/* Fact drift per site (bctx's facts_changed), when the pairs carry it. */
+static void
+fact_table(FILE *fp, const json_t *r)
+{
+	json_t *st, *e;
+	size_t j, k;
+
+	fprintf(fp, "\n**Fact drift per site**: pairs whose two conditions "
+	    "state one fact (a default, a table cell, a version, a code line) "
+	    "with different values, as bctx lists them in `facts_changed`; the "
+	    "medians of the shares of one condition's facts the other states.  "
+	    "%lld of %lld pairs carry fact parity.\n\n| site | pairs | with "
+	    "facts | with a changed fact | changed facts | facts B in A | facts "
+	    "A in B | e.g. |\n|---|---|---|---|---|---|---|---|\n",
+	    (long long)rp_num(r, "pairs_with_facts"), (long long)rp_num(r, "n"));
+	json_array_foreach(json_object_get(r, "sites"), j, st) {
+		fputs("| ", fp);
+		bst_md(fp, rp_str(st, "site_id"));
+		fprintf(fp, " | %lld | %lld | %lld | %lld", (long long)rp_num(st,
+		    "pairs"), (long long)rp_num(st, "with_facts"), (long long)
+		    rp_num(st, "facts_changed_pairs"), (long long)rp_num(st,
+		    "facts_changed"));
+		share_cell(fp, json_object_get(st, "facts_b_in_a"));
+		share_cell(fp, json_object_get(st, "facts_a_in_b"));
+		fputs(" | ", fp);
+		json_array_foreach(json_object_get(st, "facts_changed_examples"),
+		    k, e) {
+			fputs(k ? "; " : "", fp);
+			bst_md(fp, json_string_value(e));
+		}
+		fputs(json_array_size(json_object_get(st,
+		    "facts_changed_examples")) ? " |\n" : "– |\n", fp);
+	}
+}
+
 void
 rp_parity(FILE *fp, const json_t *res)
 {
@@ -234,8 +291,16 @@ rp_parity(FILE *fp, const json_t *res)
 	    "flagged: %lld.\n\n", (long long)rp_num(r, "pairs_with_parity"),
 	    (long long)rp_num(r, "n"), (long long)rp_num(r, "pairs_drift"));
 	parity_table(fp, r);
-	fprintf(fp, "\n**Sensitivity analysis**: the primary tests again without "
-	    "the flagged pairs (not BH-adjusted; compare with section 2).\n\n");
+	if (rp_num(r, "pairs_with_facts") > 0)
+		fact_table(fp, r);
+	fprintf(fp, "\n**Sensitivity analysis**: H1–H3 again without the %lld "
+	    "pair%s bctx flagged `pair_drift` (a fact stated with another value "
+	    "in A and B, or too small a share of one condition's facts stated by "
+	    "the other; in data from before fact parity, word shares below "
+	    "bctx's threshold), so that an answer judged by a content difference "
+	    "is not counted as an effect of the format.  Not BH-adjusted; "
+	    "compare with section 2.\n\n", (long long)rp_num(r, "pairs_drift"),
+	    rp_num(r, "pairs_drift") == 1 ? "" : "s");
 	json_array_foreach(res, i, t)
 		if (rp_is(t, "group", "sensitivity_parity")) {
 			fprintf(fp, "- %s, %s: ", rp_str(t, "hypothesis"),
@@ -254,8 +319,10 @@ rp_correlations(FILE *fp, const json_t *res)
 	    "Δtokens = A − B and Δaccuracy = B − A (%s).\n\n", BST_SIGN);
 	json_array_foreach(res, i, r)
 		if (rp_is(r, "group", "correlation")) {
-			fprintf(fp, "- %s (%s): ", rp_str(r, "metric"),
-			    rp_str(r, "subset"));
+			fprintf(fp, "- %s (%s%s): ", rp_str(r, "metric"),
+			    rp_str(r, "subset"), rp_is(r, "metric",
+			    "staleness_days~delta_accuracy") ? "; exploratory, no "
+			    "pre-registered hypothesis (001 §6.8, §7.4 L-SC-3)" : "");
 			rp_result_line(fp, r);
 		}
 }

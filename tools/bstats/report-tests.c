@@ -107,6 +107,93 @@ distribution(FILE *fp, const json_t *r)
 
 /* ------------------------------------------------------------ sections */
 
+/* Models with tuples outside a pair: why, per model and condition. */
+static void
+unpaired_models(FILE *fp, const json_t *e)
+{
+	const char *k;
+	json_t *m;
+
+	json_object_foreach(json_object_get(e, "by_model"), k, m) {
+		double a = rp_num(m, "A_only"), b = rp_num(m, "B_only");
+		double x = rp_num(m, "partner_excluded");
+
+		if (a + b + x == 0)
+			continue;
+		fputs("- model ", fp);
+		bst_md(fp, k);
+		fprintf(fp, ": %.0f pair%s", rp_num(m, "pairs"),
+		    rp_num(m, "pairs") == 1 ? "" : "s");
+		if (a > 0)
+			fprintf(fp, "; %.0f tuple%s under A without a B response",
+			    a, a == 1 ? "" : "s");
+		if (b > 0)
+			fprintf(fp, "; %.0f tuple%s under B without an A response",
+			    b, b == 1 ? "" : "s");
+		if (x > 0)
+			fprintf(fp, "; %.0f tuple%s whose other condition was "
+			    "excluded", x, x == 1 ? "" : "s");
+		fputs(rp_num(m, "pairs") == 0 ? " — **no pair: this model is "
+		    "absent from every paired analysis**\n" : "\n", fp);
+	}
+}
+
+/* Ratings by rater_kind and what was assessed (000 §10). */
+static void
+ratings(FILE *fp, const json_t *e)
+{
+	const json_t *r = json_object_get(e, "ratings");
+	const char *kind, *sep = "";
+	json_t *v;
+
+	fprintf(fp, "- primary ratings by rater_kind:");
+	json_object_foreach(json_object_get(r, "primary"), kind, v) {
+		fprintf(fp, "%s %s %lld", sep, kind, (long long)
+		    json_integer_value(v));
+		sep = ",";
+	}
+	fprintf(fp, "%s\n- other ratings (second rater, self-check, judge):",
+	    *sep ? "" : " none");
+	sep = "";
+	json_object_foreach(json_object_get(r, "other"), kind, v) {
+		fprintf(fp, "%s %s %lld", sep, kind, (long long)
+		    json_integer_value(v));
+		sep = ",";
+	}
+	fprintf(fp, "%s\n- hallucinations assessed on %lld of %lld pairs%s\n",
+	    *sep ? "" : " none", (long long)rp_num(r,
+	    "hallucinations_assessed_pairs"), (long long)rp_num(e, "pairs"),
+	    rp_num(r, "hallucinations_assessed_pairs") < rp_num(e, "pairs") ?
+	    " (bscore-merge autoscore does not assess them: its counts of 0 "
+	    "are not observations)" : "");
+}
+
+/* Where every tuple went: the sum that section 1 adds up. */
+static void
+tuple_sum(FILE *fp, const json_t *e)
+{
+	const json_t *g = json_object_get(e, "pairs_missing");
+	static const char *const f[][2] = { { "tier", "H4 and the per-tier "
+	    "tests" }, { "complexity", "H5 and the per-complexity tests" },
+	    { "sector", "the per-sector effect sizes" } };
+	size_t i;
+
+	fprintf(fp, "- where the %lld tuples went: %lld in the %lld pairs, "
+	    "%lld excluded, %lld whose other condition was excluded, %lld "
+	    "unpaired (the other condition is absent from the input)\n",
+	    (long long)rp_num(e, "tuples_attempted"),
+	    2 * (long long)rp_num(e, "pairs"), (long long)rp_num(e, "pairs"),
+	    (long long)rp_num(e, "tuples_excluded"),
+	    (long long)rp_num(e, "partner_excluded"),
+	    (long long)rp_num(e, "unpaired"));
+	unpaired_models(fp, e);
+	for (i = 0; i < 3; i++)
+		if (rp_num(g, f[i][0]) > 0)
+			fprintf(fp, "- pairs without a `%s`: %lld, left out of %s\n",
+			    f[i][0], (long long)rp_num(g, f[i][0]), f[i][1]);
+	ratings(fp, e);
+}
+
 void
 rp_exclusions(FILE *fp, const json_t *e)
 {
@@ -118,6 +205,7 @@ rp_exclusions(FILE *fp, const json_t *e)
 	    "- scored pairs (site, question, model): %lld\n",
 	    (long long)rp_num(e, "tuples_attempted"),
 	    (long long)rp_num(e, "tuples_excluded"), (long long)rp_num(e, "pairs"));
+	tuple_sum(fp, e);
 	if (json_object_size(json_object_get(e, "by_reason"))) {
 		fprintf(fp, "\n| exclusion reason | tuples |\n|---|---|\n");
 		json_object_foreach(json_object_get(e, "by_reason"), k, v) {
@@ -155,6 +243,26 @@ notes(FILE *fp, const json_t *r)
 		fprintf(fp, "\n_%s._\n", json_string_value(nv));
 }
 
+/* What the reading (reading.c) says before any number is read. */
+static void
+reading_note(FILE *fp, const json_t *r)
+{
+	const json_t *rd = json_object_get(r, "reading");
+	char pb[32];
+
+	if (json_is_false(json_object_get(rd, "assessed")))
+		fprintf(fp, "\n_Not assessed: no pair's hallucinations were "
+		    "assessed (bscore-merge autoscore, 000 §10); the counts are "
+		    "not observations._\n");
+	else if (rp_true(rd, "all_ties"))
+		fprintf(fp, "\n_No difference on any pair: all %lld pairs scored "
+		    "the same under A and B._\n", (long long)rp_num(r, "n"));
+	else if (rp_true(r, "computable") && rp_true(rd, "too_few_pairs"))
+		fprintf(fp, "\n_Too few pairs to conclude: the smallest p this "
+		    "test can reach on these pairs is %s._\n", bst_fmt_p(rp_num(rd,
+		    "min_attainable_p"), pb, sizeof pb));
+}
+
 static void
 test_section(FILE *fp, const json_t *r)
 {
@@ -173,6 +281,7 @@ test_section(FILE *fp, const json_t *r)
 	else if (sw)
 		fprintf(fp, "\nShapiro-Wilk not computable (%s).\n",
 		    rp_str(sw, "reason"));
+	reading_note(fp, r);
 	notes(fp, r);
 	distribution(fp, r);
 }
@@ -188,22 +297,25 @@ family_row(FILE *fp, const json_t *r)
 	bst_md(fp, rp_str(r, "subset"));
 	fprintf(fp, " | %s | %lld | ", rp_str(r, "alternative")[0] ?
 	    rp_str(r, "alternative") : "–", (long long)rp_num(r, "n"));
-	if (json_is_number(json_object_get(r, "p")))
+	if (json_is_number(json_object_get(r, "p_adjusted")))
 		fprintf(fp, "%s | %s | %s |\n",
 		    bst_fmt_p(rp_num(r, "p"), pb, sizeof pb),
-		    json_is_number(json_object_get(r, "p_adjusted")) ?
-		    bst_fmt_p(rp_num(r, "p_adjusted"), pa, sizeof pa) :
-		    "– (not in the family)", rp_true(r, "significant") ?
-		    "**yes**" : "no");
+		    bst_fmt_p(rp_num(r, "p_adjusted"), pa, sizeof pa),
+		    rp_true(r, "significant") ? "**yes**" : "no");
+	else if (json_is_number(json_object_get(r, "p")))
+		/* outside the family: no BH verdict, neither yes nor no */
+		fprintf(fp, "%s | – (not in the family) | – |\n",
+		    bst_fmt_p(rp_num(r, "p"), pb, sizeof pb));
 	else
-		fprintf(fp, "not computable: %s | – | – |\n", rp_str(r, "reason"));
+		fprintf(fp, "not computable: %s | – (left out of the "
+		    "adjustment) | – |\n", rp_str(r, "reason"));
 }
 
 static void
 family_table(FILE *fp, const json_t *res, const char *family,
     const char *title, double alpha)
 {
-	size_t i;
+	size_t i, in = 0, out = 0;
 	json_t *r;
 	int any = 0;
 
@@ -218,7 +330,16 @@ family_table(FILE *fp, const json_t *res, const char *family,
 			    title, alpha);
 		any = 1;
 		family_row(fp, r);
+		if (rp_is(r, "family", family)) {
+			in += json_is_number(json_object_get(r, "p"));
+			out += !json_is_number(json_object_get(r, "p"));
+		}
 	}
+	if (out)
+		fprintf(fp, "\n%zu test%s of this family %s not computable and "
+		    "left out of the adjustment: BH over %zu test%s.\n", out,
+		    out == 1 ? "" : "s", out == 1 ? "is" : "are", in,
+		    in == 1 ? "" : "s");
 }
 
 void

@@ -26,12 +26,35 @@ head(const struct bst_study *s, FILE *fp)
 	    a, a, 100 * s->opt.level, s->opt.nboot, s->opt.seed, BST_SIGN);
 }
 
+/* 000 §10: automatic and LLM-judge scores are a first pass. */
+static void
+banner(const struct bst_study *s, FILE *fp)
+{
+	const json_t *r = json_object_get(s->exclusions, "ratings");
+	const char *kind, *sep = "";
+	json_t *v;
+
+	if (!json_is_true(json_object_get(r, "first_pass_only")))
+		return;
+	fprintf(fp, "\n> **First-pass scores, not the study's result.**  No "
+	    "primary rating is by a human rater (rater_kind:");
+	json_object_foreach(json_object_get(r, "primary"), kind, v) {
+		fprintf(fp, "%s %s %lld", sep, kind, (long long)
+		    json_integer_value(v));
+		sep = ",";
+	}
+	fprintf(fp, ").  Spec 000 §10 makes automatic and LLM-judge scores a "
+	    "first pass that human raters confirm: read every result below as "
+	    "a check of the pipeline, not as evidence about llms.txt.\n");
+}
+
 void
 bstats_report(const struct bst_study *s, FILE *fp)
 {
 	const json_t *res = s->results;
 
 	head(s, fp);
+	banner(s, fp);
 	rp_exclusions(fp, s->exclusions);
 	if (s->conformance)
 		rp_conformance(fp, s->conformance);

@@ -8,7 +8,9 @@
  *   report-sec.c    sections 5-9: clustering, subgroups, tokens, A<->B
  *                   parity, correlations
  *   report-guide.c  section 10 (inter-rater reliability), the corpus
- *                   conformance, the §6.10 interpretation, the methods
+ *                   conformance, the methods
+ *   report-read.c   the §6.10 interpretation with what the data say
+ *                   beside it (the results' "reading", reading.c)
  *   report-fmt.c    the primitives every section uses
  *
  * A section file calls report-fmt.c only; report-fmt.c calls none of them.
@@ -37,8 +39,10 @@ void rp_correlations(FILE *fp, const json_t *res);
 /* report-guide.c */
 void rp_agreement(FILE *fp, const json_t *res);
 void rp_conformance(FILE *fp, const json_t *conformance);
-void rp_interpretation(FILE *fp, const json_t *res, double alpha);
 void rp_methods(FILE *fp, size_t nboot, unsigned long seed);
+
+/* report-read.c */
+void rp_interpretation(FILE *fp, const json_t *res, double alpha);
 
 /* ------------------------------------ report-fmt.c: the primitives */
 
@@ -55,6 +59,8 @@ const json_t *rp_find(const json_t *res, const char *group, const char *hyp,
 /* Text from the data as Markdown text: |, *, _, `, [, ], #, !, ~ and \
  * escaped, <, > and & as entities, line breaks and tabs as spaces. */
 void bst_md(FILE *fp, const char *s);
+/* "p = 0.0312", "p = 1.23e-05" or "p < 1e-300". */
+void rp_p(FILE *fp, double p);
 /* The name of r's test for a reader ("Wilcoxon signed-rank"). */
 const char *rp_test_title(const json_t *r);
 /* "Wilcoxon signed-rank: W+ = ..., p = ..., Cliff's δ = ..." (001 §6.3),

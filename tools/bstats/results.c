@@ -126,6 +126,9 @@ bst_cliff_effect(struct bst_study *s, json_t *r, const double *d, size_t n)
 
 	if (n == 0) {
 		bst_res_effect(r, "cliffs_delta", 0, 0, 0, 0, 0, "no pairs");
+		/* no interval drawn: off the progress line's total */
+		s->boot_progress.total -= s->boot_progress.total > 0;
+		progress_add(&s->boot_progress, 0, "bootstrap intervals");
 		return;
 	}
 	for (i = 0; i < n; i++) {
