@@ -6,7 +6,7 @@
 
 # 1,000,000 small records through the scheduler's window in under 100 MB
 awk 'BEGIN { for (i = 0; i < 1000000; i++)
-	printf "{\"question_id\":\"Q%d\",\"condition\":\"A\",\"question_text\":\"What is item %d?\",\"content\":\"Item %d is small.\"}\n", i, i, i }' \
+	printf "{\"question_id\":\"Q%d\",\"condition\":\"A\",\"question_text\":\"What is item %d?\",\"content\":\"Item %d is small.\",\"tokens\":{\"llama3\":4}}\n", i, i, i }' \
     >"$T/million.ndjson"
 $PY - "$BINFER" "$T/million.ndjson" "$T/million.out" >"$T/rss" <<'PYEOF'
 import resource, subprocess, sys
