@@ -73,14 +73,21 @@ is "$(reqs)" 12 "changed num_predict: not answered from the cache"
 # the -o file is not committed: a partial file under the final name would
 # pass for a finished stage.  What was there before stays as it was; the
 # same command again completes the output from the cache.
-rm -rf "$T/cache"
+# interrupt OUT ARGS...: $B -j 1 ARGS with stdout in OUT, stderr in
+# $T/interr, from an empty cache, interrupted once two answers are cached;
+# its exit status in $rc
+interrupt() {
+	rm -rf "$T/cache"
+	_o=$1; shift
+	$B -j 1 "$@" >"$_o" 2>"$T/interr" &
+	bpid=$!
+	i=0
+	while [ "$(entries)" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	kill -INT $bpid
+	rc=0; wait $bpid || rc=$?
+}
 printf 'an older output\n' >"$T/int.ndjson"
-$B -j 1 -o "$T/int.ndjson" "$T/ctx.ndjson" 2>"$T/interr" &
-bpid=$!
-i=0
-while [ "$(entries)" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-kill -INT $bpid
-rc=0; wait $bpid || rc=$?
+interrupt /dev/null -o "$T/int.ndjson" "$T/ctx.ndjson"
 is "$rc" 130 "SIGINT: exit status 130"
 is "$(cat "$T/int.ndjson")" "an older output" "SIGINT: the output file is not replaced by a partial one"
 is "$(find "$T" -maxdepth 1 -name '.int.ndjson*' | wc -l | tr -d ' ')" 0 "SIGINT: no temporary file left"
@@ -94,13 +101,7 @@ files_eq "$T/int.ndjson" "$T/out2.ndjson" "SIGINT: a re-run completes the same o
 is "$(reqs)" "$((12 - k))" "SIGINT: the re-run asks only the $((12 - k)) missing requests"
 
 # 8. SIGINT with the records on standard output: those written are whole
-rm -rf "$T/cache"
-$B -j 1 "$T/ctx.ndjson" >"$T/int.out" 2>"$T/interr" &
-bpid=$!
-i=0
-while [ "$(entries)" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-kill -INT $bpid
-rc=0; wait $bpid || rc=$?
+interrupt "$T/int.out" "$T/ctx.ndjson"
 is "$rc" 130 "SIGINT, standard output: exit status 130"
 k=$(grep -c '' "$T/int.out")
 is "$((k >= 2 && k < 12))" 1 "SIGINT, standard output: $k records written"

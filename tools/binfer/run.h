@@ -107,7 +107,6 @@ struct job {
 /* What a run counts, for its progress line, its summary and its exit status. */
 struct binfer_tally {
 	unsigned long long records;	/* read */
-	unsigned long long done;	/* J_DONE (written, or waiting for those before) */
 	unsigned long long answered;	/* an answer and no exclusion */
 	unsigned long long cached;	/* records answered from the cache */
 	unsigned long long passed;	/* passed on without a request (excluded) */

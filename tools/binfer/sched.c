@@ -4,7 +4,10 @@
  * concurrently (at most --jobs in flight) over the endpoints, retries with
  * backoff, moves a dead endpoint's requests to the live ones, and writes
  * each record as soon as it and every record before it are done.  Memory
- * is bounded by the window, not by the input.
+ * is bounded by the window, not by the input.  It keeps the run's tally
+ * and the progress line (its ETA: the prompt tokens left over the rate the
+ * servers get through them), and stops the run when no endpoint makes a
+ * connection any more.
  */
 #include <assert.h>
 #include <math.h>
@@ -42,9 +45,8 @@ busy(const struct binfer_run *R)
 static void
 set_done(struct binfer_run *R, struct job *j)
 {
-	assert(j->state != J_DONE && j->state != J_FREE);
+	assert(j->state != J_DONE);
 	j->state = J_DONE;
-	R->n.done++;
 	if (j->expected > 0)
 		R->n.work_done += (unsigned long long)j->expected;
 }
@@ -60,9 +62,9 @@ start(struct binfer_run *R, struct job *j)
 	struct job_prep p;
 
 	job_prepare(R, j, &p);
-	j->state = J_READY;
 	switch (p.status) {
 	case JOB_SEND:
+		j->state = J_READY;
 		break;
 	case JOB_CACHED:
 		R->n.cached++;
