@@ -37,17 +37,19 @@ progress_start(struct progress *p, const char *label, unsigned long long total)
 	p->t0 = now_seconds();
 	p->active = enabled();
 	p->unit = "rec";
+	p->eta = -1;
 }
 
-static void
-fmt_time(double s, char *out, size_t n)
+char *
+progress_duration(double s, char *out, size_t n)
 {
-	unsigned long t = s < 0 ? 0 : (unsigned long)(s + 0.5);
+	unsigned long t = !(s > 0) ? 0 : s > 1e9 ? 1000000000UL : (unsigned long)(s + 0.5);
 
 	if (t >= 3600)
 		snprintf(out, n, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
 	else
 		snprintf(out, n, "%lu:%02lu", t / 60, t % 60);
+	return out;
 }
 
 char *
@@ -58,18 +60,19 @@ progress_format(const struct progress *p, double now, const char *note,
 	char eta[32] = "";
 	size_t used;
 
-	if (p->total && rate > 0 && p->done <= p->total) {
+	if (p->eta >= 0 || (p->total && rate > 0 && p->done <= p->total)) {
 		char t[24];
 
-		fmt_time((double)(p->total - p->done) / rate, t, sizeof(t));
+		progress_duration(p->eta >= 0 ? p->eta :
+		    (double)(p->total - p->done) / rate, t, sizeof(t));
 		snprintf(eta, sizeof(eta), "  ETA %s", t);
 	}
 	if (p->total)
 		snprintf(out, outlen, "%s%s%llu/%llu  %.1f %s/s%s", p->label ? p->label : "",
 		    p->label ? ": " : "", p->done, p->total, rate, p->unit, eta);
 	else
-		snprintf(out, outlen, "%s%s%llu  %.1f %s/s", p->label ? p->label : "",
-		    p->label ? ": " : "", p->done, rate, p->unit);
+		snprintf(out, outlen, "%s%s%llu  %.1f %s/s%s", p->label ? p->label : "",
+		    p->label ? ": " : "", p->done, rate, p->unit, eta);
 	used = strlen(out);
 	if (note && *note && used + 2 < outlen)
 		snprintf(out + used, outlen - used, "  %s", note);

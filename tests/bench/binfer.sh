@@ -1,8 +1,23 @@
 #!/bin/sh
-# binfer's benchmark (make bench): requests per second at -j 1, 4 and 16 and
-# CPU time per request, against a test server that answers at once, compared
-# in the same run with curl sending the same requests (curl --parallel over
-# one connection pool, the reference for what libcurl costs by itself).
+# binfer's benchmark (make bench), two parts in one run:
+#
+# 1. Against a real llama.cpp llama-server (make deps-servers) at --parallel
+#    N = 1, 2, 4 slots: binfer -j N against the ideal client, N concurrent
+#    loops of curl sending the same bodies (and one curl --parallel), on the
+#    example study's varied contexts (examples/pipeline.sh's counted
+#    contexts: every question of the example site, both conditions):
+#    requests completed per second, the server's busy slots (per decode from
+#    /metrics, and /slots sampled during the run), tokens per second, the
+#    ratio binfer/curl (issue 34 asks >= 0.95) and whether every side got
+#    the same answers (tests/bench/binfer-slots.py).  Skipped, saying so,
+#    without the server.
+# 2. CPU time per request at -j 1, 4 and 16 against a test server that
+#    answers at once, compared with curl --parallel sending the same requests
+#    (what libcurl costs by itself).
+#
+# BINFER_BENCH_ROUNDS (default 3) rounds per number of slots,
+# BINFER_BENCH_SLOTS (default 1,2,4), BINFER_BENCH_N (default 400) requests
+# of part 2.  Never run by make check: these are timings.
 set -eu
 TOP=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${CTXBENCH_BUILD:-$TOP/build}
@@ -14,6 +29,23 @@ W=$(mktemp -d "${TMPDIR:-/tmp}/binfer-bench.XXXXXX")
 spid=
 cleanup() { [ -n "$spid" ] && kill "$spid" 2>/dev/null; rm -rf "$W"; }
 trap cleanup EXIT INT TERM
+
+LLAMA_DIR=${CTXBENCH_LLAMA_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ctxbench/llama.cpp}
+if [ -x "$LLAMA_DIR/bin/llama-server" ] && [ -f "$LLAMA_DIR/models/tiny-llama3.gguf" ]; then
+	echo "binfer: throughput against llama-server $(cat "$LLAMA_DIR/bin/REV" 2>/dev/null | cut -c1-12)" \
+	    "(tiny-llama3.gguf, one thread) at --parallel N, against N loops of curl"
+	OUT=$W/study PATH=$BUILD/bin:$PATH sh "$TOP/examples/pipeline.sh" >"$W/pipeline.log" 2>&1 ||
+	    { tail -n 20 "$W/pipeline.log" >&2; echo "bench: examples/pipeline.sh failed" >&2; exit 1; }
+	mkdir -p "$W/slots"
+	$PY "$TOP/tests/bench/binfer-slots.py" --binfer "$BINFER" \
+	    --llama-server "$LLAMA_DIR/bin/llama-server" --model "$LLAMA_DIR/models/tiny-llama3.gguf" \
+	    --config "$TOP/tests/binfer/config.json" --model-id llama-3.3-8b-q8_0 \
+	    --contexts "$W/study/counted.ndjson" --work "$W/slots" \
+	    --slots "${BINFER_BENCH_SLOTS:-1,2,4}" --rounds "${BINFER_BENCH_ROUNDS:-3}"
+else
+	echo "binfer: llama-server is not built (make deps-servers): no throughput against a real server"
+fi
+echo
 
 $PY "$TOP/tests/binfer/server.py" --port-file "$W/port" --log "$W/log" &
 spid=$!
@@ -29,7 +61,7 @@ done | $PY "$TOP/tests/binfer/mkctx.py" >"$W/ctx.ndjson"
 
 # the request bodies binfer sends, for curl to send the same
 "$BINFER" -c "$TOP/tests/binfer/config.json" -m qwen3-8b-q8_0 --endpoint "$url" --no-cache --warmup 0 \
-    -j 4 "$W/ctx.ndjson" >/dev/null
+    -j 4 "$W/ctx.ndjson" >/dev/null 2>"$W/capture.err" || { cat "$W/capture.err" >&2; exit 1; }
 $PY - "$W" "$url" <<'PYEOF'
 import json, sys
 w, url = sys.argv[1], sys.argv[2]
@@ -46,20 +78,23 @@ with open(w + "/log") as f, open(w + "/curl.cfg", "w") as cfg:
                   'output = "/dev/null"\n' % (url, w, k))
 PYEOF
 
-# measure CMD...: prints "wall_s cpu_s" of the command (children's rusage)
+# measure CMD...: prints "wall_s cpu_s" of the command (children's rusage);
+# its standard error only when it fails (binfer ends every run with a line)
 measure() {
 	$PY - "$@" <<'PYEOF'
 import resource, subprocess, sys, time
 t = time.monotonic()
-subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL,
-               stderr=subprocess.DEVNULL if sys.argv[1] == "curl" else None)
+p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 wall = time.monotonic() - t
+if p.returncode != 0:
+    sys.stderr.write(p.stderr.decode())
+    sys.exit("%s failed (%d)" % (sys.argv[1], p.returncode))
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 print("%.6f %.6f" % (wall, ru.ru_utime + ru.ru_stime))
 PYEOF
 }
 
-echo "binfer: $N requests to a server that answers at once ($(curl --version | head -n 1 | cut -d' ' -f1-2))"
+echo "binfer: CPU per request, $N requests to a server that answers at once ($(curl --version | head -n 1 | cut -d' ' -f1-2))"
 printf '%-8s %4s %12s %16s %14s\n' program jobs "requests/s" "CPU ms/request" "CPU vs curl"
 for j in 1 4 16; do
 	set -- $(measure curl -s -Z --parallel-max "$j" -K "$W/curl.cfg")

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The request cache: a run killed at any instant resumes by running it
-# again, with nothing lost or asked twice; SIGINT leaves valid output.
+# again, with nothing lost or asked twice; SIGINT leaves no partial -o file.
 . "${0%/*}/../lib/tap.sh"
 . "${0%/*}/lib.sh"
 
@@ -69,21 +69,43 @@ files_eq "$T/out6.ndjson" "$T/out2.ndjson" "damaged entry: same output"
 run $B -j 6 --num-predict 256 -o "$T/out7.ndjson" "$T/ctx.ndjson"
 is "$(reqs)" 12 "changed num_predict: not answered from the cache"
 
-# 7. SIGINT: in-flight requests finish, the output is valid, status 130
-rm -rf "$T/cache"
-$B -j 1 -o "$T/int.ndjson" "$T/ctx.ndjson" 2>"$T/interr" &
-bpid=$!
-i=0
-while [ "$(entries)" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
-kill -INT $bpid
-rc=0; wait $bpid || rc=$?
+# 7. SIGINT (Ctrl-C): the requests in flight finish and are cached, and
+# the -o file is not committed: a partial file under the final name would
+# pass for a finished stage.  What was there before stays as it was; the
+# same command again completes the output from the cache.
+# interrupt OUT ARGS...: $B -j 1 ARGS with stdout in OUT, stderr in
+# $T/interr, from an empty cache, interrupted once two answers are cached;
+# its exit status in $rc
+interrupt() {
+	rm -rf "$T/cache"
+	_o=$1; shift
+	$B -j 1 "$@" >"$_o" 2>"$T/interr" &
+	bpid=$!
+	i=0
+	while [ "$(entries)" -lt 2 ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
+	kill -INT $bpid
+	rc=0; wait $bpid || rc=$?
+}
+printf 'an older output\n' >"$T/int.ndjson"
+interrupt /dev/null -o "$T/int.ndjson" "$T/ctx.ndjson"
 is "$rc" 130 "SIGINT: exit status 130"
-like "$(cat "$T/interr")" "interrupted: wrote [0-9]+ of 12 records; run again" "SIGINT: says what it wrote"
-k=$(grep -c '' "$T/int.ndjson")
-is "$((k >= 2 && k < 12))" 1 "SIGINT: $k complete records written"
-is "$(jq -r '.response_text' "$T/int.ndjson" | grep -c '^Answer to')" "$k" "SIGINT: every written record is whole JSON"
-is "$(entries)" "$k" "SIGINT: the request in flight was finished and cached"
+is "$(cat "$T/int.ndjson")" "an older output" "SIGINT: the output file is not replaced by a partial one"
+is "$(find "$T" -maxdepth 1 -name '.int.ndjson*' | wc -l | tr -d ' ')" 0 "SIGINT: no temporary file left"
+like "$(tail -n 1 "$T/interr")" "^binfer: interrupted after [0-9:]+ with [0-9]+ records? done \(.*\); nothing written to $T/int.ndjson; run again to resume from the cache$" \
+   "SIGINT: the last line says what was done and that nothing was written"
+k=$(entries)
+is "$((k >= 2 && k < 12))" 1 "SIGINT: $k answers cached (the request in flight finished)"
+: >"$T/c.log"
 run $B -j 6 -o "$T/int.ndjson" "$T/ctx.ndjson"
 files_eq "$T/int.ndjson" "$T/out2.ndjson" "SIGINT: a re-run completes the same output"
+is "$(reqs)" "$((12 - k))" "SIGINT: the re-run asks only the $((12 - k)) missing requests"
+
+# 8. SIGINT with the records on standard output: those written are whole
+interrupt "$T/int.out" "$T/ctx.ndjson"
+is "$rc" 130 "SIGINT, standard output: exit status 130"
+k=$(grep -c '' "$T/int.out")
+is "$((k >= 2 && k < 12))" 1 "SIGINT, standard output: $k records written"
+is "$(jq -r '.response_text' "$T/int.out" | grep -c '^Answer to')" "$k" "SIGINT, standard output: every written record is whole"
+like "$(tail -n 1 "$T/interr")" "; $k records? written; run again to resume from the cache$" "SIGINT, standard output: says how many were written"
 
 done_testing

@@ -4,7 +4,7 @@
 # every locked parameter of 001 §4.6 applied, as the server itself reports
 # it (/slots, its verbose log); byte-identical answers across runs and at
 # -j 4 over four slots; the context checks; the model's identity in the
-# cache key; and each failure path.
+# cache key; and each failure path (a server killed mid-run stops the run).
 . "${0%/*}/../lib/tap.sh"
 . "${0%/*}/lib.sh"
 have_llama || skip_all "llama-server is not built: run make deps-servers (tests/binfer/deps-servers.sh)"
@@ -107,8 +107,13 @@ EOF2
 ( sleep 1; kill "$pid_k" ) &
 run --stdin "$T/many.ndjson" $B --endpoint "$url_k" --num-predict 64 --retries 1 --retry-delay 10
 expect_status 1 "server killed mid-run: exit 1"
-like "$err" "records? excluded as INFERENCE_ERROR" "server killed: failures counted per reason"
-is "$(printf '%s\n' "$out" | wc -l | tr -d ' ')" 30 "server killed: every record written"
+like "$err" "$url_k: no connection \(Couldn.t connect to server\)" "server killed: said at once, naming the server"
+like "$(printf '%s\n' "$err" | tail -n 1)" "^binfer: $url_k: no server answers any more: stopped after [0-9:]+ with [0-9]+ records? done" \
+   "server killed: the run stops, saying why"
+n=$(printf '%s\n' "$out" | grep -c . || true)
+is "$((n < 30))" 1 "server killed: $n of 30 records written, the rest left to a second run"
+is "$(printf '%s\n' "$out" | jq -r 'select(.error != null) | .error' | grep -c connect || true)" 0 \
+   "server killed: no record written with the lost connection as its error"
 start_llama key -m "$LLAMA_MODEL" -c 2048 -np 1 --api-key sk-llama-secret-42
 BINFER_KEY=wrong-key-7 run --stdin "$T/one.ndjson" $B --endpoint "$url_key" --api-key-env BINFER_KEY --warmup 0
 expect_status 1 "401: exit 1"

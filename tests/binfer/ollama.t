@@ -166,13 +166,17 @@ run --stdin "$T/one.ndjson" "$BINFER" -c "$CFG" -m qwen3-8b-q8_0 --endpoint http
 expect_status 1 "no server: exit 1"
 like "$err" "api/tags: cannot list the models" "no server: message"
 
-# no server, digest given: every record carries its connection error
+# no server, digest given: the run stops, naming the server; no record
+# is written as if the context had failed
 run --stdin "$T/one.ndjson" "$BINFER" -c "$CFG" -m qwen3-8b-q8_0 --endpoint http://127.0.0.1:9 --retries 1 \
     --retry-delay 10 --no-cache --digest abc --warmup 1
 expect_status 1 "no server, digest given: exit 1"
-is "$(printf '%s\n' "$out" | jq -c '[.exclusion_reason, (.error | test("Couldn.t connect|connect"))]')" '["INFERENCE_ERROR",true]' \
-   "no server: connection error recorded"
+is "$out" "" "no server: no record written"
 like "$err" "warm-up request 1 failed" "no server: warm-up failure reported"
+like "$err" "http://127.0.0.1:9: no connection \(Couldn.t connect to server\); its requests are tried again" \
+   "no server: the first failed connection said, with the URL"
+like "$(printf '%s\n' "$err" | tail -n 1)" "^binfer: http://127.0.0.1:9: no server answers any more: stopped after [0-9:]+ with 0 records done .*; run again to resume" \
+   "no server: the run stops and says why"
 
 # the model's maximum context comes from /api/show, not only the config
 start_server small --ctx-len 40960

@@ -6,16 +6,19 @@
 
 # 1,000,000 small records through the scheduler's window in under 100 MB
 awk 'BEGIN { for (i = 0; i < 1000000; i++)
-	printf "{\"question_id\":\"Q%d\",\"condition\":\"A\",\"question_text\":\"What is item %d?\",\"content\":\"Item %d is small.\"}\n", i, i, i }' \
+	printf "{\"question_id\":\"Q%d\",\"condition\":\"A\",\"question_text\":\"What is item %d?\",\"content\":\"Item %d is small.\",\"tokens\":{\"llama3\":4}}\n", i, i, i }' \
     >"$T/million.ndjson"
-$PY - "$BINFER" "$T/million.ndjson" "$T/million.out" >"$T/rss" <<'PYEOF'
+$PY - "$BINFER" "$T/million.ndjson" "$T/million.out" "$T/million.err" >"$T/rss" <<'PYEOF'
 import resource, subprocess, sys
-with open(sys.argv[3], "wb") as out:
-    rc = subprocess.call([sys.argv[1], "-e", "extractive", "--no-cache", sys.argv[2]], stdout=out)
+with open(sys.argv[3], "wb") as out, open(sys.argv[4], "wb") as err:
+    rc = subprocess.call([sys.argv[1], "-e", "extractive", "--no-cache", sys.argv[2]], stdout=out,
+                         stderr=err)
 print(rc, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)
 PYEOF
 read -r rc mb <"$T/rss"
 is "$rc" 0 "1,000,000 records: exit 0"
+like "$(cat "$T/million.err")" "^binfer: 1000000 records in [0-9:]+: 1000000 answered, 0 excluded, 0 failed$" \
+   "1,000,000 records: the summary line only"
 is "$(wc -l <"$T/million.out" | tr -d ' ')" 1000000 "1,000,000 records written"
 is "$(tail -n 1 "$T/million.out" | jq -r '[.question_id, .response_text] | join(" ")')" "Q999999 Item 999999 is small." \
    "the last one in its place"

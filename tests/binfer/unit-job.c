@@ -131,8 +131,8 @@ test_response(const char *dir)
 	job_put_answer(&R, &j, "http://e", &r);
 	TAP_IS_STR(json_string_value(json_object_get(j.rec, "response_text")), "100 a minute.",
 	    "an answer put: response_text");
-	TAP_IS_INT(R.tokens_out, 4, "an answer put: its output tokens counted");
-	TAP_IS_INT(R.nreason[REASON_INFERENCE_ERROR] + R.nreason[REASON_CONTEXT_TRUNCATED], 0,
+	TAP_IS_INT(R.n.answered, 1, "an answer put: counted as answered");
+	TAP_IS_INT(R.n.nreason[REASON_INFERENCE_ERROR] + R.n.nreason[REASON_CONTEXT_TRUNCATED], 0,
 	    "an ordinary answer: no reason counted");
 	job_free(&j);
 
@@ -168,7 +168,7 @@ test_response(const char *dir)
 	job_put_error(&R, &j, NULL, p.error, REASON_CONTEXT_OVERFLOW);
 	TAP_IS_STR(json_string_value(json_object_get(j.rec, "exclusion_reason")),
 	    "CONTEXT_OVERFLOW", "an overflow put: its exclusion reason");
-	TAP_IS_INT(R.nreason[REASON_CONTEXT_OVERFLOW], 1, "an overflow put: counted");
+	TAP_IS_INT(R.n.nreason[REASON_CONTEXT_OVERFLOW], 1, "an overflow put: counted");
 	job_prep_release(&p);
 	job_free(&j);
 	free(text);
@@ -229,8 +229,8 @@ test_judge(void)
 	job_put_error(&R, &j, "http://e", "HTTP 500: down", REASON_INFERENCE_ERROR);
 	TAP_OK(json_is_null(json_object_get(j.rec, "factual_accuracy")),
 	    "judge: a failed request scores nothing");
-	TAP_IS_INT(R.nreason[REASON_INFERENCE_ERROR], 1, "judge: the failure counted");
-	TAP_IS_INT(R.nreason[REASON_JUDGE_ERROR], 0, "judge: not as a verdict error");
+	TAP_IS_INT(R.n.nreason[REASON_INFERENCE_ERROR], 1, "judge: the failure counted");
+	TAP_IS_INT(R.n.nreason[REASON_JUDGE_ERROR], 0, "judge: not as a verdict error");
 	job_prep_release(&p);
 	job_free(&j);
 }

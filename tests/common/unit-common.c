@@ -276,6 +276,22 @@ test_progress(void)
 	progress_format(&p, p.t0 + 5.0, "ok=25", line, sizeof(line));
 	TAP_IS_STR(line, "fetch: 25/100  5.0 rec/s  ETA 0:15  ok=25",
 	    "progress line shows count, rate, ETA and note");
+	p.eta = 3725.4;
+	progress_format(&p, p.t0 + 5.0, NULL, line, sizeof(line));
+	TAP_IS_STR(line, "fetch: 25/100  5.0 rec/s  ETA 1:02:05",
+	    "progress line: the caller's ETA instead of the rate's");
+	p.total = 0;
+	p.eta = 61;
+	progress_format(&p, p.t0 + 5.0, NULL, line, sizeof(line));
+	TAP_IS_STR(line, "fetch: 25  5.0 rec/s  ETA 1:01",
+	    "progress line: the caller's ETA without a total");
+	p.eta = -1;
+	progress_format(&p, p.t0 + 5.0, NULL, line, sizeof(line));
+	TAP_IS_STR(line, "fetch: 25  5.0 rec/s", "progress line: no total, no ETA");
+	TAP_IS_STR(progress_duration(59.4, line, sizeof(line)), "0:59", "duration: seconds");
+	TAP_IS_STR(progress_duration(59.6, line, sizeof(line)), "1:00", "duration: rounded");
+	TAP_IS_STR(progress_duration(7322, line, sizeof(line)), "2:02:02", "duration: hours");
+	TAP_IS_STR(progress_duration(-3, line, sizeof(line)), "0:00", "duration: never negative");
 }
 
 /* Sort (key, seq) pairs by key only: ties must keep their input order. */

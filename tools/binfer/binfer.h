@@ -3,15 +3,20 @@
  * tool_*.c.  The files form floors and calls only go down (nothing calls
  * back up into a file above it):
  *
- *   main.c     wires the run: options, endpoints, scheduler, exit status
- *              -> opts.c server.c sched.c record.c (reason names)
+ *   main.c     wires the run: options, endpoints, scheduler, the output's
+ *              commit, exit status
+ *              -> opts.c server.c sched.c report.c
  *   opts.c     the command line and benchmark-config.json: struct binfer_opts
  *              -> engine.c server.c (names) judge.c (the rubric's prompts)
+ *   report.c   the end of a run on stderr: reasons, the exit status, the
+ *              summary line  -> record.c (reason names)
  *   sched.c    the scheduler: the window of records, requests in flight,
- *              retries, endpoints, writing in input order; acts on what
- *              preparing a job found
- *              -> job.c cache.c (store) engine.c (binfer_parse) server.c
- *                 (warm-up) text.c (masking) proto.c (results)
+ *              retries, endpoints, writing in input order, the progress
+ *              line and the run's tally; acts on what preparing a job found
+ *              -> input.c job.c cache.c (store) engine.c (binfer_parse)
+ *                 server.c (warm-up) text.c (masking) proto.c (results)
+ *   input.c    the input files read a record at a time, and read ahead
+ *              for the progress line's total  (common/ only)
  *   job.c      one job's life cycle: prepare (then the cache), put an answer
  *              or an error, count reasons; returns a status, sets no state
  *              -> record.c judge.c cache.c (load) proto.c
@@ -38,8 +43,8 @@
  * Everything calls common/ (ctx.h).  This header holds what needs no run:
  * engine.c, proto.c, text.c, ollama.c, openai.c, server.c's names and
  * probe, extract.c, cache.c and judge.c's verdict parser; run.h holds the
- * run and the job (opts.c, job.c, record.c, judge.c, request.c, server.c's
- * endpoints, sched.c).
+ * run and the job (opts.c, input.c, job.c, record.c, judge.c, request.c,
+ * server.c's endpoints, sched.c, report.c).
  *
  * Ownership: every char * in a struct binfer_result is malloc'd and released
  * by binfer_result_release(); json_t values returned are new references.

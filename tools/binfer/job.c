@@ -32,6 +32,14 @@ job_prepare(const struct binfer_run *R, struct job *j, struct job_prep *p)
 		p->status = JOB_CACHED;
 }
 
+long long
+job_work(const struct binfer_run *R, const json_t *rec)
+{
+	if (R->o->judge || R->o->engine == BINFER_EXTRACTIVE)
+		return -1;
+	return record_work(R->o, rec);
+}
+
 void
 job_prep_release(struct job_prep *p)
 {
@@ -48,16 +56,14 @@ job_put_answer(struct binfer_run *R, struct job *j, const char *endpoint,
 	enum binfer_reason why;
 
 	assert(j->rec != NULL && j->state != J_DONE);
-	if (R->o->judge) {
+	if (R->o->judge)
 		why = judge_put(R, j, endpoint, r, NULL);
-	} else {
+	else
 		why = record_put_answer(R, j, endpoint, r);
-		/* the progress line's tok/s: the responses' output */
-		if (r->eval_count > 0)
-			R->tokens_out += (unsigned long long)r->eval_count;
-	}
 	if (why != REASON_N)
-		R->nreason[why]++;
+		R->n.nreason[why]++;
+	else
+		R->n.answered++;
 }
 
 void
@@ -69,5 +75,5 @@ job_put_error(struct binfer_run *R, struct job *j, const char *endpoint,
 		judge_put(R, j, endpoint, NULL, err);
 	else
 		record_put_error(R, j, endpoint, err, why);
-	R->nreason[why]++;
+	R->n.nreason[why]++;
 }

@@ -7,6 +7,7 @@
  * response record per context, in input order, as soon as it is done.  The
  * parts are listed in binfer.h; the records are described in man/binfer.1.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,29 +36,6 @@ make_headers(const struct binfer_opts *o, const char **secret)
 	return h;
 }
 
-/* Counts per reason on stderr; the exit status says whether too many failed. */
-static int
-report(const struct binfer_run *R)
-{
-	unsigned long long failed = 0;
-	int k;
-
-	for (k = 0; k < REASON_N; k++) {
-		if (R->nreason[k])
-			warn("%llu record%s excluded as %s (see the error field)", R->nreason[k],
-			    R->nreason[k] == 1 ? "" : "s", binfer_reason_name(k));
-		/* A context too large for the model is the protocol's exclusion. */
-		if (k != REASON_CONTEXT_OVERFLOW)
-			failed += R->nreason[k];
-	}
-	if (failed == 0 || (R->o->allow_failures >= 0 &&
-	    failed <= (unsigned long long)R->o->allow_failures))
-		return 0;
-	warn("%llu of %llu records failed (--allow-failures %lld)", failed, R->records,
-	    R->o->allow_failures);
-	return EXIT_DATA;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -68,6 +46,7 @@ main(int argc, char **argv)
 	ctx_init(argv[0]);
 	binfer_opts_parse(&o, argc, argv);
 	memset(&R, 0, sizeof(R));
+	R.n.t_start = now_seconds();
 	R.o = &o;
 	R.kind = o.server;
 	R.ctx = -1;
@@ -83,9 +62,17 @@ main(int argc, char **argv)
 	if (o.output)
 		ndj_output_open(o.output);
 	ctx_catch_signals();
-	rc = binfer_schedule(&R);
-	if (rc == 0)
-		rc = report(&R);
+	rc = binfer_verdict(&R, binfer_schedule(&R));
+	/*
+	 * Records that failed are in a whole output, committed; a run that
+	 * stopped early commits nothing (the temporary goes at exit) and
+	 * resumes from the cache.  The summary comes last.
+	 */
+	if (R.stop == STOP_NONE)
+		ndj_output_close();
+	else if (fflush(stdout) == EOF && errno != EPIPE)
+		warn_errno("write error");
+	binfer_summary(&R);
 	for (i = 0; i < R.nep; i++)
 		binfer_server_info_release(&R.ep[i].si);
 	free(R.ep);
@@ -94,6 +81,5 @@ main(int argc, char **argv)
 	binfer_opts_free(&o);
 	if (rc == 0)
 		ctx_exit();
-	ndj_output_close();
 	exit(rc);
 }

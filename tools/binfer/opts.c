@@ -21,7 +21,8 @@ static const char usage[] =
 "  -c, --config FILE        benchmark-config.json (parameters, models, template,\n"
 "                           endpoint)\n"
 "  -m, --model ID           the model to run (a model_id of the config)\n"
-"  -e, --engine NAME        ollama, openai or extractive (default: the config's\n"
+"  -e, --engine NAME        ollama, openai or extractive (default: the model's\n"
+"                           engine in the config, else the config's\n"
 "                           inference_endpoint.engine, else ollama)\n"
 "      --server KIND        the OpenAI-compatible server: llama.cpp, vllm,\n"
 "                           lmstudio, ollama-openai, openai or auto (default:\n"
@@ -123,6 +124,7 @@ static const struct option longopts[] = {
 /* What the command line said before the config is read. */
 struct cli {
 	const char *config, *engine, *model, *server, *extra, *cache;
+	const char *engine_from;	/* where the engine was chosen, for messages */
 	const char **endpoints;
 	size_t nendpoints;
 	char **files;			/* --endpoints texts the URLs point into */
@@ -230,21 +232,45 @@ parse_args(struct binfer_opts *o, struct cli *c, int argc, char **argv)
 	o->inputs = argv + optind;
 }
 
-/* -e and --server: the engine, and the server kind it implies. */
+/* The engine a model of the config names for itself, or NULL. */
+static const char *
+model_engine(const json_t *cfg, const char *model_id)
+{
+	json_t *m = cfg && model_id ? cfg_model(cfg, model_id) : NULL;
+
+	return json_string_value(json_object_get(m, "engine"));
+}
+
+/*
+ * -e and --server: the engine (-e, else the kind --server names, else the
+ * model's own engine in the config, else the config's
+ * inference_endpoint.engine, else ollama), where it came from (for
+ * messages, in c->engine_from) and the server kind it implies.
+ */
 static void
-resolve_engine(struct binfer_opts *o, const struct cli *c)
+resolve_engine(struct binfer_opts *o, struct cli *c)
 {
 	const char *engine = c->engine;
 
+	c->engine_from = "--engine";
 	if (c->server && binfer_server_parse(c->server, &o->server) < 0)
 		die_usage("--server: expected llama.cpp, vllm, lmstudio, ollama-openai, "
 		    "openai, ollama or auto, got '%s'", c->server);
-	if (!engine && c->server && o->server != SRV_AUTO)
+	if (!engine && c->server && o->server != SRV_AUTO) {
 		engine = o->server == SRV_OLLAMA ? "ollama" : "openai";
-	if (!engine)
-		engine = o->cfg ? cfg_str(o->cfg, "inference_endpoint.engine", "ollama") : "ollama";
+		c->engine_from = "--server";
+	}
+	if (!engine && !o->judge && (engine = model_engine(o->cfg, c->model)) != NULL)
+		c->engine_from = "the model's engine in the config";
+	if (!engine && o->cfg && (engine = cfg_str(o->cfg, "inference_endpoint.engine", NULL)))
+		c->engine_from = "the config's inference_endpoint.engine";
+	if (!engine) {
+		engine = "ollama";
+		c->engine_from = "the default engine";
+	}
 	if (binfer_engine_parse(engine, &o->engine) < 0)
-		die_usage("--engine: expected ollama, openai or extractive, got '%s'", engine);
+		die_usage("%s: expected ollama, openai or extractive, got '%s'", c->engine_from,
+		    engine);
 	if (o->engine == BINFER_OLLAMA && o->server != SRV_AUTO && o->server != SRV_OLLAMA)
 		die_usage("--server %s speaks the OpenAI API: use --engine openai", c->server);
 	if (o->engine == BINFER_OPENAI && o->server == SRV_OLLAMA)
@@ -279,6 +305,29 @@ check_judge(const struct binfer_opts *o, const char *config)
 	}
 }
 
+/*
+ * A record's model_id names the model that answered (001 §4.1): the
+ * extractive engine answers as the extractive baseline only (its id, or a
+ * model of the config whose engine is extractive), and such a model is run
+ * by no other engine.
+ */
+static void
+check_engine(const struct binfer_opts *o, const struct cli *c, const json_t *mcfg)
+{
+	const char *e = json_string_value(json_object_get(mcfg, "engine"));
+	int baseline = strcmp(o->model_id, "extractive-baseline") == 0 ||
+	    (e && strcmp(e, "extractive") == 0);
+
+	if (o->engine == BINFER_EXTRACTIVE && !baseline)
+		die_usage("--model %s: the extractive engine (%s) answers as the "
+		    "extractive baseline only, not as a model of the study: run %s with "
+		    "-e ollama or -e openai", o->model_id, c->engine_from, o->model_id);
+	if (o->engine != BINFER_EXTRACTIVE && baseline)
+		die_usage("--model %s is the extractive baseline: the %s engine (%s) "
+		    "cannot answer as it", o->model_id, binfer_engine_name(o->engine),
+		    c->engine_from);
+}
+
 static void
 resolve_model(struct binfer_opts *o, const struct cli *c)
 {
@@ -294,8 +343,11 @@ resolve_model(struct binfer_opts *o, const struct cli *c)
 	if (o->judge) {
 		check_judge(o, c->config);
 		mcfg = NULL;
-	} else if (o->cfg && !mcfg && o->engine != BINFER_EXTRACTIVE) {
-		die_usage("--model: %s is not a model_id of %s", o->model_id, c->config);
+	} else {
+		/* the extractive engine's own name needs no entry when not asked for */
+		if (o->cfg && !mcfg && c->model)
+			die_usage("--model: %s is not a model_id of %s", o->model_id, c->config);
+		check_engine(o, c, mcfg);
 	}
 	if (o->engine == BINFER_EXTRACTIVE) {
 		o->family = "extractive";

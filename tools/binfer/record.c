@@ -48,16 +48,50 @@ count_of(const json_t *rec, const char *field, const char *tok)
 	return json_integer_value(v);
 }
 
-/* The input's token count: btok's, else (extractive) the reference count. */
+/* rec[field][tok] when a count, else -1; never dies. */
+static long long
+count_or(const json_t *rec, const char *field, const char *tok)
+{
+	json_t *v = json_object_get(json_object_get(rec, field), tok);
+
+	return json_is_integer(v) && json_integer_value(v) >= 0 ? json_integer_value(v) : -1;
+}
+
+long long
+record_work(const struct binfer_opts *o, const json_t *rec)
+{
+	long long n;
+
+	if (json_is_true(json_object_get(rec, "excluded")))
+		return 0;
+	if (!o->tokenizer)
+		return -1;
+	n = count_or(rec, "prompt_tokens", o->tokenizer);
+	return n >= 0 ? n : count_or(rec, "tokens", o->tokenizer);
+}
+
+/*
+ * The input's token count: btok's for the model's tokenizer, else (the
+ * extractive engine) the reference count.  A context btok never counted
+ * stops the run here, at its cause, rather than bstats three stages later.
+ */
 static long long
 input_count(const struct binfer_run *R, const json_t *rec)
 {
 	const struct binfer_opts *o = R->o;
-	long long input = o->tokenizer ? count_of(rec, "tokens", o->tokenizer) : -1;
+	json_t *ref = json_object_get(rec, "ref_token_count");
+	json_t *tokens = json_object_get(rec, "tokens");
+	long long input;
 
-	if (input < 0 && json_is_integer(json_object_get(rec, "ref_token_count")) &&
-	    o->engine == BINFER_EXTRACTIVE)
-		input = json_integer_value(json_object_get(rec, "ref_token_count"));
+	if ((!tokens || json_is_null(tokens)) && (!ref || json_is_null(ref)))
+		ndj_die("no input_token_count — run btok first");
+	input = count_of(rec, "tokens", o->tokenizer);
+	if (input < 0 && o->engine == BINFER_EXTRACTIVE && json_is_integer(ref))
+		input = json_integer_value(ref);
+	if (input < 0)
+		ndj_die("tokens: no count for tokenizer %s (model %s) — run btok -t %s "
+		    "(or btok -c with this config) first", o->tokenizer, o->model_id,
+		    o->tokenizer);
 	return input;
 }
 
@@ -176,12 +210,8 @@ prepare_request(const struct binfer_run *R, struct job *j, long long input,
 	j->expected = count_of(j->rec, "prompt_tokens", o->tokenizer);
 	if (j->expected < 0)
 		j->expected = input;
-	if (o->engine == BINFER_OLLAMA) {
-		if (j->expected < 0)
-			ndj_die("prompt_tokens: expected btok's count for tokenizer %s "
-			    "(run btok -t %s before binfer)", o->tokenizer, o->tokenizer);
+	if (o->engine == BINFER_OLLAMA)
 		j->num_ctx = binfer_num_ctx_for(R, j->expected);
-	}
 	*overflow = context_check(R, j);
 	job_set_body(R, j, system, user);
 	free(filled);
@@ -195,10 +225,14 @@ record_prepare(const struct binfer_run *R, struct job *j, struct job_prep *p)
 	long long input;
 
 	set_model_fields(R, j->rec);
+	if (rec_bool_opt(j->rec, "excluded", 0)) {
+		/* excluded contexts pass through, no request */
+		input = count_or(j->rec, "tokens", R->o->tokenizer);
+		json_set_new(j->rec, "input_token_count", json_int_or_null(input));
+		return JOB_PASS;
+	}
 	input = input_count(R, j->rec);
 	json_set_new(j->rec, "input_token_count", json_int_or_null(input));
-	if (rec_bool_opt(j->rec, "excluded", 0))
-		return JOB_PASS;	/* excluded contexts pass through, no request */
 	if (R->o->engine == BINFER_EXTRACTIVE)
 		return prepare_extractive(R, j, &p->answer);
 	return prepare_request(R, j, input, &p->error);

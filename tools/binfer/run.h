@@ -13,6 +13,11 @@
  * J_DONE and writes the record in input order.  Only sched.c changes a
  * job's state.
  *
+ * The run's tally (struct binfer_tally) is counted by sched.c and job.c
+ * and read by report.c.  A run that stops before the end of its input
+ * (R->stop: interrupted, or no endpoint answers any more) leaves its
+ * answers in the cache and main.c commits no -o output.
+ *
  * Ownership: a struct job owns its record (rec) and request body from
  * job_prepare until the scheduler writes the record; a struct binfer_run
  * owns its endpoints, headers and window.
@@ -20,7 +25,6 @@
 #ifndef BINFER_RUN_H
 #define BINFER_RUN_H
 
-#include <stdint.h>
 #include <curl/curl.h>
 
 #include "ctx.h"
@@ -100,6 +104,30 @@ struct job {
 	char *url;			/* the endpoint's URL of the request */
 };
 
+/* What a run counts, for its progress line, its summary and its exit status. */
+struct binfer_tally {
+	unsigned long long records;	/* read */
+	unsigned long long answered;	/* an answer and no exclusion */
+	unsigned long long cached;	/* records answered from the cache */
+	unsigned long long passed;	/* passed on without a request (excluded) */
+	unsigned long long nreason[REASON_N];
+	unsigned long long sent_tokens;	/* btok's prompt tokens of the requests the
+					   servers finished (answered or not) */
+	unsigned long long tokens_out;	/* output tokens the servers reported */
+	double t_start;			/* the run's start (now_seconds) */
+	double t_first, t_last;		/* first request sent, last one finished; 0: none */
+	unsigned long long total;	/* records of the input; 0: unknown */
+	long long work_total;		/* their prompt tokens; -1: unknown */
+	unsigned long long work_done;	/* prompt tokens of the records done */
+};
+
+/* Why a run stopped before the end of its input. */
+enum binfer_stop {
+	STOP_NONE,
+	STOP_INTERRUPT,		/* SIGINT or SIGTERM */
+	STOP_GONE		/* no endpoint answers any more: stop_url */
+};
+
 struct binfer_run {
 	const struct binfer_opts *o;
 	struct binfer_endpoint *ep;
@@ -120,8 +148,9 @@ struct binfer_run {
 	struct http *http;
 	int inflight;			/* jobs submitted and not completed */
 	int warmed;
-	unsigned long long nreason[REASON_N], tokens_out, records;
-	uint64_t rng;
+	struct binfer_tally n;
+	enum binfer_stop stop;
+	const char *stop_url;		/* STOP_GONE: the endpoint that failed last */
 };
 
 /* ------------------------------------------------------------ job.c */
@@ -162,6 +191,14 @@ void job_put_answer(struct binfer_run *R, struct job *j, const char *endpoint,
 void job_put_error(struct binfer_run *R, struct job *j, const char *endpoint,
     const char *err, enum binfer_reason why);
 
+/*
+ * The prompt tokens rec's request will carry (btok's count for the model's
+ * tokenizer, 0 for a context that is excluded), for the ETA; -1 when the
+ * run's work is not measured in tokens (judge, extractive) or rec has no
+ * count.  Never dies: the run itself checks the record.
+ */
+long long job_work(const struct binfer_run *R, const json_t *rec);
+
 /* ------------------------------------------------------------ record.c */
 
 /*
@@ -171,6 +208,8 @@ void job_put_error(struct binfer_run *R, struct job *j, const char *endpoint,
  */
 enum job_status record_prepare(const struct binfer_run *R, struct job *j,
     struct job_prep *p);
+/* job_work's count for a response record. */
+long long record_work(const struct binfer_opts *o, const json_t *rec);
 /* The response fields; returns the reason the record is excluded for, or REASON_N. */
 enum binfer_reason record_put_answer(const struct binfer_run *R, struct job *j,
     const char *endpoint, const struct binfer_result *r);
@@ -205,7 +244,49 @@ const char *binfer_model_digest(const struct binfer_run *R,
 void binfer_endpoints_probe(struct binfer_run *R);
 void binfer_warm_up(struct binfer_run *R, const struct job *first);
 
-/* sched.c: read, run and write every record; returns the exit status. */
+/* ------------------------------------------------------------ input.c */
+
+/* The input: files in order (NULL-terminated; none: stdin). */
+struct binfer_input {
+	struct ndj_reader rd;
+	char **files;
+	int open, eof;
+};
+
+void input_init(struct binfer_input *in, char **files);
+/* The next record (a new reference), or NULL at the end; dies on bad input. */
+json_t *input_next(struct binfer_input *in);
+/* 1 when a record (or the end) can be read without waiting. */
+int input_ready(const struct binfer_input *in);
+void input_close(struct binfer_input *in);
+/*
+ * Read the records of files ahead of the run, calling fn(rec, ud) for each
+ * (rec borrowed), when every one is a regular file: returns how many, or -1
+ * without reading when one is stdin, a pipe or a device (it cannot be read
+ * twice).  Lines that are no record are skipped: the run reports them.
+ */
+long long input_scan(char **files, void (*fn)(const json_t *, void *), void *ud);
+
+/* ------------------------------------------------------------ report.c */
+
+/*
+ * The records excluded per reason on stderr; returns the exit status: rc
+ * (binfer_schedule's) unless it is 0 and no record was answered although
+ * some were asked, or more failed than --allow-failures: EXIT_DATA.
+ */
+int binfer_verdict(const struct binfer_run *R, int rc);
+/*
+ * The line that ends every run on stderr: the records, what became of
+ * them, the time and the servers' pace, and the output written; for a run
+ * that stopped early (R->stop), why, and that -o was not written.
+ */
+void binfer_summary(const struct binfer_run *R);
+
+/*
+ * sched.c: read, run and write every record; on the way sets R->n and, when
+ * the run stops early, R->stop.  Returns 0, or the exit status of a run that
+ * stopped (130 interrupted, EXIT_DATA no endpoint answers).
+ */
 int binfer_schedule(struct binfer_run *R);
 
 #endif

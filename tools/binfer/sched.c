@@ -4,11 +4,13 @@
  * concurrently (at most --jobs in flight) over the endpoints, retries with
  * backoff, moves a dead endpoint's requests to the live ones, and writes
  * each record as soon as it and every record before it are done.  Memory
- * is bounded by the window, not by the input.
+ * is bounded by the window, not by the input.  It keeps the run's tally
+ * and the progress line (its ETA: the prompt tokens left over the rate the
+ * servers get through them), and stops the run when no endpoint makes a
+ * connection any more.
  */
 #include <assert.h>
 #include <math.h>
-#include <poll.h>
 #include <string.h>
 #include <time.h>
 
@@ -18,59 +20,11 @@
 #define MAX_BODY (64u << 20)	/* cap on a server's answer */
 #define DEAD_MAX_S 30.0		/* longest pause of a dead endpoint */
 
-/* The input: files in order, stdin when none. */
-struct input {
-	struct ndj_reader rd;
-	char **files;
-	int open, eof;
-};
-
 static struct job *
 slot(const struct binfer_run *R, unsigned long long seq)
 {
 	assert(seq >= R->head && seq < R->tail);
 	return &R->win[seq % R->wcap];
-}
-
-static json_t *
-next_record(struct input *in)
-{
-	json_t *rec;
-
-	while (!in->eof) {
-		if (!in->open) {
-			ndj_reader_open(&in->rd, *in->files ? *in->files : "-");
-			in->open = 1;
-		}
-		if ((rec = ndj_next(&in->rd)) != NULL)
-			return rec;
-		ndj_reader_close(&in->rd);
-		in->open = 0;
-		if (!*in->files || !*++in->files)
-			in->eof = 1;
-	}
-	return NULL;
-}
-
-/*
- * Can a record be read without waiting?  Bytes in the stdio buffer (as
- * gnulib's freadahead reads them on glibc), else the descriptor polls
- * readable (always so for a regular file, and at end of input).
- */
-static int
-input_ready(const struct input *in)
-{
-	struct pollfd pfd;
-
-	if (!in->open)
-		return 1;
-#ifdef __GLIBC__
-	if (in->rd.fp->_IO_read_ptr < in->rd.fp->_IO_read_end)
-		return 1;
-#endif
-	pfd.fd = fileno(in->rd.fp);
-	pfd.events = POLLIN;
-	return poll(&pfd, 1, 0) > 0;
 }
 
 /* Anything to do but wait for input? */
@@ -85,6 +39,16 @@ busy(const struct binfer_run *R)
 		if (R->win[s % R->wcap].state == J_READY || R->win[s % R->wcap].state == J_DONE)
 			return 1;
 	return 0;
+}
+
+/* j is done: its record can be written once those before it are. */
+static void
+set_done(struct binfer_run *R, struct job *j)
+{
+	assert(j->state != J_DONE);
+	j->state = J_DONE;
+	if (j->expected > 0)
+		R->n.work_done += (unsigned long long)j->expected;
 }
 
 /*
@@ -103,16 +67,19 @@ start(struct binfer_run *R, struct job *j)
 		j->state = J_READY;
 		break;
 	case JOB_CACHED:
+		R->n.cached++;
+		/* FALLTHROUGH */
 	case JOB_LOCAL:
 		job_put_answer(R, j, p.endpoint, &p.answer);
-		j->state = J_DONE;
+		set_done(R, j);
 		break;
 	case JOB_OVERFLOW:
 		job_put_error(R, j, NULL, p.error, REASON_CONTEXT_OVERFLOW);
-		j->state = J_DONE;
+		set_done(R, j);
 		break;
 	case JOB_PASS:
-		j->state = J_DONE;
+		R->n.passed++;
+		set_done(R, j);
 		break;
 	}
 	job_prep_release(&p);
@@ -123,10 +90,10 @@ start(struct binfer_run *R, struct job *j)
  * slow producer while requests are in flight or records wait to be written.
  */
 static void
-fill(struct binfer_run *R, struct input *in)
+fill(struct binfer_run *R, struct binfer_input *in)
 {
 	while (!in->eof && R->tail - R->head < R->wcap && (input_ready(in) || !busy(R))) {
-		json_t *rec = next_record(in);
+		json_t *rec = input_next(in);
 		struct job *j;
 
 		if (!rec)
@@ -139,8 +106,8 @@ fill(struct binfer_run *R, struct input *in)
 		j->num_ctx = -1;
 		j->ep = -1;
 		R->tail++;
+		R->n.records++;
 		start(R, j);
-		R->records++;
 	}
 }
 
@@ -189,24 +156,52 @@ submit(struct binfer_run *R, struct job *j, long delay_ms)
 	q->arg = R;
 	if (j->state == J_READY)
 		R->inflight++;
+	if (R->n.t_first == 0)
+		R->n.t_first = now_seconds();
 	R->ep[j->ep].inflight++;
 	j->state = J_INFLIGHT;
 	http_submit(R->http, q, 0, delay_ms);
 }
 
-/* Is another endpoint live?  Then a refused connection moves the request. */
+/* No connection was made: nobody listens there, or the name is unknown. */
 static int
-mark_dead(struct binfer_run *R, int ep, double now)
+no_connection(const struct http_req *q)
+{
+	return q->err == HTTP_ECONNECT || q->err == HTTP_EDNS ||
+	    q->err == HTTP_ECONNECT_TIMEOUT;
+}
+
+/*
+ * Endpoint ep made no connection (q): said at once, the first time.  Is
+ * another endpoint live?  Then the request moves there.
+ */
+static int
+mark_dead(struct binfer_run *R, int ep, const struct http_req *q, double now)
 {
 	struct binfer_endpoint *e = &R->ep[ep];
 	int i;
 
 	e->dead++;
 	e->dead_until = now + fmin(DEAD_MAX_S, ldexp(0.5, e->dead));
-	if (e->dead == 1 && R->nep > 1)
-		warn("%s: no connection; its requests go to the other endpoints", e->url);
+	if (e->dead == 1)
+		warn("%s: no connection (%s); %s", e->url,
+		    curl_easy_strerror((CURLcode)q->curl_code), R->nep > 1 ?
+		    "its requests go to the other endpoints" :
+		    "its requests are tried again (--retries)");
 	for (i = 0; i < R->nep; i++)
 		if (i != ep && R->ep[i].dead_until <= now)
+			return 1;
+	return 0;
+}
+
+/* Does any endpoint still answer (none failed to connect since it last did)? */
+static int
+any_answers(const struct binfer_run *R)
+{
+	int i;
+
+	for (i = 0; i < R->nep; i++)
+		if (R->ep[i].dead == 0)
 			return 1;
 	return 0;
 }
@@ -243,6 +238,11 @@ finish(struct binfer_run *R, struct job *j, const char *endpoint, int st,
 	char *err;
 
 	R->inflight--;
+	R->n.t_last = now_seconds();
+	if (j->expected > 0)
+		R->n.sent_tokens += (unsigned long long)j->expected;
+	if (r->eval_count > 0)
+		R->n.tokens_out += (unsigned long long)r->eval_count;
 	if (st == BINFER_OK) {
 		if (R->o->cache_dir)
 			binfer_cache_store(R->o->cache_dir, j->hash, binfer_engine_name(R->o->engine),
@@ -255,13 +255,14 @@ finish(struct binfer_run *R, struct job *j, const char *endpoint, int st,
 		    REASON_INFERENCE_ERROR);
 		free(err);
 	}
-	j->state = J_DONE;
+	set_done(R, j);
 }
 
 /*
  * The driver's callback: a refused connection moves the request to another
  * endpoint, a transient failure is tried again after a backoff, anything
- * else finishes the job.
+ * else finishes the job, except that when no endpoint makes a connection
+ * any more the run stops (STOP_GONE): the server is gone, not the answer.
  */
 static void
 request_done(struct http_req *q)
@@ -277,21 +278,28 @@ request_done(struct http_req *q)
 	assert(j->state == J_INFLIGHT && j->ep >= 0 && j->ep < R->nep);
 	endpoint = R->ep[j->ep].url;
 	R->ep[j->ep].inflight--;
-	if ((q->err == HTTP_ECONNECT || q->err == HTTP_EDNS) &&
-	    mark_dead(R, j->ep, now_seconds())) {
+	if (no_connection(q) && mark_dead(R, j->ep, q, now_seconds())) {
 		submit(R, j, 0);	/* another endpoint, no attempt spent */
 		return;
 	}
-	if (q->err == HTTP_OK)
+	if (q->err == HTTP_OK && R->ep[j->ep].dead > 0) {
+		warn("%s: answers again", endpoint);
 		R->ep[j->ep].dead = 0;
+	}
 	j->attempts++;
 	binfer_result_init(&r);
 	st = parse_answer(R, q, &r, &retry_after);
 	http_req_release(q);
-	if (st == BINFER_RETRY && j->attempts <= R->o->retries)
+	if (st == BINFER_RETRY && j->attempts <= R->o->retries) {
 		submit(R, j, http_backoff_ms(R->http, j->attempts, retry_after));
-	else
+	} else if (no_connection(q) && !any_answers(R)) {
+		R->inflight--;
+		j->state = J_READY;	/* not done: asked again by the next run */
+		R->stop = STOP_GONE;
+		R->stop_url = endpoint;
+	} else {
 		finish(R, j, endpoint, st, &r);
+	}
 	binfer_result_release(&r);
 }
 
@@ -306,19 +314,51 @@ next_job(struct binfer_run *R, unsigned long long *cursor)
 	return *cursor < R->tail ? slot(R, (*cursor)++) : NULL;
 }
 
+/*
+ * The seconds left: the prompt tokens of the records not done over the
+ * rate at which the servers got through prompt tokens (the answers' output
+ * included); -1 when either is unknown.
+ */
+static double
+eta(const struct binfer_run *R, double now)
+{
+	const struct binfer_tally *n = &R->n;
+	double el = now - n->t_first;
+
+	if (n->work_total < 0 || n->t_first == 0 || n->sent_tokens == 0 || el <= 0)
+		return -1;
+	if ((unsigned long long)n->work_total <= n->work_done)
+		return 0;
+	return (double)((unsigned long long)n->work_total - n->work_done) /
+	    ((double)n->sent_tokens / el);
+}
+
+/* The progress line's note: tokens/s in and out, failures; and its ETA. */
+static void
+progress_note(const struct binfer_run *R, struct progress *pg, char *note, size_t len)
+{
+	double now = now_seconds(), el = R->n.t_first > 0 ? now - R->n.t_first : 0;
+	unsigned long long fails = 0;
+	int k;
+
+	for (k = 0; k < REASON_N; k++)
+		if (k != REASON_CONTEXT_OVERFLOW)
+			fails += R->n.nreason[k];
+	pg->eta = eta(R, now);
+	snprintf(note, len, "%.0f tok/s in  %.1f tok/s out  %llu failed",
+	    el > 0 ? (double)R->n.sent_tokens / el : 0.0,
+	    el > 0 ? (double)R->n.tokens_out / el : 0.0, fails);
+}
+
 /* Write the done records at the head of the window, in input order. */
 static void
 emit_ready(struct binfer_run *R, struct progress *pg)
 {
-	char note[96];
-	unsigned long long fails = 0, head = R->head;
-	int k;
+	char note[128];
+	unsigned long long head = R->head;
 
-	for (k = 0; k < REASON_N; k++)
-		fails += R->nreason[k];
 	while (R->head < R->tail && slot(R, R->head)->state == J_DONE) {
 		struct job *j = slot(R, R->head);
-		double el = now_seconds() - pg->t0;
 
 		assert(j->rec != NULL && j->state == J_DONE);
 		binfer_mask_json(j->rec, R->secret);
@@ -329,9 +369,9 @@ emit_ready(struct binfer_run *R, struct progress *pg)
 		http_req_release(&j->req);
 		memset(j, 0, sizeof(*j));	/* J_FREE: the slot is reusable */
 		R->head++;
-		snprintf(note, sizeof(note), "%.1f tok/s  %llu failed",
-		    el > 0 ? (double)R->tokens_out / el : 0.0, fails);
-		progress_add(pg, 1, note);
+		if (pg->active)
+			progress_note(R, pg, note, sizeof(note));
+		progress_add(pg, 1, pg->active ? note : NULL);
 	}
 	if (R->head != head)
 		fflush(ndj_output());	/* written means readable downstream */
@@ -366,7 +406,7 @@ interrupted(struct binfer_run *R, int *draining)
 }
 
 static void
-run_loop(struct binfer_run *R, struct input *in, struct progress *pg, int *stopped)
+run_loop(struct binfer_run *R, struct binfer_input *in, struct progress *pg)
 {
 	unsigned long long cursor = 0;
 	int draining = 0;
@@ -375,7 +415,7 @@ run_loop(struct binfer_run *R, struct input *in, struct progress *pg, int *stopp
 
 	for (;;) {
 		if (interrupted(R, &draining)) {
-			*stopped = 1;
+			R->stop = STOP_INTERRUPT;
 			return;
 		}
 		if (!draining)
@@ -392,20 +432,54 @@ run_loop(struct binfer_run *R, struct input *in, struct progress *pg, int *stopp
 			return;
 		http_step(R->http, R->inflight > 0 ? 200 : 0);
 		emit_ready(R, pg);
+		if (R->stop != STOP_NONE)
+			return;
 	}
+}
+
+/* The records ahead and their prompt tokens, for the progress line. */
+static void
+count_work(const json_t *rec, void *ud)
+{
+	struct binfer_run *R = ud;
+	long long w = job_work(R, rec);
+
+	if (w < 0)
+		R->n.work_total = -1;
+	else if (R->n.work_total >= 0)
+		R->n.work_total += w;
+}
+
+/*
+ * The progress line, on a terminal: its total and the tokens of the work
+ * ahead, when the inputs can be read ahead (regular files).
+ */
+static void
+progress_open(struct binfer_run *R, struct progress *pg)
+{
+	long long total;
+
+	progress_start(pg, "binfer", 0);
+	R->n.work_total = -1;
+	if (!pg->active)
+		return;
+	R->n.work_total = 0;
+	total = input_scan(R->o->inputs, count_work, R);
+	if (total < 0)
+		R->n.work_total = -1;
+	else
+		pg->total = R->n.total = (unsigned long long)total;
 }
 
 int
 binfer_schedule(struct binfer_run *R)
 {
 	struct http_config hc;
-	struct input in;
+	struct binfer_input in;
 	struct progress pg;
-	int stopped = 0;
 	unsigned long long k;
 
-	memset(&in, 0, sizeof(in));
-	in.files = R->o->inputs;
+	input_init(&in, R->o->inputs);
 	R->wcap = (size_t)R->o->jobs * 4 + 60;
 	R->win = xcalloc(R->wcap, sizeof(*R->win));
 	memset(&hc, 0, sizeof(hc));
@@ -414,8 +488,8 @@ binfer_schedule(struct binfer_run *R)
 	hc.retry_base_ms = R->o->retry_delay_ms > 0 ? R->o->retry_delay_ms : 1;
 	hc.retry_max_ms = 60000;
 	R->http = http_new(&hc);
-	progress_start(&pg, "binfer", 0);
-	run_loop(R, &in, &pg, &stopped);
+	progress_open(R, &pg);
+	run_loop(R, &in, &pg);
 	progress_end(&pg);
 	http_free(R->http);	/* abandons what is still in flight */
 	for (k = R->head; k < R->tail; k++) {
@@ -426,13 +500,7 @@ binfer_schedule(struct binfer_run *R)
 		free(j->url);
 		http_req_release(&j->req);
 	}
-	if (in.open)
-		ndj_reader_close(&in.rd);
+	input_close(&in);
 	free(R->win);
-	if (stopped) {
-		warn("interrupted: wrote %llu of %llu records; run again to resume "
-		    "from the cache", R->head, R->records);
-		return 130;
-	}
-	return 0;
+	return R->stop == STOP_INTERRUPT ? 130 : R->stop == STOP_GONE ? EXIT_DATA : 0;
 }

@@ -169,31 +169,49 @@ probe_fail(const char *base, const char *what, char *why)
 }
 
 /* The pause before another attempt: the retry delay doubled each time, at most 60 s. */
+static double
+backoff_s(const struct probe *pr, int attempt)
+{
+	double d = (double)pr->retry_delay_ms / 1000.0 * ldexp(1.0, attempt);
+
+	return d > 60 ? 60 : d;
+}
+
 static void
 backoff_sleep(const struct probe *pr, int attempt)
 {
-	double d = (double)pr->retry_delay_ms / 1000.0 * ldexp(1.0, attempt);
+	double d = backoff_s(pr, attempt);
 	struct timespec ts;
 
-	if (d > 60)
-		d = 60;
 	ts.tv_sec = (time_t)d;
 	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
 	nanosleep(&ts, NULL);
 }
 
-/* request() with retries while nothing answers (a server still starting). */
+/*
+ * request() with retries while nothing answers (a server still starting).
+ * The first failure is said at once, with the URL and how long binfer
+ * will keep trying, so a dead server is never a silent wait.
+ */
 static json_t *
 request_retry(const struct probe *pr, const char *path, const char *body, long *status,
     char **why)
 {
 	json_t *o;
+	double wait = 0;
 	int attempt;
 
 	for (attempt = 0;; attempt++) {
 		o = request(pr, path, body, status, why);
 		if (o || *status != 0 || attempt >= pr->retries || ctx_interrupted)
 			return o;
+		if (attempt == 0) {
+			for (int k = 0; k < pr->retries; k++)
+				wait += backoff_s(pr, k);
+			warn("%s%s: no server answers (%s); trying again %d time%s over %.0f s "
+			    "(--retries, --retry-delay)", pr->base, path, *why, pr->retries,
+			    pr->retries == 1 ? "" : "s", ceil(wait));
+		}
 		backoff_sleep(pr, attempt);
 		free(*why);
 	}

@@ -1,1 +1,1 @@
-^binfer: <stdin>:1: prompt_tokens: expected btok's count for tokenizer llama3 \(run btok
+^binfer: <stdin>:1: tokens: no count for tokenizer llama3 \(model x\) — run btok -t llama3
