@@ -89,6 +89,8 @@ struct xs {
 	struct bline *blk;	/* the open code block */
 	size_t nblk, capblk;
 	struct buf blkn;	/* its normalised lines */
+	size_t lead_s, lead_e;	/* the last text line before it */
+	struct buf lead;	/* that line without Markdown markers */
 	int in_block;
 	int para;		/* Markdown: a paragraph or list item is open */
 };
@@ -99,7 +101,8 @@ const char *
 facts_kind_name(enum fact_kind k)
 {
 	static const char *const names[FACT_NKINDS] = {
-		"number", "version", "quoted", "identifier", "cell", "code"
+		"number", "version", "quoted", "switch", "identifier", "cell",
+		"code"
 	};
 
 	return (unsigned)k < FACT_NKINDS ? names[k] : "?";
@@ -156,7 +159,7 @@ static int
 kind_has_atom(enum fact_kind k)
 {
 	return k == FACT_NUMBER || k == FACT_VERSION || k == FACT_QUOTED ||
-	    k == FACT_IDENT;
+	    k == FACT_SWITCH || k == FACT_IDENT;
 }
 
 /*
@@ -977,6 +980,37 @@ number_fact(struct xs *x, size_t i)
 	    x->val.len, t->off, len, x->norm.s + t->s, t->n, NULL, 0);
 }
 
+/* The T_WORD at i is an on/off value next to "default" (see facts.h)? */
+static int
+is_switch(const struct xs *x, size_t i)
+{
+	static const char *const sw[] = { "disabled", "enabled", "false", "no",
+		"off", "on", "true", "yes" };
+	const struct tok *t = &x->tk[i];
+	size_t j, k, lo = i > WORD_NEAR ? i - WORD_NEAR : 0;
+
+	for (k = 0; k < sizeof sw / sizeof sw[0]; k++)
+		if (t->n == strlen(sw[k]) && memcmp(x->norm.s + t->s, sw[k],
+		    t->n) == 0)
+			break;
+	if (k == sizeof sw / sizeof sw[0])
+		return 0;
+	for (j = lo; j < x->ntk && j <= i + WORD_NEAR; j++) {
+		const struct tok *d = &x->tk[j];
+
+		if (d->type == T_END) {
+			if (j < i)
+				continue;
+			break;
+		}
+		if (d->type == T_WORD && (t != d) && ((d->n == 7 && memcmp(
+		    x->norm.s + d->s, "default", 7) == 0) || (d->n == 8 &&
+		    memcmp(x->norm.s + d->s, "defaults", 8) == 0)))
+			return 1;
+	}
+	return 0;
+}
+
 /* The facts of the run's tokens. */
 static void
 run_facts(struct xs *x)
@@ -1007,6 +1041,13 @@ run_facts(struct xs *x)
 		case T_QUOTE:
 			context_key(x, i, i);
 			add_fact(x, FACT_QUOTED, x->key.s ? x->key.s : "",
+			    x->key.len, s, t->n, t->off, t->len, s, t->n, NULL, 0);
+			break;
+		case T_WORD:
+			if (!is_switch(x, i))
+				break;
+			context_key(x, i, i);
+			add_fact(x, FACT_SWITCH, x->key.s ? x->key.s : "",
 			    x->key.len, s, t->n, t->off, t->len, s, t->n, NULL, 0);
 			break;
 		default:
@@ -1230,10 +1271,37 @@ block_shown(struct xs *x)
 	}
 }
 
+static size_t list_marker(const char *, size_t, size_t);
+
+/*
+ * The text line before the block as plain text shows it: without heading,
+ * quote and list markers, emphasis and code span characters ("## Example"
+ * and "Example"), normalised, into x->lead.
+ */
+static void
+block_lead(struct xs *x)
+{
+	const char *t = x->t;
+	size_t p = skip_sp(t, x->lead_s, x->lead_e), e = x->lead_e;
+
+	buf_reset(&x->tmp);
+	if (starts(t, p, e, ":::") || starts(t, p, e, "!!!") || starts(t, p, e,
+	    "???") || starts(t, p, e, "===") || (p < e && (t[p] == '<' ||
+	    t[p] == '|')))
+		e = p;		/* a container, tag or table line: no lead */
+	while (p < e && (t[p] == '#' || t[p] == '>'))
+		p = skip_sp(t, p + 1, e);
+	for (p = list_marker(t, p, e); p < e; p++)
+		if (t[p] != '*' && t[p] != '`')
+			buf_addc(&x->tmp, t[p]);
+	norm_line(buf_str(&x->tmp), 0, x->tmp.len, &x->lead);
+}
+
 /*
  * The facts of the code block read so far: each shown line is a line of
  * the text, its numbers, quotes and identifiers (read as plain text, no
- * Markdown inline rules), and a code fact keyed by the previous line.
+ * Markdown inline rules), and a code fact keyed by the previous line (the
+ * first by the text line before the block).
  */
 static void
 flush_block(struct xs *x)
@@ -1242,6 +1310,7 @@ flush_block(struct xs *x)
 	int md = x->md;
 
 	block_shown(x);
+	block_lead(x);
 	x->md = 0;
 	for (j = 0; j < x->nblk; j++) {
 		struct bline *b = &x->blk[j];
@@ -1259,8 +1328,9 @@ flush_block(struct xs *x)
 		add_line(x, b->off, b->off + b->len);
 		tokenize(x, b->off, b->off + b->len);
 		flush_run(x);
-		add_fact(x, FACT_CODE, pj == FACTS_NONE ? "" : x->blkn.s +
-		    x->blk[pj].v, pj == FACTS_NONE ? 0 : x->blk[pj].nv,
+		add_fact(x, FACT_CODE, pj == FACTS_NONE ? buf_str(&x->lead) :
+		    x->blkn.s + x->blk[pj].v, pj == FACTS_NONE ? x->lead.len :
+		    x->blk[pj].nv,
 		    x->blkn.s + b->v, b->nv, b->off, b->len, NULL, 0, nx, nn);
 		pj = j;
 	}
@@ -1742,6 +1812,10 @@ md_line(struct xs *x, struct md_code *mc, size_t s, size_t e, size_t ns,
 		return;
 	}
 	add_line(x, s, e);
+	if (cls == MD_TEXT) {
+		x->lead_s = s + body;
+		x->lead_e = e;
+	}
 	if (cls == MD_BLANK) {
 		flush_run(x);
 		x->para = 0;
@@ -1832,6 +1906,7 @@ facts_add(struct facts *f, const char *text, size_t len, size_t base,
 	free(x.tk);
 	free(x.blk);
 	buf_release(&x.blkn);
+	buf_release(&x.lead);
 	buf_release(&x.norm);
 	buf_release(&x.sym);
 	buf_release(&x.key);
@@ -1995,13 +2070,32 @@ pair_code(const struct facts *x, const struct facts *y, int x_is_a,
 {
 	unsigned char *sx = x_is_a ? c->sa : c->sb, *sy = x_is_a ? c->sb : c->sa;
 	unsigned char *used = xcalloc(y->nseq + 1, 1);
-	size_t i, l, j;
+	size_t i, l, j, pi = FACTS_NONE, pl = FACTS_NONE;
 
 	for (i = 0; i < x->nd; i++) {
 		const struct wordent *w;
+		size_t prev_i = pi, prev_l = pl;
 
-		if (x->d[i].kind != FACT_CODE || sx[i] != FACT_ONLY ||
-		    (l = code_partner(x, i, y)) == FACTS_NONE || used[l])
+		if (x->d[i].kind != FACT_CODE)
+			continue;
+		pi = i;
+		pl = FACTS_NONE;
+		if (sx[i] == FACT_SHARED) {
+			const char *v = facts_value(x, i);
+			size_t p = wordset_find(&y->lines, v, strlen(v));
+
+			pl = p ? y->line_first[p - 1] : FACTS_NONE;
+			continue;
+		}
+		if (sx[i] != FACT_ONLY)
+			continue;
+		/* after a line paired or found, the line after its partner */
+		if (prev_l != FACTS_NONE && prev_l + 1 < y->nseq &&
+		    strcmp(facts_key(x, i), facts_value(x, prev_i)) == 0)
+			l = prev_l + 1;
+		else
+			l = code_partner(x, i, y);
+		if (l == FACTS_NONE || used[l])
 			continue;
 		w = &y->lines.v[y->seq[l].id];
 		if (wordset_find(&x->lines, w->word, w->len) > 0)
@@ -2010,6 +2104,7 @@ pair_code(const struct facts *x, const struct facts *y, int x_is_a,
 		if (j != FACTS_NONE && sy[j] != FACT_ONLY)
 			continue;
 		used[l] = 1;
+		pl = l;
 		sx[i] = FACT_CHANGED;
 		if (j != FACTS_NONE)
 			sy[j] = FACT_CHANGED;

@@ -21,6 +21,10 @@
  *                 "larkspur==2.1.0"), else as for a number.
  *   FACT_QUOTED   a quoted value, "..." or '...' or typographic quotes, up
  *                 to 120 bytes.  Key as for a number.
+ *   FACT_SWITCH   an on/off value said to be a default: "true", "false",
+ *                 "on", "off", "yes", "no", "enabled" or "disabled" within
+ *                 three tokens of "default" or "defaults" in its sentence
+ *                 ("strict mode on by default").  Key as for a number.
  *   FACT_IDENT    an identifier or option name: a term with an underscore,
  *                 a camelCase step, a letter-digit mix, an inner '.', '/',
  *                 ':', '@', '=' or '+', or a leading "-", "--", "@", "$",
@@ -74,11 +78,12 @@ enum fact_kind {
 	FACT_NUMBER,
 	FACT_VERSION,
 	FACT_QUOTED,
+	FACT_SWITCH,
 	FACT_IDENT,
 	FACT_CELL,
 	FACT_CODE
 };
-#define FACT_NKINDS 6
+#define FACT_NKINDS 7
 
 #define FACTS_MARKDOWN	0x1	/* the text is Markdown (else plain lines) */
 
@@ -143,7 +148,7 @@ void facts_release(struct facts *f);
 /* The key and value of distinct fact id (borrowed, NUL-terminated). */
 const char *facts_key(const struct facts *f, size_t id);
 const char *facts_value(const struct facts *f, size_t id);
-/* "number", "version", "quoted", "identifier", "cell", "code". */
+/* "number", "version", "quoted", "switch", "identifier", "cell", "code". */
 const char *facts_kind_name(enum fact_kind k);
 
 /* Index + 1 of the distinct fact (kind, key, value) in f, 0 when absent. */
@@ -216,7 +221,7 @@ void facts_change(const struct facts *a, const struct facts *b,
 
 /*
  * The atoms of a fact: the value of a number without its unit, of a
- * version, an identifier or a quoted value (cells and code lines have
+ * version, a switch, an identifier or a quoted value (cells and code lines have
  * none of their own; their numbers, identifiers and quotes are facts of
  * their own).  A short text (a gold answer) states its facts in other
  * words than the page, so it is compared by atoms: facts_has_atom says
