@@ -304,6 +304,7 @@ facts_release(struct facts *f)
 	buf_release(&f->str);
 	wordset_release(&f->ids);
 	wordset_release(&f->atoms);
+	wordset_release(&f->runs);
 	wordset_release(&f->lines);
 	free(f->seq);
 	free(f->line_first);
@@ -1056,9 +1057,42 @@ run_facts(struct xs *x)
 	}
 }
 
+/* The run's tokens joined by spaces (what a cell's value is) into out. */
+static void
+run_value(const struct xs *x, struct buf *out)
+{
+	size_t i;
+
+	buf_reset(out);
+	for (i = 0; i < x->ntk && out->len < MAXTERM; i++) {
+		const struct tok *t = &x->tk[i];
+
+		if (t->type == T_END)
+			continue;
+		if (out->len > 0)
+			buf_addc(out, ' ');
+		if (t->type == T_VER && t->nu > 0) {
+			buf_add(out, x->norm.s + t->u, t->nu);
+			buf_addc(out, '@');
+		}
+		buf_add(out, x->norm.s + t->s, t->n);
+		if (t->type == T_NUM && t->nu > 0)
+			buf_add(out, x->norm.s + t->u, t->nu);
+	}
+	if (out->len == 0)
+		buf_add(out, buf_str(&x->sym), x->sym.len);
+	buf_setlen(out, cap_utf8(buf_str(out), out->len, MAXTERM));
+}
+
 static void
 flush_run(struct xs *x)
 {
+	if (x->ntk > 0 || x->sym.len > 0) {
+		run_value(x, &x->val);
+		if (x->val.len > 0 && wordset_find(&x->f->runs, x->val.s,
+		    x->val.len) == 0 && x->f->runs.n < FACTS_MAX)
+			wordset_add(&x->f->runs, x->val.s, x->val.len);
+	}
 	run_facts(x);
 	x->ntk = 0;
 	buf_reset(&x->norm);
@@ -1349,27 +1383,10 @@ static void
 cell_end(struct xs *x, size_t off, size_t end)
 {
 	struct table *tb = &x->tb;
-	size_t i, v0 = tb->row.len;
+	size_t v0 = tb->row.len;
 
-	for (i = 0; i < x->ntk && tb->row.len - v0 < MAXTERM; i++) {
-		const struct tok *t = &x->tk[i];
-
-		if (t->type == T_END)
-			continue;
-		if (tb->row.len > v0)
-			buf_addc(&tb->row, ' ');
-		if (t->type == T_VER && t->nu > 0) {
-			buf_add(&tb->row, x->norm.s + t->u, t->nu);
-			buf_addc(&tb->row, '@');
-		}
-		add_tok(&tb->row, x, t);
-		if (t->type == T_NUM && t->nu > 0)
-			buf_add(&tb->row, x->norm.s + t->u, t->nu);
-	}
-	if (tb->row.len == v0)
-		buf_add(&tb->row, buf_str(&x->sym), x->sym.len);
-	buf_setlen(&tb->row, v0 + cap_utf8(tb->row.s + v0, tb->row.len - v0,
-	    MAXTERM));
+	run_value(x, &x->line);
+	buf_add(&tb->row, buf_str(&x->line), x->line.len);
 	if (tb->nc < MAXCOLS) {
 		struct cell *c = &tb->c[tb->nc++];
 
@@ -1929,6 +1946,34 @@ keyed(const struct facts *f, size_t i)
 	    f->str.s[d->key] != '\0';
 }
 
+/* Does y state x's cell i as runs of its own: its row key and value? */
+static int
+cell_as_runs(const struct facts *x, size_t i, const struct facts *y)
+{
+	const char *k = facts_key(x, i), *v = facts_value(x, i);
+	const char *bar = strstr(k, " | ");
+
+	return bar != NULL && wordset_find(&y->runs, v, strlen(v)) > 0 &&
+	    wordset_find(&y->runs, k, (size_t)(bar - k)) > 0;
+}
+
+/*
+ * Does y have the line v, or v without a diff marker: a "+" or "-" that
+ * Expressive Code renders as an inserted or deleted line and drops?
+ */
+static int
+has_line(const struct facts *y, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (wordset_find(&y->lines, v, n) > 0)
+		return 1;
+	if (n < 2 || (v[0] != '+' && v[0] != '-') || v[1] == v[0])
+		return 0;
+	v += 1 + (v[1] == ' ');
+	return wordset_find(&y->lines, v, strlen(v)) > 0;
+}
+
 /* The status of each of x's facts found in y; returns how many are. */
 static size_t
 mark_shared(const struct facts *x, const struct facts *y, unsigned char *s)
@@ -1940,10 +1985,12 @@ mark_shared(const struct facts *x, const struct facts *y, unsigned char *s)
 		int found;
 
 		if (x->d[i].kind == FACT_CODE)
-			found = wordset_find(&y->lines, v, strlen(v)) > 0;
+			found = has_line(y, v);
 		else	/* the identity is x's ids word i (same order) */
 			found = wordset_find(&y->ids, x->ids.v[i].word,
 			    x->ids.v[i].len) > 0;
+		if (!found && x->d[i].kind == FACT_CELL)
+			found = cell_as_runs(x, i, y);
 		s[i] = found ? FACT_SHARED : FACT_ONLY;
 		n += (size_t)found;
 	}
@@ -2098,7 +2145,7 @@ pair_code(const struct facts *x, const struct facts *y, int x_is_a,
 		if (l == FACTS_NONE || used[l])
 			continue;
 		w = &y->lines.v[y->seq[l].id];
-		if (wordset_find(&x->lines, w->word, w->len) > 0)
+		if (has_line(x, w->word))
 			continue;	/* that line is x's too: not a change */
 		j = code_fact_at(y, l);
 		if (j != FACTS_NONE && sy[j] != FACT_ONLY)

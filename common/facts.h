@@ -120,6 +120,8 @@ struct facts {
 	struct buf str;		/* keys and values, NUL-terminated */
 	struct wordset ids;	/* kind, key, value of each distinct fact */
 	struct wordset atoms;	/* see facts_has_atom */
+	struct wordset runs;	/* every run of text (a paragraph, a line, a
+				 * cell) as its tokens joined by spaces */
 	struct wordset lines;	/* every non-blank line, normalised */
 	struct fact_line *seq;	/* the lines in text order */
 	size_t nseq, capseq;
@@ -127,7 +129,7 @@ struct facts {
 	int truncated;		/* FACTS_MAX reached */
 };
 #define FACTS_INIT { NULL, 0, 0, NULL, 0, 0, BUF_INIT, WORDSET_INIT, \
-	WORDSET_INIT, WORDSET_INIT, NULL, 0, 0, NULL, 0 }
+	WORDSET_INIT, WORDSET_INIT, WORDSET_INIT, NULL, 0, 0, NULL, 0 }
 
 /* A line of the text: its normalised form (index into lines) and bytes. */
 struct fact_line {
@@ -175,7 +177,10 @@ struct fact_change {
  *
  * A fact of one text is SHARED when the other has the same (kind, key,
  * value); a code line when the other has an equal line anywhere, code or
- * not (plain text does not mark code).  Of the rest, a fact is CHANGED
+ * not (plain text does not mark code); a table cell also when the other
+ * states its row's first cell and its value as runs of text of their own
+ * (a table that a Markdown converter flattened into one line or paragraph
+ * per cell still states its cells).  Of the rest, a fact is CHANGED
  * when the other text has a fact of the same kind and non-empty key that
  * is not shared either: the leftovers of one key are paired in order of
  * first occurrence, so "port _" -> {8080, 5432} against {8080, 9090}
