@@ -165,9 +165,10 @@ kind_has_atom(enum fact_kind k)
 /*
  * Add an occurrence of (k, key, val) at text bytes [off, off + len);
  * atom is its atom (a number without its unit), next a code line's next
- * line (NULL when none).
+ * line (NULL when none).  Returns the distinct fact's index, FACTS_NONE
+ * when the set is full.
  */
-static void
+static size_t
 add_fact(struct xs *x, enum fact_kind k, const char *key, size_t klen,
     const char *val, size_t vlen, size_t off, size_t len, const char *atom,
     size_t alen, const char *next, size_t nlen)
@@ -177,7 +178,7 @@ add_fact(struct xs *x, enum fact_kind k, const char *key, size_t klen,
 
 	if (f->n >= FACTS_MAX) {
 		f->truncated = 1;
-		return;
+		return FACTS_NONE;
 	}
 	identity(&x->tmp, k, key, klen, val, vlen);
 	pos = wordset_find(&f->ids, x->tmp.s, x->tmp.len);
@@ -195,6 +196,7 @@ add_fact(struct xs *x, enum fact_kind k, const char *key, size_t klen,
 		d->count = 0;
 		d->first = f->n;
 		d->next = next ? str_add(&f->str, next, nlen) : FACTS_NONE;
+		d->col = 0;
 		pos = ++f->nd;
 		if (kind_has_atom(k) && wordset_find(&f->atoms, atom, alen) == 0)
 			wordset_add(&f->atoms, atom, alen);
@@ -207,6 +209,7 @@ add_fact(struct xs *x, enum fact_kind k, const char *key, size_t klen,
 	f->v[f->n].off = x->base + off;
 	f->v[f->n].len = len;
 	f->n++;
+	return pos - 1;
 }
 
 /* Cut n to at most max bytes without splitting a UTF-8 sequence. */
@@ -305,6 +308,8 @@ facts_release(struct facts *f)
 	wordset_release(&f->ids);
 	wordset_release(&f->atoms);
 	wordset_release(&f->runs);
+	free(f->rseq);
+	free(f->run_first);
 	wordset_release(&f->lines);
 	free(f->seq);
 	free(f->line_first);
@@ -1084,15 +1089,39 @@ run_value(const struct xs *x, struct buf *out)
 	buf_setlen(out, cap_utf8(buf_str(out), out->len, MAXTERM));
 }
 
+/* Record the run's value in f's runs, in order, with its bytes. */
+static void
+add_run(struct xs *x)
+{
+	struct facts *f = x->f;
+	size_t pos, off, end;
+
+	run_value(x, &x->val);
+	if (x->val.len == 0 || x->ntk == 0 || f->nrseq >= FACTS_MAX)
+		return;
+	if (f->nrseq == f->caprseq) {
+		f->caprseq = f->caprseq ? 2 * f->caprseq : 256;
+		f->rseq = xreallocarray(f->rseq, f->caprseq, sizeof *f->rseq);
+		f->run_first = xreallocarray(f->run_first, f->caprseq,
+		    sizeof *f->run_first);
+	}
+	if ((pos = wordset_find(&f->runs, x->val.s, x->val.len)) == 0) {
+		wordset_add(&f->runs, x->val.s, x->val.len);
+		pos = f->runs.n;
+		f->run_first[pos - 1] = f->nrseq;
+	}
+	off = x->tk[0].off;
+	end = x->tk[x->ntk - 1].off + x->tk[x->ntk - 1].len;
+	f->rseq[f->nrseq].id = pos - 1;
+	f->rseq[f->nrseq].off = x->base + off;
+	f->rseq[f->nrseq].len = end > off ? end - off : 0;
+	f->nrseq++;
+}
+
 static void
 flush_run(struct xs *x)
 {
-	if (x->ntk > 0 || x->sym.len > 0) {
-		run_value(x, &x->val);
-		if (x->val.len > 0 && wordset_find(&x->f->runs, x->val.s,
-		    x->val.len) == 0 && x->f->runs.n < FACTS_MAX)
-			wordset_add(&x->f->runs, x->val.s, x->val.len);
-	}
+	add_run(x);
 	run_facts(x);
 	x->ntk = 0;
 	buf_reset(&x->norm);
@@ -1405,7 +1434,7 @@ row_end(struct xs *x, int header)
 {
 	struct table *tb = &x->tb;
 	const char *r = buf_str(&tb->row);
-	size_t j;
+	size_t j, id;
 
 	if (tb->nc == 0)
 		return;
@@ -1428,8 +1457,11 @@ row_end(struct xs *x, int header)
 				buf_adds(&x->key, " | ");
 			}
 			buf_adds(&x->key, tb->hdr.s + tb->hoff[j]);
-			add_fact(x, FACT_CELL, x->key.s, x->key.len, r + tb->c[j].v,
-			    tb->c[j].nv, tb->c[j].off, tb->c[j].len, NULL, 0, NULL, 0);
+			id = add_fact(x, FACT_CELL, x->key.s, x->key.len, r +
+			    tb->c[j].v, tb->c[j].nv, tb->c[j].off, tb->c[j].len, NULL,
+			    0, NULL, 0);
+			if (id != FACTS_NONE && x->f->d[id].count == 1)
+				x->f->d[id].col = j;
 		}
 	}
 	tb->nc = 0;
@@ -2163,6 +2195,43 @@ pair_code(const struct facts *x, const struct facts *y, int x_is_a,
 	free(used);
 }
 
+/*
+ * Pair x's cells left over with the runs in their place in a table y
+ * flattened: the run col places after y's first run equal to the row's
+ * first cell, when that run is not a run of x (x_is_a: x is A).
+ */
+static void
+pair_cells(const struct facts *x, const struct facts *y, int x_is_a,
+    struct facts_cmp *c, size_t *cap)
+{
+	unsigned char *sx = x_is_a ? c->sa : c->sb;
+	unsigned char *used = xcalloc(y->nrseq + 1, 1);
+	size_t i, p, q;
+
+	for (i = 0; i < x->nd; i++) {
+		const char *k = facts_key(x, i), *bar = strstr(k, " | ");
+		const struct wordent *w;
+
+		if (x->d[i].kind != FACT_CELL || sx[i] != FACT_ONLY ||
+		    bar == NULL || x->d[i].col == 0 ||
+		    (p = wordset_find(&y->runs, k, (size_t)(bar - k))) == 0)
+			continue;
+		q = y->run_first[p - 1] + x->d[i].col;
+		if (q >= y->nrseq || used[q])
+			continue;
+		w = &y->runs.v[y->rseq[q].id];
+		if (wordset_find(&x->runs, w->word, w->len) > 0)
+			continue;	/* x says that too: not this cell's value */
+		used[q] = 1;
+		sx[i] = FACT_CHANGED;
+		if (x_is_a)
+			add_change(c, cap, i, FACTS_RUN, 0, q);
+		else
+			add_change(c, cap, FACTS_RUN, i, q, 0);
+	}
+	free(used);
+}
+
 void
 facts_compare(const struct facts *a, const struct facts *b,
     struct facts_cmp *c)
@@ -2175,6 +2244,8 @@ facts_compare(const struct facts *a, const struct facts *b,
 	c->shared_a = mark_shared(a, b, c->sa);
 	c->shared_b = mark_shared(b, a, c->sb);
 	pair_keyed(a, b, c, &cap);
+	pair_cells(a, b, 1, c, &cap);
+	pair_cells(b, a, 0, c, &cap);
 	pair_code(b, a, 0, c, &cap);
 	pair_code(a, b, 1, c, &cap);
 	c->a_in_b = a->nd ? (double)c->shared_a / (double)a->nd : -1;
@@ -2191,7 +2262,7 @@ facts_cmp_release(struct facts_cmp *c)
 	c->a_in_b = c->b_in_a = -1;
 }
 
-/* One side of a change: fact id, or line l of f when id is FACTS_LINE. */
+/* One side of a change: fact id, or line or run l of f. */
 static void
 side(const struct facts *f, size_t id, size_t l, const char **v, size_t *off,
     size_t *len)
@@ -2200,6 +2271,10 @@ side(const struct facts *f, size_t id, size_t l, const char **v, size_t *off,
 		*v = f->lines.v[f->seq[l].id].word;
 		*off = f->seq[l].off;
 		*len = f->seq[l].len;
+	} else if (id == FACTS_RUN) {
+		*v = f->runs.v[f->rseq[l].id].word;
+		*off = f->rseq[l].off;
+		*len = f->rseq[l].len;
 	} else {
 		*v = facts_value(f, id);
 		*off = f->v[f->d[id].first].off;
@@ -2215,7 +2290,7 @@ facts_change(const struct facts *a, const struct facts *b,
 
 	side(a, ch->a, ch->aline, &out->a, &out->aoff, &out->alen);
 	side(b, ch->b, ch->bline, &out->b, &out->boff, &out->blen);
-	if (ch->b != FACTS_LINE) {
+	if (ch->b != FACTS_LINE && ch->b != FACTS_RUN) {
 		out->kind = b->d[ch->b].kind;
 		out->key = facts_key(b, ch->b);
 	} else {

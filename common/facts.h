@@ -87,7 +87,7 @@ enum fact_kind {
 
 #define FACTS_MARKDOWN	0x1	/* the text is Markdown (else plain lines) */
 
-#define FACTS_MAX	1000000	/* occurrences kept per set */
+#define FACTS_MAX	250000	/* occurrences, lines and runs kept per set */
 
 /* One occurrence of a fact in the text. */
 struct fact {
@@ -103,6 +103,7 @@ struct fact_def {
 	size_t first;		/* index into facts.v of the first occurrence */
 	size_t next;		/* FACT_CODE: offset into facts.str of the
 				 * block's next line, or FACTS_NONE */
+	size_t col;		/* FACT_CELL: its column, from 0 */
 };
 #define FACTS_NONE ((size_t)-1)
 
@@ -126,10 +127,14 @@ struct facts {
 	struct fact_line *seq;	/* the lines in text order */
 	size_t nseq, capseq;
 	size_t *line_first;	/* per line id: its first index in seq */
+	struct fact_line *rseq;	/* the runs in text order (id into runs) */
+	size_t nrseq, caprseq;
+	size_t *run_first;	/* per run id: its first index in rseq */
 	int truncated;		/* FACTS_MAX reached */
 };
 #define FACTS_INIT { NULL, 0, 0, NULL, 0, 0, BUF_INIT, WORDSET_INIT, \
-	WORDSET_INIT, WORDSET_INIT, WORDSET_INIT, NULL, 0, 0, NULL, 0 }
+	WORDSET_INIT, WORDSET_INIT, WORDSET_INIT, NULL, 0, 0, NULL, NULL, 0, \
+	0, NULL, 0 }
 
 /* A line of the text: its normalised form (index into lines) and bytes. */
 struct fact_line {
@@ -167,10 +172,12 @@ enum fact_status {
 
 /* A changed fact: distinct fact a of A against distinct fact b of B. */
 struct fact_change {
-	size_t a, b;		/* ids in A.d and B.d, or FACTS_LINE */
-	size_t aline, bline;	/* with FACTS_LINE: index into seq */
+	size_t a, b;		/* ids in A.d and B.d, FACTS_LINE or FACTS_RUN */
+	size_t aline, bline;	/* FACTS_LINE: index into seq; FACTS_RUN:
+				 * index into rseq */
 };
 #define FACTS_LINE ((size_t)-1)
+#define FACTS_RUN ((size_t)-2)
 
 /*
  * The comparison of two sets, A and B.
@@ -189,7 +196,11 @@ struct fact_change {
  * block's previous line in the other text (or precedes its next line)
  * when that line is not shared: a line of plain text can be the A side of
  * a change (a = FACTS_LINE, aline its index in A.seq), and likewise for
- * B.  Everything else is ONLY.
+ * B.  A table cell left over is paired with the run of text in its place
+ * in a table the other text flattened (its row's first cell as a run,
+ * then one run per cell: the run its column further on), when that run is
+ * not a run of its own text (b = FACTS_RUN, bline its index in B.rseq,
+ * and likewise for A).  Everything else is ONLY.
  *
  * sa[i], sb[i]: the status of distinct fact i of A, of B.  changed: the
  * changes in order of A's first occurrence (B's for those found from B's

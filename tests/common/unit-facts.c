@@ -211,6 +211,11 @@ test_compare(void)
 	    "code[Example] quay serve -> quay server start (quay serve / quay server start)\n"
 	    "code[quay server start] quay push -> quay publish (quay push / quay publish)",
 	    "a block changed whole: the first line keyed by the text before it, the rest in turn");
+	TAP_IS_STR(changes("Key | Default\nonUnknownKey | \"error\"\nstrict | true\n", 0,
+	    "Key | Default\n\n<code>onUnknownKey</code>\n|\n<code>\"ignore\"</code>\n"
+	    "<code>strict</code>\n|\n<code>true</code>\n", MD, &ain, &bin),
+	    "cell[onUnknownKey | default] error -> ignore (\"error\" / \"ignore\")",
+	    "a table flattened into runs: its cells found, a changed one paired with its run");
 	TAP_IS_STR(changes("Port 8080 and port 8081.\n", 0, "Port 8080 and port 9090.\n", 0,
 	    &ain, &bin), "number[port _] 8081 -> 9090 (8081 / 9090)",
 	    "leftovers of one key paired; the shared value is not a change");

@@ -38,6 +38,9 @@ check_set(const struct facts *f, size_t size)
 	for (i = 0; i < f->nseq; i++)
 		assert(f->seq[i].off + f->seq[i].len <= size &&
 		    f->seq[i].id < f->lines.n);
+	for (i = 0; i < f->nrseq; i++)
+		assert(f->rseq[i].off + f->rseq[i].len <= size &&
+		    f->rseq[i].id < f->runs.n);
 }
 
 static int
@@ -63,9 +66,11 @@ check_compare(const struct facts *a, const struct facts *b, size_t size)
 		struct fact_shown s;
 		const struct fact_change *ch = &c.changed[i];
 
-		assert(ch->a == FACTS_LINE || c.sa[ch->a] == FACT_CHANGED);
-		assert(ch->b == FACTS_LINE || c.sb[ch->b] == FACT_CHANGED);
-		assert(ch->a != FACTS_LINE || ch->b != FACTS_LINE);
+		assert(ch->a == FACTS_LINE || ch->a == FACTS_RUN ||
+		    c.sa[ch->a] == FACT_CHANGED);
+		assert(ch->b == FACTS_LINE || ch->b == FACTS_RUN ||
+		    c.sb[ch->b] == FACT_CHANGED);
+		assert(ch->a < FACTS_RUN || ch->b < FACTS_RUN);
 		facts_change(a, b, &c, i, &s);
 		assert(strcmp(s.a, s.b) != 0);
 		assert(s.aoff + s.alen <= size && s.boff + s.blen <= size);
