@@ -384,18 +384,7 @@ is_alnum(uint32_t c)
 	if (c < 0x80)
 		return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' &&
 		    (c | 0x20) <= 'z');
-	if (c >= 0x110000)
-		return 0;
-	switch (utf8proc_category((utf8proc_int32_t)c)) {
-	case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL:
-	case UTF8PROC_CATEGORY_LT: case UTF8PROC_CATEGORY_LM:
-	case UTF8PROC_CATEGORY_LO: case UTF8PROC_CATEGORY_ND:
-	case UTF8PROC_CATEGORY_NL: case UTF8PROC_CATEGORY_NO:
-	case UTF8PROC_CATEGORY_MN: case UTF8PROC_CATEGORY_MC:
-		return 1;
-	default:
-		return 0;
-	}
+	return words_is_char((long)c);
 }
 
 static int
@@ -570,17 +559,13 @@ lower_word(struct xs *x, size_t start)
 	buf_add(&x->norm, x->tmp.s ? x->tmp.s : "", x->tmp.len);
 }
 
-/* What the term at norm[start..] is, its token filled in. */
-static void
-classify(struct xs *x, struct tok *t, size_t start, int sigil)
+/* A version or a number at norm[start..]: its token filled in, 1; else 0. */
+static int
+value_term(struct tok *t, const char *s, size_t n, size_t start)
 {
-	const char *s = x->norm.s + start;
-	size_t n = x->norm.len - start, i;
-	int d, v, sign, camel = 0, alpha = 0, dig = 0, conn = 0, under = 0;
-	int upper = 0, hyph = 0;
+	size_t i, e;
+	int d, v, sign;
 
-	t->s = start;
-	t->n = n;
 	for (i = n; i > 1; i--)		/* "larkspur@2.1.0", "pkg==1.2.3" */
 		if ((s[i - 1] == '@' || s[i - 1] == '=') && i - 1 > 0 &&
 		    (v = version_at(s + i, n - i)) >= 0) {
@@ -593,35 +578,48 @@ classify(struct xs *x, struct tok *t, size_t start, int sigil)
 			t->nu = p;
 			t->s = start + i + (size_t)v;
 			t->n = n - i - (size_t)v;
-			return;
+			return 1;
 		}
 	if ((v = version_at(s, n)) >= 0) {
 		t->type = T_VER;
 		t->s = start + (size_t)v;
 		t->n = n - (size_t)v;
-		return;
+		return 1;
 	}
 	sign = s[0] == '-' || s[0] == '+';
-	if ((d = digits(s + sign, n - (size_t)sign)) > 0) {
-		size_t e = (size_t)(sign + d);
+	if ((d = digits(s + sign, n - (size_t)sign)) == 0)
+		return 0;
+	e = (size_t)(sign + d);
+	if (e + 1 < n && s[e] == '.' && digits(s + e + 1, n - e - 1) > 0)
+		e += 1 + (size_t)digits(s + e + 1, n - e - 1);
+	if (e < n && !is_unit(s + e, n - e))
+		return 0;
+	t->type = T_NUM;
+	t->n = e;
+	t->u = start + e;
+	t->nu = n - e;
+	return 1;
+}
 
-		if (e + 1 < n && s[e] == '.' && digits(s + e + 1, n - e - 1) > 0)
-			e += 1 + (size_t)digits(s + e + 1, n - e - 1);
-		if (e == n || is_unit(s + e, n - e)) {
-			t->type = T_NUM;
-			t->n = e;
-			t->u = start + e;
-			t->nu = n - e;
-			return;
-		}
-	}
+/*
+ * An identifier's shape: "a_b", "camelCase", "a.b", "utf8", "2026-11-20",
+ * "X-Request-Id" (not "built-in" or "Warm-up"); *dig set when it has a
+ * digit.
+ */
+static int
+ident_shape(const char *s, size_t n, int *dig)
+{
+	int camel = 0, alpha = 0, conn = 0, under = 0, upper = 0, hyph = 0;
+	size_t i;
+
+	*dig = 0;
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
 		if (c == '_')
 			under = 1;
 		else if (c >= '0' && c <= '9')
-			dig = 1;
+			*dig = 1;
 		else if (c == '-')
 			hyph = 1;
 		else if (c >= 'A' && c <= 'Z') {
@@ -633,10 +631,23 @@ classify(struct xs *x, struct tok *t, size_t start, int sigil)
 		else
 			alpha = 1;
 	}
-	/* "a_b", "camelCase", "a.b", "utf8", "2026-11-20", "X-Request-Id";
-	 * not "built-in" or "Warm-up" */
-	if (sigil || under || camel || conn || (dig && (alpha || upper ||
-	    hyph)) || (hyph && upper)) {
+	return under || camel || conn || (*dig && (alpha || upper || hyph)) ||
+	    (hyph && upper);
+}
+
+/* What the term at norm[start..] is, its token filled in. */
+static void
+classify(struct xs *x, struct tok *t, size_t start, int sigil)
+{
+	const char *s = x->norm.s + start;
+	size_t n = x->norm.len - start;
+	int dig;
+
+	t->s = start;
+	t->n = n;
+	if (value_term(t, s, n, start))
+		return;
+	if (ident_shape(s, n, &dig) || sigil) {
 		t->type = T_IDENT;
 		return;
 	}
@@ -648,6 +659,39 @@ classify(struct xs *x, struct tok *t, size_t start, int sigil)
 }
 
 /*
+ * The term scanned at t[i..j), normalised at norm[start..] (after a sigil
+ * of that many bytes): emphasis underscores around it dropped ("_word_"),
+ * its token pushed and classified, a '%' after a number taken as its unit.
+ * Returns where the text goes on.
+ */
+static size_t
+end_term(struct xs *x, size_t i, size_t j, size_t to, size_t start, int sigil)
+{
+	size_t a = start + (size_t)sigil, b = x->norm.len;
+	struct tok *tk;
+
+	while (a < b && x->norm.s[a] == '_')
+		a++;
+	while (b > a && x->norm.s[b - 1] == '_')
+		b--;
+	if (a == b) {
+		buf_setlen(&x->norm, start);
+		return j > i ? j : i + 1;
+	}
+	memmove(x->norm.s + start + sigil, x->norm.s + a, b - a);
+	buf_setlen(&x->norm, start + (size_t)sigil + (b - a));
+	tk = push_tok(x, T_WORD, i, j - i);
+	classify(x, tk, start, sigil > 0);
+	if (tk->type == T_NUM && tk->nu == 0 && j < to && x->t[j] == '%') {
+		tk->u = x->norm.len;
+		tk->nu = 1;
+		buf_addc(&x->norm, '%');
+		tk->len = ++j - i;
+	}
+	return j;
+}
+
+/*
  * Scan the term at t[i..to): letters, digits, '_', connectors between
  * them, a leading "-", "--", "@", "$", "/" or "." (sigil); thousands
  * separators of a number dropped.  Pushes its token; returns its end.
@@ -656,10 +700,9 @@ static size_t
 scan_term(struct xs *x, size_t i, size_t to, int sigil)
 {
 	const char *t = x->t;
-	size_t start = x->norm.len, j = i, adv, k, kadv, a, b;
+	size_t start = x->norm.len, j = i, adv, k, kadv;
 	uint32_t c, prev = 0, nx;
 	int alldig = 1;
-	struct tok *tk;
 
 	for (k = 0; k < (size_t)sigil; k++)
 		buf_addc(&x->norm, t[j++]);
@@ -702,28 +745,7 @@ scan_term(struct xs *x, size_t i, size_t to, int sigil)
 		alldig = 0;
 		prev = c;
 	}
-	/* emphasis underscores around a term are markup: "_word_" */
-	a = start + (size_t)sigil;
-	b = x->norm.len;
-	while (a < b && x->norm.s[a] == '_')
-		a++;
-	while (b > a && x->norm.s[b - 1] == '_')
-		b--;
-	if (a == b) {
-		buf_setlen(&x->norm, start);
-		return j > i ? j : i + 1;
-	}
-	memmove(x->norm.s + start + sigil, x->norm.s + a, b - a);
-	buf_setlen(&x->norm, start + (size_t)sigil + (b - a));
-	tk = push_tok(x, T_WORD, i, j - i);
-	classify(x, tk, start, sigil > 0);
-	if (tk->type == T_NUM && tk->nu == 0 && j < to && t[j] == '%') {
-		tk->u = x->norm.len;
-		tk->nu = 1;
-		buf_addc(&x->norm, '%');
-		tk->len = ++j - i;
-	}
-	return j;
+	return end_term(x, i, j, to, start, sigil);
 }
 
 static int
@@ -817,6 +839,64 @@ push_end(struct xs *x, size_t i)
 static void flush_run(struct xs *);
 
 /*
+ * Markup at t[i] (character c) to skip: an HTML tag, and in Markdown an
+ * image's "![alt]" or a link's "](destination)".  Returns where it ends,
+ * or 0.  *noimg and *linkscan remember how far a scan found nothing, so
+ * that no byte is scanned twice for the same reason.
+ */
+static size_t
+skip_markup(const struct xs *x, size_t i, size_t to, uint32_t c,
+    size_t *noimg, size_t *linkscan)
+{
+	const char *t = x->t;
+	size_t k;
+
+	if (c == '<')
+		return tag_end(x, i, to);
+	if (!x->md || i + 1 >= to)
+		return 0;
+	if (c == '!' && t[i + 1] == '[' && i >= *noimg) {
+		for (k = i + 2; k < to && t[k] != ']' && t[k] != '\n'; k++)
+			;
+		if (k < to && t[k] == ']')
+			return k;	/* the "](" of its destination follows */
+		*noimg = k;
+	}
+	if (c == ']' && t[i + 1] == '(' && i + 2 >= *linkscan) {
+		for (k = i + 2; k < to && t[k] != ')' && !is_blank_byte(
+		    (unsigned char)t[k]); k++)
+			;
+		*linkscan = k;
+		if (k < to && t[k] == ')')
+			return k + 1;
+	}
+	return 0;
+}
+
+/*
+ * Does a term start at t[i] (character c, after pc)?  Returns 1 + the
+ * length of its sigil ("-", "--", "@", "$", "/", "." before a letter or
+ * digit, after a blank or an opening mark), or 0.
+ */
+static size_t
+term_start(const struct xs *x, size_t i, size_t to, uint32_t c, uint32_t pc)
+{
+	size_t n, adv;
+	uint32_t nx;
+
+	if (is_alnum(c) || c == '_')
+		return 1;
+	if (!(c == '-' || c == '@' || c == '$' || c == '/' || c == '.') ||
+	    !open_ok(pc))
+		return 0;
+	n = c == '-' && i + 1 < to && x->t[i + 1] == '-' ? 2 : 1;
+	nx = i + n < to ? getch(x, i + n, to, &adv) : ' ';
+	if (is_alnum(nx) && !(c == '.' && nx >= '0' && nx <= '9'))
+		return 1 + n;
+	return 0;
+}
+
+/*
  * The tokens of t[from..to) appended to the run.  Markup is skipped:
  * HTML tags, and in Markdown link destinations, images and escapes; the
  * characters of emphasis, code spans and tables separate tokens.
@@ -824,44 +904,18 @@ static void flush_run(struct xs *);
 static void
 tokenize(struct xs *x, size_t from, size_t to)
 {
-	const char *t = x->t;
-	size_t i = from, adv, e, k, noimg = 0, linkscan = 0;
+	size_t i = from, adv, e, noimg = 0, linkscan = 0;
 	uint32_t c, pc = ' ';
 
 	while (i < to) {
 		if (x->ntk >= MAXRUN)
 			flush_run(x);
 		c = getch(x, i, to, &adv);
-		if (is_space(c)) {
+		if (is_space(c) || (e = skip_markup(x, i, to, c, &noimg,
+		    &linkscan)) > 0) {
 			pc = ' ';
-			i += adv;
+			i = is_space(c) ? i + adv : e;
 			continue;
-		}
-		if (c == '<' && (e = tag_end(x, i, to)) > 0) {
-			pc = ' ';
-			i = e;
-			continue;
-		}
-		if (x->md && c == '!' && i + 1 < to && t[i + 1] == '[' && i >= noimg) {
-			for (k = i + 2; k < to && t[k] != ']' && t[k] != '\n'; k++)
-				;
-			if (k < to && t[k] == ']') {
-				pc = ' ';
-				i = k;	/* the "](" of its destination follows */
-				continue;
-			}
-			noimg = k;
-		}
-		if (x->md && c == ']' && i + 1 < to && t[i + 1] == '(' && i + 2 >= linkscan) {
-			for (k = i + 2; k < to && t[k] != ')' && !is_blank_byte(
-			    (unsigned char)t[k]); k++)
-				;
-			linkscan = k;
-			if (k < to && t[k] == ')') {
-				pc = ' ';
-				i = k + 1;
-				continue;
-			}
 		}
 		if ((is_dquote(c) || is_squote(c)) && open_ok(pc) &&
 		    (e = scan_quote(x, i, to, c)) > 0) {
@@ -869,22 +923,10 @@ tokenize(struct xs *x, size_t from, size_t to)
 			i = e;
 			continue;
 		}
-		if (is_alnum(c) || c == '_') {
-			i = scan_term(x, i, to, 0);
+		if ((e = term_start(x, i, to, c, pc)) > 0) {
+			i = scan_term(x, i, to, (int)e - 1);
 			pc = 'a';
 			continue;
-		}
-		if ((c == '-' || c == '@' || c == '$' || c == '/' || c == '.') &&
-		    open_ok(pc)) {
-			int n = c == '-' && i + 1 < to && t[i + 1] == '-' ? 2 : 1;
-			uint32_t nx = i + (size_t)n < to ? getch(x, i + (size_t)n, to,
-			    &e) : ' ';
-
-			if (is_alnum(nx) && !(c == '.' && nx >= '0' && nx <= '9')) {
-				i = scan_term(x, i, to, n);
-				pc = 'a';
-				continue;
-			}
 		}
 		if (c == '.' || c == '!' || c == '?' || c == ';') {
 			uint32_t nx = i + adv < to ? getch(x, i + adv, to, &e) : ' ';
@@ -893,8 +935,7 @@ tokenize(struct xs *x, size_t from, size_t to)
 			    strchr(")]}*_`\"'", (int)nx) && nx != 0) ||
 			    is_dquote(nx) || is_squote(nx))
 				push_end(x, i);
-		} else if (!is_space(c) && c != '`' && c != '*' && c != '|' &&
-		    x->sym.len < 32)
+		} else if (c != '`' && c != '*' && c != '|' && x->sym.len < 32)
 			norm_addc(&x->sym, 0, c);
 		pc = c;
 		i += adv;
