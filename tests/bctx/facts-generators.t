@@ -71,4 +71,7 @@ for gen in $GENS; do
 		    "$gen/$name: the change is named: $kind [$key] $a -> $b"
 	done <"$T/drifts"
 done
+# the measurements ctxbench-records(5) cites for the threshold
+diag "question	facts_b_in_a	facts_a_in_b	facts_changed_count" \
+    "$(jq -r '[.question_id, .facts_b_in_a, .facts_a_in_b, .facts_changed_count] | @tsv' "$T/ctx")"
 done_testing
