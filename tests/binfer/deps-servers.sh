@@ -68,11 +68,11 @@ if [ ! -x "$dir/bin/llama-server" ] || [ "$(cat "$dir/bin/REV" 2>/dev/null)" != 
 fi
 
 # 3. The model.
-[ -f "$tokdir/llama3/tokenizer.json" ] || sh "$top/tools/btok/deps.sh"
+[ -f "$tokdir/llama3.1/tokenizer.json" ] || sh "$top/tools/btok/deps.sh"
 say "writing the tiny test model"
 mkdir -p "$dir/models"
 PYTHONPATH="$dir/src/gguf-py" /usr/bin/python3 "$top/tests/binfer/mkmodel.py" \
-    "$tokdir/llama3/tokenizer.json" "$dir/models/tiny-llama3.gguf.tmp"
+    "$tokdir/llama3.1/tokenizer.json" "$dir/models/tiny-llama3.gguf.tmp"
 mv "$dir/models/tiny-llama3.gguf.tmp" "$dir/models/tiny-llama3.gguf"
 echo "$stamp" >"$dir/STAMP"
 say "ready: $dir/bin/llama-server, $dir/models/tiny-llama3.gguf"

@@ -1,10 +1,45 @@
 /*
  * binfer.h - binfer's parts and their contracts, laid out like curl's
- * tool_*.c: options and configuration (opts.c), the server kinds and their
- * detection (server.c), the two chat protocols (ollama.c, openai.c, with
- * what they share in engine.c), response records (record.c), the judge
- * (judge.c), the request cache (cache.c), the extractive baseline
- * (extract.c) and the request scheduler (sched.c).  main.c ties them.
+ * tool_*.c.  The files form floors and calls only go down (nothing calls
+ * back up into a file above it):
+ *
+ *   main.c     wires the run: options, endpoints, scheduler, exit status
+ *              -> opts.c server.c sched.c record.c (reason names)
+ *   opts.c     the command line and benchmark-config.json: struct binfer_opts
+ *              -> engine.c server.c (names) judge.c (the rubric's prompts)
+ *   sched.c    the scheduler: the window of records, requests in flight,
+ *              retries, endpoints, writing in input order; acts on what
+ *              preparing a job found
+ *              -> job.c cache.c (store) engine.c (binfer_parse) server.c
+ *                 (warm-up) text.c (masking) proto.c (results)
+ *   job.c      one job's life cycle: prepare (then the cache), put an answer
+ *              or an error, count reasons; returns a status, sets no state
+ *              -> record.c judge.c cache.c (load) proto.c
+ *   record.c   response records: prepare a request (or the extractive
+ *              answer), write the response fields and exclusion reasons
+ *              -> request.c text.c extract.c engine.c server.c (names)
+ *   judge.c    the LLM-as-judge: rubric, judge request, verdict fields
+ *              -> request.c text.c engine.c server.c (names)
+ *   request.c  what record.c and judge.c share: request body and hash,
+ *              num_ctx, the model digest recorded
+ *              -> ollama.c openai.c (bodies) engine.c (names)
+ *   server.c   server kinds, probing each endpoint, the warm-up
+ *              -> ollama.c openai.c (bodies, dialects) text.c proto.c
+ *   engine.c   engine names; binfer_parse, the dispatcher of answers
+ *              -> ollama.c openai.c proto.c
+ *   ollama.c   Ollama's /api/chat: body and answer parser  -> proto.c
+ *   openai.c   /v1/chat/completions and each server's dialect  -> proto.c
+ *   cache.c    the request cache, DIR/hh/HASH.json  -> proto.c
+ *   proto.c    what the protocols share: results, messages, error bodies,
+ *              the overflow test, the parsers' steps  (calls nothing)
+ *   text.c     templates, thinking blocks, masking  (calls nothing)
+ *   extract.c  the extractive baseline  (common/words.h only)
+ *
+ * Everything calls common/ (ctx.h).  This header holds what needs no run:
+ * engine.c, proto.c, text.c, ollama.c, openai.c, server.c's names and
+ * probe, extract.c, cache.c and judge.c's verdict parser; run.h holds the
+ * run and the job (opts.c, job.c, record.c, judge.c, request.c, server.c's
+ * endpoints, sched.c).
  *
  * Ownership: every char * in a struct binfer_result is malloc'd and released
  * by binfer_result_release(); json_t values returned are new references.
@@ -71,12 +106,6 @@ enum binfer_status {
 const char *binfer_engine_name(enum binfer_engine e);
 int binfer_engine_parse(const char *s, enum binfer_engine *out);
 
-void binfer_result_init(struct binfer_result *r);
-void binfer_result_release(struct binfer_result *r);
-
-/* The messages array: a system message when system is non-empty, then user. */
-json_t *binfer_messages(const char *system, const char *user);
-
 /*
  * Parse a server's answer: HTTP status, body (NUL-terminated, len bytes),
  * whether it was requested as a stream.  Fills r; returns an enum
@@ -85,15 +114,29 @@ json_t *binfer_messages(const char *system, const char *user);
 int binfer_parse(enum binfer_engine e, int http_status, const char *body, size_t len,
     int stream, struct binfer_result *r);
 
+/* ------------------------------------------------------------ proto.c */
+
+void binfer_result_init(struct binfer_result *r);
+void binfer_result_release(struct binfer_result *r);
+
+/* The messages array: a system message when system is non-empty, then user. */
+json_t *binfer_messages(const char *system, const char *user);
+
 /* The error message of an error body, whatever its shape; malloc'd or NULL. */
 char *binfer_error_message(const json_t *o);
 
 /* 1 when an error message from a server says the prompt did not fit. */
 int binfer_is_overflow_message(const char *msg);
 
-/* Shared by the parsers: r->error = what + detail; a string member into *dst. */
+/*
+ * Shared by the parsers.  binfer_set_error: r->error = what + detail.
+ * binfer_take_str: when o's member key is a string, *dst (released) becomes
+ * a copy of it, else *dst stays.  binfer_append: *dst = *dst + s
+ * (reallocated; nothing when s is NULL or empty).  binfer_count: o's member
+ * k when it is a non-negative integer, else -1.
+ */
 void binfer_set_error(struct binfer_result *r, const char *what, const char *detail);
-void binfer_take_str(char **dst, const json_t *v);
+void binfer_take_str(char **dst, const json_t *o, const char *key);
 void binfer_append(char **dst, const char *s);
 long long binfer_count(const json_t *o, const char *k);
 /*
@@ -119,18 +162,24 @@ struct binfer_stream {
 /* A stream's end: an error (missing) when not done, else BINFER_OK. */
 int binfer_stream_end(struct binfer_result *r, int done, const char *missing);
 
+/* ------------------------------------------------------------ text.c */
+
+/* Fill {name} placeholders of tmpl from the string and number fields of vars; malloc'd. */
+char *binfer_fill_template(const char *tmpl, const json_t *vars);
+
+/* The answer as sent: "<think>THINKING</think>CONTENT" when r has thinking; malloc'd. */
+char *binfer_raw_text(const struct binfer_result *r);
+
 /*
  * Remove <think>...</think> blocks (and an unterminated <think> to the end)
  * from s and trim white space at both ends; malloc'd.
  */
 char *binfer_strip_thinking(const char *s);
 
-/* Fill {name} placeholders of tmpl from the string fields of vars. */
-char *binfer_fill_template(const char *tmpl, const json_t *vars);
-
 /*
  * Replace every occurrence of secret (when not NULL or empty) in s by
- * "[MASKED]", in place when s shrinks or stays, else reallocated; returns s.
+ * "[MASKED]": returns s itself when secret does not occur in it, else a new
+ * malloc'd string (s released).
  * binfer_mask_json does it for every string value in v and returns the
  * number of strings changed (keys are binfer's own names).
  */

@@ -15,24 +15,6 @@
 #include "ctx.h"
 #include "binfer.h"
 
-static json_t *
-num_or_null(double v)
-{
-	return v < 0 ? json_null() : json_real(v);
-}
-
-static json_t *
-int_or_null(long long v)
-{
-	return v < 0 ? json_null() : json_integer(v);
-}
-
-static json_t *
-str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 char *
 binfer_cache_serialize(const char *hash, const char *engine, const char *model,
     const char *endpoint, const struct binfer_result *r, size_t *len)
@@ -43,38 +25,22 @@ binfer_cache_serialize(const char *hash, const char *engine, const char *model,
 	json_set_str(o, "request_hash", hash);
 	json_set_str(o, "engine", engine);
 	json_set_str(o, "model", model);
-	json_set_new(o, "endpoint", str_or_null(endpoint));
-	json_set_new(res, "content", str_or_null(r->content ? r->content : ""));
-	json_set_new(res, "thinking", str_or_null(r->thinking));
-	json_set_new(res, "prompt_eval_count", int_or_null(r->prompt_eval_count));
-	json_set_new(res, "eval_count", int_or_null(r->eval_count));
-	json_set_new(res, "finish_reason", str_or_null(r->finish_reason));
-	json_set_new(t, "total_ms", num_or_null(r->total_ms));
-	json_set_new(t, "load_ms", num_or_null(r->load_ms));
-	json_set_new(t, "prompt_ms", num_or_null(r->prompt_ms));
-	json_set_new(t, "eval_ms", num_or_null(r->eval_ms));
+	json_set_new(o, "endpoint", json_str_or_null(endpoint));
+	json_set_new(res, "content", json_str_or_null(r->content ? r->content : ""));
+	json_set_new(res, "thinking", json_str_or_null(r->thinking));
+	json_set_new(res, "prompt_eval_count", json_int_or_null(r->prompt_eval_count));
+	json_set_new(res, "eval_count", json_int_or_null(r->eval_count));
+	json_set_new(res, "finish_reason", json_str_or_null(r->finish_reason));
+	json_set_new(t, "total_ms", json_real_or_null(r->total_ms));
+	json_set_new(t, "load_ms", json_real_or_null(r->load_ms));
+	json_set_new(t, "prompt_ms", json_real_or_null(r->prompt_ms));
+	json_set_new(t, "eval_ms", json_real_or_null(r->eval_ms));
 	json_set_new(res, "timings", t);
-	json_set_new(res, "model_digest", str_or_null(r->model_digest));
+	json_set_new(res, "model_digest", json_str_or_null(r->model_digest));
 	json_set_new(o, "result", res);
 	s = json_compact(o, len);
 	json_decref(o);
 	return s;
-}
-
-static char *
-opt_str(const json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
-}
-
-static long long
-opt_count(const json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	return json_is_integer(v) ? json_integer_value(v) : -1;
 }
 
 static double
@@ -90,31 +56,29 @@ binfer_cache_parse(const char *text, size_t len, const char *hash,
     struct binfer_result *r, char **endpoint)
 {
 	json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL), *res, *t;
-	json_t *h;
+	const char *h = json_get_str(o, "request_hash");
 
-	if (!json_is_object(o))
-		goto bad;
-	h = json_object_get(o, "request_hash");
 	res = json_object_get(o, "result");
-	if (!json_is_string(h) || strcmp(json_string_value(h), hash) != 0 ||
-	    !json_is_object(res) || !json_is_string(json_object_get(res, "content")))
+	if (!h || strcmp(h, hash) != 0 || !json_get_str(res, "content"))
 		goto bad;
 	t = json_object_get(res, "timings");
 	binfer_result_init(r);
-	r->content = opt_str(res, "content");
-	r->thinking = opt_str(res, "thinking");
-	r->prompt_eval_count = opt_count(res, "prompt_eval_count");
-	r->eval_count = opt_count(res, "eval_count");
-	r->finish_reason = opt_str(res, "finish_reason");
-	r->model_digest = opt_str(res, "model_digest");
+	binfer_take_str(&r->content, res, "content");
+	binfer_take_str(&r->thinking, res, "thinking");
+	r->prompt_eval_count = binfer_count(res, "prompt_eval_count");
+	r->eval_count = binfer_count(res, "eval_count");
+	binfer_take_str(&r->finish_reason, res, "finish_reason");
+	binfer_take_str(&r->model_digest, res, "model_digest");
 	if (json_is_object(t)) {
 		r->total_ms = opt_ms(t, "total_ms");
 		r->load_ms = opt_ms(t, "load_ms");
 		r->prompt_ms = opt_ms(t, "prompt_ms");
 		r->eval_ms = opt_ms(t, "eval_ms");
 	}
-	if (endpoint)
-		*endpoint = opt_str(o, "endpoint");
+	if (endpoint) {
+		*endpoint = NULL;
+		binfer_take_str(endpoint, o, "endpoint");
+	}
 	json_decref(o);
 	return 1;
 bad:

@@ -34,53 +34,59 @@ words_of(const char *s, struct wordset *ws)
 	words_add(ws, s, strlen(s), WORDS_CONTENT | WORDS_STEM);
 }
 
+/*
+ * The '>' that closes an XML-like tag opening at s ('<' then a letter, '/'
+ * or '!'), on one line and within 300 bytes; NULL when s opens none.
+ */
+static const char *
+tag_end(const char *s)
+{
+	const char *e;
+
+	if (s[0] != '<' || !(isalpha((unsigned char)s[1]) || s[1] == '/' || s[1] == '!'))
+		return NULL;
+	for (e = s + 1; e - s < 300 && *e && *e != '>' && *e != '\n'; e++)
+		;
+	return *e == '>' && e - s < 300 ? e : NULL;
+}
+
+/* Markdown's marks at the start of a line: heading, quote, list, table, indent. */
+static int
+line_mark(unsigned char c)
+{
+	return c == '#' || c == '>' || c == '-' || c == '*' || c == '|' || c == ' ' ||
+	    c == '\t';
+}
+
 /* Content without markup, one sentence per line. */
 static char *
 clean(const char *s)
 {
 	struct buf b = BUF_INIT;
+	const char *e;
 	int bol = 1;
 
-	while (*s) {
+	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c == '<' && (isalpha((unsigned char)s[1]) || s[1] == '/' || s[1] == '!')) {
-			const char *e = strchr(s, '>');
-
-			if (e && e - s < 300 && !memchr(s, '\n', (size_t)(e - s))) {
-				buf_addc(&b, '\n');
-				s = e + 1;
-				bol = 1;
-				continue;
-			}
-		}
-		if (bol && (c == '#' || c == '>' || c == '-' || c == '*' || c == '|' ||
-		    c == ' ' || c == '\t')) {
-			s++;
-			continue;
-		}
-		if (c == '*' || c == '`' || c == '|' || (c == '_' && s[1] == '_')) {
-			buf_addc(&b, ' ');
-			s++;
-			continue;
-		}
-		if (c == '\r') {
-			s++;
-			continue;
-		}
-		if (c == '\n') {
+		if ((e = tag_end(s)) != NULL) {
 			buf_addc(&b, '\n');
+			s = e;
 			bol = 1;
-			s++;
 			continue;
 		}
-		bol = 0;
+		if ((bol && line_mark(c)) || c == '\r')
+			continue;
+		if (c == '*' || c == '`' || c == '|' || (c == '_' && s[1] == '_')) {
+			buf_addc(&b, ' ');	/* emphasis, code, table cells */
+			continue;
+		}
 		buf_addc(&b, (char)c);
+		bol = c == '\n';
 		if ((c == '.' || c == '!' || c == '?') && (s[1] == ' ' || s[1] == '\t')) {
 			buf_addc(&b, '\n');
 			bol = 1;
 		}
-		s++;
 	}
 	return buf_detach(&b, NULL);
 }
@@ -105,45 +111,52 @@ squeeze(const char *s, size_t n)
 	return buf_detach(&b, NULL);
 }
 
-char *
-binfer_extractive_answer(const char *question, const char *content, int k)
+/* The sentences of cleaned text that hold two words or more, in order. */
+static struct sent *
+sentences(const char *text, size_t *ns)
 {
-	char *text = clean(content), *p;
-	struct wordset qw = WORDSET_INIT;
 	struct sent *ss = NULL;
-	size_t ns = 0, cap = 0, i, j, chosen = 0;
-	struct buf out = BUF_INIT;
+	size_t cap = 0, len;
+	const char *p, *nl;
+	char *t;
 
-	for (p = text; *p;) {
-		char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *t = squeeze(p, len);
+	*ns = 0;
+	for (p = text; *p; p += len + (p[len] == '\n')) {
 		struct wordset w = WORDSET_INIT;
 
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) : strlen(p);
+		t = squeeze(p, len);
 		words_of(t, &w);
-		if (w.n >= 2) {
-			if (ns == cap) {
-				cap = cap ? cap * 2 : 64;
-				ss = xreallocarray(ss, cap, sizeof(*ss));
-			}
-			ss[ns].text = t;
-			ss[ns].words = w;
-			ss[ns].score = 0;
-			ss[ns].pos = ns;
-			ns++;
-		} else {
+		if (w.n < 2) {
 			free(t);
 			wordset_release(&w);
+			continue;
 		}
-		p += len;
-		if (*p == '\n')
-			p++;
+		if (*ns == cap) {
+			cap = cap ? cap * 2 : 64;
+			ss = xreallocarray(ss, cap, sizeof(*ss));
+		}
+		ss[*ns].text = t;
+		ss[*ns].words = w;
+		ss[*ns].score = 0;
+		ss[*ns].pos = *ns;
+		(*ns)++;
 	}
+	return ss;
+}
+
+/* Each sentence's score: the inverse sentence frequencies of the question's words in it. */
+static void
+score(struct sent *ss, size_t ns, const char *question)
+{
+	struct wordset qw = WORDSET_INIT;
+	size_t i, j, df;
+	double idf;
+
 	words_of(question, &qw);
 	for (i = 0; i < qw.n; i++) {
-		size_t df = 0;
-		double idf;
-
+		df = 0;
 		for (j = 0; j < ns; j++)
 			if (wordset_count(&ss[j].words, qw.v[i].word) > 0)
 				df++;
@@ -154,38 +167,55 @@ binfer_extractive_answer(const char *question, const char *content, int k)
 			if (wordset_count(&ss[j].words, qw.v[i].word) > 0)
 				ss[j].score += idf;
 	}
-	/* Mark the k best (score > 0) by repeated selection: k is small. */
-	{
-		int *pick = xcalloc(ns ? ns : 1, sizeof(int));
+	wordset_release(&qw);
+}
 
-		while ((int)chosen < k) {
-			size_t best = ns;
+/*
+ * The k best sentences that score above 0 (ties: the earlier one), by
+ * repeated selection (k is small), joined by a space in document order.
+ */
+static char *
+best(const struct sent *ss, size_t ns, int k)
+{
+	int *pick = xcalloc(ns ? ns : 1, sizeof(int)), chosen;
+	struct buf out = BUF_INIT;
+	size_t j, top;
 
-			for (j = 0; j < ns; j++)
-				if (!pick[j] && ss[j].score > 0 &&
-				    (best == ns || ss[j].score > ss[best].score))
-					best = j;
-			if (best == ns)
-				break;
-			pick[best] = 1;
-			chosen++;
-		}
+	for (chosen = 0; chosen < k; chosen++) {
+		top = ns;
 		for (j = 0; j < ns; j++)
-			if (pick[j]) {
-				if (out.len)
-					buf_addc(&out, ' ');
-				buf_adds(&out, ss[j].text);
-			}
-		free(pick);
+			if (!pick[j] && ss[j].score > 0 &&
+			    (top == ns || ss[j].score > ss[top].score))
+				top = j;
+		if (top == ns)
+			break;
+		pick[top] = 1;
 	}
+	for (j = 0; j < ns; j++) {
+		if (!pick[j])
+			continue;
+		if (out.len)
+			buf_addc(&out, ' ');
+		buf_adds(&out, ss[j].text);
+	}
+	free(pick);
+	return out.s ? buf_detach(&out, NULL) : xstrdup("");
+}
+
+char *
+binfer_extractive_answer(const char *question, const char *content, int k)
+{
+	char *text = clean(content), *ans;
+	size_t ns, j;
+	struct sent *ss = sentences(text, &ns);
+
+	score(ss, ns, question);
+	ans = best(ss, ns, k);
 	for (j = 0; j < ns; j++) {
 		free(ss[j].text);
 		wordset_release(&ss[j].words);
 	}
 	free(ss);
-	wordset_release(&qw);
 	free(text);
-	if (!out.s)
-		return xstrdup("");
-	return buf_detach(&out, NULL);
+	return ans;
 }

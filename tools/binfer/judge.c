@@ -2,7 +2,9 @@
  * judge.c - the LLM-as-judge first pass of 000 §10: the rubric's prompts,
  * one judge request per scored response record, and the verdict parsed
  * from the judge's answer into the record's score fields.  Judge scores are
- * never primary: a human verifies them.
+ * never primary: a human verifies them.  Called by job.c (and opts.c for
+ * the rubric); builds requests with request.c and never finishes a job
+ * itself.
  */
 #include <string.h>
 
@@ -51,8 +53,8 @@ judge_load_rubric(struct binfer_opts *o)
 	free(path);
 }
 
-void
-judge_prepare(struct binfer_run *R, struct job *j)
+enum job_status
+judge_prepare(const struct binfer_run *R, struct job *j)
 {
 	const struct binfer_opts *o = R->o;
 	json_t *rec = j->rec, *vars;
@@ -60,10 +62,8 @@ judge_prepare(struct binfer_run *R, struct job *j)
 	char *user;
 	long long est;
 
-	if (rec_bool_opt(rec, "excluded", 0) || !rec_str_opt(rec, "response_text")) {
-		j->state = J_DONE;	/* nothing to score */
-		return;
-	}
+	if (rec_bool_opt(rec, "excluded", 0) || !rec_str_opt(rec, "response_text"))
+		return JOB_PASS;	/* nothing to score */
 	if (mid && strcmp(mid, o->model_id) == 0)
 		ndj_die("model_id: %s cannot judge its own responses (000 §10)", mid);
 	vars = json_pack("{s:s,s:s,s:s,s:s}",
@@ -80,7 +80,7 @@ judge_prepare(struct binfer_run *R, struct job *j)
 		j->num_ctx = binfer_num_ctx_for(R, est);
 	job_set_body(R, j, o->judge_system, user);
 	free(user);
-	job_try_cache(R, j);
+	return JOB_SEND;
 }
 
 static char *
@@ -114,15 +114,15 @@ judge_object(const struct binfer_run *R, const struct job *j, const char *endpoi
 	json_set_str(jd, "template", o->rubric);
 	json_set_str(jd, "engine", binfer_engine_name(o->engine));
 	json_set_str(jd, "server", binfer_server_name(R->kind));
-	json_set_new(jd, "server_version", binfer_str_or_null(R->version));
-	json_set_new(jd, "endpoint", binfer_str_or_null(endpoint));
+	json_set_new(jd, "server_version", json_str_or_null(R->version));
+	json_set_new(jd, "endpoint", json_str_or_null(endpoint));
 	json_set_str(jd, "request_hash", j->hash);
-	json_set_new(jd, "response_raw", binfer_str_or_null(raw));
-	json_set_new(jd, "finish_reason", binfer_str_or_null(r ? r->finish_reason : NULL));
-	json_set_new(jd, "prompt_eval_count", binfer_int_or_null(r ? r->prompt_eval_count : -1));
-	json_set_new(jd, "output_token_count", binfer_int_or_null(r ? r->eval_count : -1));
-	json_set_new(jd, "model_digest", binfer_str_or_null(binfer_model_digest(R, r)));
-	json_set_new(jd, "error", binfer_str_or_null(err));
+	json_set_new(jd, "response_raw", json_str_or_null(raw));
+	json_set_new(jd, "finish_reason", json_str_or_null(r ? r->finish_reason : NULL));
+	json_set_new(jd, "prompt_eval_count", json_int_or_null(r ? r->prompt_eval_count : -1));
+	json_set_new(jd, "output_token_count", json_int_or_null(r ? r->eval_count : -1));
+	json_set_new(jd, "model_digest", json_str_or_null(binfer_model_digest(R, r)));
+	json_set_new(jd, "error", json_str_or_null(err));
 	return jd;
 }
 
@@ -139,8 +139,8 @@ judge_rubric_name(const char *template)
 }
 
 /* Judge mode: the scores parsed from the judge's answer. */
-void
-judge_put(struct binfer_run *R, struct job *j, const char *endpoint,
+enum binfer_reason
+judge_put(const struct binfer_run *R, struct job *j, const char *endpoint,
     const struct binfer_result *r, const char *err)
 {
 	json_t *rec = j->rec, *v = NULL;
@@ -161,60 +161,70 @@ judge_put(struct binfer_run *R, struct job *j, const char *endpoint,
 	json_set_new(rec, "scoring_notes", verdict_field(v, "rationale"));
 	json_set_str(rec, "scoring_date", date);
 	json_set_new(rec, "judge", judge_object(R, j, endpoint, r, raw, v ? NULL : verr));
-	if (!v && r)
-		R->nreason[REASON_JUDGE_ERROR]++;
 	json_decref(v);
 	free(raw);
 	free(text);
 	free(rater);
 	free(date);
+	return r && !v ? REASON_JUDGE_ERROR : REASON_N;
+}
+
+/* The first JSON object in text that has factual_accuracy (new reference), or NULL. */
+static json_t *
+first_verdict(const char *text)
+{
+	const char *p = text;
+	json_error_t je;
+	json_t *o;
+
+	while ((p = strchr(p, '{')) != NULL) {
+		o = json_loads(p, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &je);
+		if (json_is_object(o) && json_object_get(o, "factual_accuracy"))
+			return o;
+		json_decref(o);
+		p++;
+	}
+	return NULL;
+}
+
+/* What is wrong with a verdict's scores (static text), or NULL. */
+static const char *
+verdict_check(const json_t *fa, const json_t *co, const json_t *hc)
+{
+	if (!json_is_integer(fa) || json_integer_value(fa) < 0 ||
+	    json_integer_value(fa) > 3)
+		return "factual_accuracy: expected an integer 0 to 3";
+	if (co && !json_is_null(co) && !(json_is_integer(co) &&
+	    (json_integer_value(co) == 0 || json_integer_value(co) == 1)))
+		return "completeness: expected 0 or 1";
+	if (hc && !json_is_null(hc) && !(json_is_integer(hc) &&
+	    json_integer_value(hc) >= 0))
+		return "hallucination_count: expected a non-negative integer";
+	return NULL;
 }
 
 json_t *
 binfer_parse_verdict(const char *text, const char **err)
 {
-	const char *p = text;
+	json_t *o = first_verdict(text), *fa, *co, *hc, *ra, *v;
 
-	*err = "no JSON object with factual_accuracy in the judge's answer";
-	while ((p = strchr(p, '{')) != NULL) {
-		json_error_t je;
-		json_t *o = json_loads(p, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &je);
-		json_t *fa, *co, *hc, *ra, *v;
-
-		if (!json_is_object(o) || !(fa = json_object_get(o, "factual_accuracy"))) {
-			json_decref(o);
-			p++;
-			continue;
-		}
-		co = json_object_get(o, "completeness");
-		hc = json_object_get(o, "hallucination_count");
-		ra = json_object_get(o, "rationale");
-		if (!json_is_integer(fa) || json_integer_value(fa) < 0 ||
-		    json_integer_value(fa) > 3) {
-			*err = "factual_accuracy: expected an integer 0 to 3";
-			json_decref(o);
-			return NULL;
-		}
-		if (co && !json_is_null(co) && !(json_is_integer(co) &&
-		    (json_integer_value(co) == 0 || json_integer_value(co) == 1))) {
-			*err = "completeness: expected 0 or 1";
-			json_decref(o);
-			return NULL;
-		}
-		if (hc && !json_is_null(hc) && !(json_is_integer(hc) &&
-		    json_integer_value(hc) >= 0)) {
-			*err = "hallucination_count: expected a non-negative integer";
-			json_decref(o);
-			return NULL;
-		}
-		v = json_object();
-		json_set_int(v, "factual_accuracy", json_integer_value(fa));
-		json_set_new(v, "completeness", co ? json_incref(co) : json_null());
-		json_set_new(v, "hallucination_count", hc ? json_incref(hc) : json_null());
-		json_set_new(v, "rationale", json_is_string(ra) ? json_incref(ra) : json_null());
-		json_decref(o);
-		*err = NULL;
-		return v;
+	if (!o) {
+		*err = "no JSON object with factual_accuracy in the judge's answer";
+		return NULL;
 	}
-	return NULL;
+	fa = json_object_get(o, "factual_accuracy");
+	co = json_object_get(o, "completeness");
+	hc = json_object_get(o, "hallucination_count");
+	ra = json_object_get(o, "rationale");
+	if ((*err = verdict_check(fa, co, hc)) != NULL) {
+		json_decref(o);
+		return NULL;
+	}
+	v = json_object();
+	json_set_int(v, "factual_accuracy", json_integer_value(fa));
+	json_set_new(v, "completeness", co ? json_incref(co) : json_null());
+	json_set_new(v, "hallucination_count", hc ? json_incref(hc) : json_null());
+	json_set_new(v, "rationale", json_is_string(ra) ? json_incref(ra) : json_null());
+	json_decref(o);
+	return v;
 }

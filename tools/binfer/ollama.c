@@ -52,7 +52,7 @@ get_ns_ms(const json_t *o, const char *k)
 static void
 ollama_final(const json_t *o, struct binfer_result *r)
 {
-	binfer_take_str(&r->finish_reason, json_object_get(o, "done_reason"));
+	binfer_take_str(&r->finish_reason, o, "done_reason");
 	r->prompt_eval_count = binfer_count(o, "prompt_eval_count");
 	r->eval_count = binfer_count(o, "eval_count");
 	r->total_ms = get_ns_ms(o, "total_duration");
@@ -70,13 +70,12 @@ ollama_object(const json_t *o, struct binfer_result *r, int *done)
 	if (st != BINFER_OK)
 		return st;
 	msg = json_object_get(o, "message");
-	if (!json_is_object(msg) || !json_is_string(json_object_get(msg, "content"))) {
+	if (!json_get_str(msg, "content")) {
 		binfer_set_error(r, "malformed answer: ", "message.content: expected a string");
 		return BINFER_RETRY;
 	}
-	binfer_append(&r->content, json_string_value(json_object_get(msg, "content")));
-	if (json_is_string(json_object_get(msg, "thinking")))
-		binfer_append(&r->thinking, json_string_value(json_object_get(msg, "thinking")));
+	binfer_append(&r->content, json_get_str(msg, "content"));
+	binfer_append(&r->thinking, json_get_str(msg, "thinking"));
 	if (json_is_true(json_object_get(o, "done"))) {
 		*done = 1;
 		ollama_final(o, r);

@@ -124,7 +124,7 @@ openai_usage(const json_t *o, struct binfer_result *r)
 		r->prompt_eval_count = binfer_count(u, "prompt_tokens");
 		r->eval_count = binfer_count(u, "completion_tokens");
 	}
-	binfer_take_str(&r->model_digest, json_object_get(o, "system_fingerprint"));
+	binfer_take_str(&r->model_digest, o, "system_fingerprint");
 	t = json_object_get(o, "timings");	/* llama.cpp server */
 	if (json_is_object(t)) {
 		json_t *pm = json_object_get(t, "prompt_ms"), *em = json_object_get(t, "predicted_ms");
@@ -161,22 +161,22 @@ static int
 parse_whole(const char *body, size_t len, struct binfer_result *r)
 {
 	json_t *o, *c0, *m;
+	const char *content;
 	int st;
 
 	if ((st = load_answer(body, len, "malformed answer: ", r, &o)) != BINFER_OK)
 		return st;
 	c0 = json_array_get(json_object_get(o, "choices"), 0);
 	m = json_object_get(c0, "message");
-	if (!json_is_object(m) || !(json_is_string(json_object_get(m, "content")) ||
-	    json_is_null(json_object_get(m, "content")))) {
+	content = json_get_str(m, "content");
+	if (!content && !json_is_null(json_object_get(m, "content"))) {
 		json_decref(o);
 		binfer_set_error(r, "malformed answer: ", "choices[0].message.content: expected a string");
 		return BINFER_RETRY;
 	}
-	r->content = xstrdup(json_is_string(json_object_get(m, "content")) ?
-	    json_string_value(json_object_get(m, "content")) : "");
-	binfer_take_str(&r->thinking, json_object_get(m, "reasoning_content"));
-	binfer_take_str(&r->finish_reason, json_object_get(c0, "finish_reason"));
+	r->content = xstrdup(content ? content : "");
+	binfer_take_str(&r->thinking, m, "reasoning_content");
+	binfer_take_str(&r->finish_reason, c0, "finish_reason");
 	openai_usage(o, r);
 	json_decref(o);
 	return BINFER_OK;
@@ -203,16 +203,10 @@ parse_event(const char *d, size_t n, void *ud)
 	if ((st = load_answer(d, n, "malformed event: ", sp->r, &o)) != BINFER_OK)
 		return st;
 	c0 = json_array_get(json_object_get(o, "choices"), 0);
-	if (json_is_object(c0)) {
-		delta = json_object_get(c0, "delta");
-		if (json_is_object(delta)) {
-			if (json_is_string(json_object_get(delta, "content")))
-				binfer_append(&sp->r->content, json_string_value(json_object_get(delta, "content")));
-			if (json_is_string(json_object_get(delta, "reasoning_content")))
-				binfer_append(&sp->r->thinking, json_string_value(json_object_get(delta, "reasoning_content")));
-		}
-		binfer_take_str(&sp->r->finish_reason, json_object_get(c0, "finish_reason"));
-	}
+	delta = json_object_get(c0, "delta");
+	binfer_append(&sp->r->content, json_get_str(delta, "content"));
+	binfer_append(&sp->r->thinking, json_get_str(delta, "reasoning_content"));
+	binfer_take_str(&sp->r->finish_reason, c0, "finish_reason");
 	openai_usage(o, sp->r);
 	json_decref(o);
 	return 0;

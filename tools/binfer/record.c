@@ -1,8 +1,11 @@
 /*
- * record.c - response records: from a context record to a request (body,
- * hash, num_ctx, the context checks of 001 §4.6), and from an answer, a
- * cached answer or an error to the record's response fields, with the
- * exclusion reasons binfer assigns.  The extractive engine answers here.
+ * record.c - response records.  Preparing one reads its context record
+ * (the model's fields, the token counts, the prompt, the context checks of
+ * 001 §4.6) and says what the job needs: a request, nothing (an excluded
+ * context), or no server at all (the extractive engine, answered here).
+ * Putting an answer, a cached answer or an error writes the record's
+ * response fields with the exclusion reasons binfer assigns.  Called by
+ * job.c; builds requests with request.c and never finishes a job itself.
  */
 #include <assert.h>
 #include <math.h>
@@ -25,24 +28,9 @@ binfer_reason_name(enum binfer_reason r)
 	return names[r];
 }
 
-json_t *
-binfer_int_or_null(long long v)
-{
-	return v < 0 ? json_null() : json_integer(v);
-}
+/* ------------------------------------------------------------ preparing */
 
-json_t *
-binfer_str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
-static json_t *
-ms_or_null(double v)
-{
-	return v < 0 ? json_null() : json_real(round(v * 1000) / 1000);
-}
-
+/* rec[field][tok]: btok's count for tokenizer tok, -1 when absent. */
 static long long
 count_of(const json_t *rec, const char *field, const char *tok)
 {
@@ -60,257 +48,43 @@ count_of(const json_t *rec, const char *field, const char *tok)
 	return json_integer_value(v);
 }
 
+/* The input's token count: btok's, else (extractive) the reference count. */
+static long long
+input_count(const struct binfer_run *R, const json_t *rec)
+{
+	const struct binfer_opts *o = R->o;
+	long long input = o->tokenizer ? count_of(rec, "tokens", o->tokenizer) : -1;
+
+	if (input < 0 && json_is_integer(json_object_get(rec, "ref_token_count")) &&
+	    o->engine == BINFER_EXTRACTIVE)
+		input = json_integer_value(json_object_get(rec, "ref_token_count"));
+	return input;
+}
+
 static void
 set_model_fields(const struct binfer_run *R, json_t *rec)
 {
 	const struct binfer_opts *o = R->o;
 
 	json_set_str(rec, "model_id", o->model_id);
-	json_set_new(rec, "model_family", binfer_str_or_null(o->family));
-	json_set_new(rec, "tier", binfer_str_or_null(o->tier));
+	json_set_new(rec, "model_family", json_str_or_null(o->family));
+	json_set_new(rec, "tier", json_str_or_null(o->tier));
 	json_set_str(rec, "engine", binfer_engine_name(o->engine));
 	if (o->engine == BINFER_EXTRACTIVE)
 		return;
 	/* 001 §4.1: the engine is recorded for reproducibility. */
 	json_set_str(rec, "server", binfer_server_name(R->kind));
-	json_set_new(rec, "server_version", binfer_str_or_null(R->version));
+	json_set_new(rec, "server_version", json_str_or_null(R->version));
 }
 
-static json_t *
-timings(const struct binfer_result *r)
+/* The extractive engine: the hash of what determines it, and its answer. */
+static enum job_status
+prepare_extractive(const struct binfer_run *R, struct job *j, struct binfer_result *ans)
 {
-	json_t *t = json_object();
-
-	json_set_new(t, "total_ms", ms_or_null(r->total_ms));
-	json_set_new(t, "load_ms", ms_or_null(r->load_ms));
-	json_set_new(t, "prompt_ms", ms_or_null(r->prompt_ms));
-	json_set_new(t, "eval_ms", ms_or_null(r->eval_ms));
-	return t;
-}
-
-char *
-binfer_raw_text(const struct binfer_result *r)
-{
-	if (r->thinking && *r->thinking)
-		return xasprintf("<think>%s</think>%s", r->thinking, r->content ? r->content : "");
-	return xstrdup(r->content ? r->content : "");
-}
-
-/* Ollama: /api/tags (equal at every endpoint); OpenAI: system_fingerprint. */
-const char *
-binfer_model_digest(const struct binfer_run *R, const struct binfer_result *r)
-{
-	if (R->kind == SRV_OLLAMA)
-		return R->identity;
-	return r ? r->model_digest : NULL;
-}
-
-/* Why an answer is not an ordinary one (or REASON_N), with its message. */
-static enum binfer_reason
-answer_reason(const struct binfer_run *R, const struct job *j,
-    const struct binfer_result *r, char **msg)
-{
-	long long cap = R->o->p.num_predict;
-
-	if (j->expected >= 0 && r->prompt_eval_count >= 0 &&
-	    r->prompt_eval_count + R->o->tolerance < j->expected)
-		return REASON_CONTEXT_TRUNCATED;	/* the server read less */
-	/*
-	 * A "length" stop before the output cap: the server's context ran
-	 * out (llama.cpp stops when n_past reaches n_ctx; Ollama with
-	 * shift false), not an ordinary truncated answer.
-	 */
-	if (r->finish_reason && strcmp(r->finish_reason, "length") == 0 &&
-	    r->eval_count >= 0 && r->eval_count < cap) {
-		*msg = xasprintf("the server's context ran out after %lld output "
-		    "tokens (cap %lld)", r->eval_count, cap);
-		return REASON_CONTEXT_EXHAUSTED;
-	}
-	return REASON_N;
-}
-
-static void
-put_answer(struct binfer_run *R, struct job *j, const struct binfer_result *r,
-    int *stripped)
-{
-	json_t *rec = j->rec;
-	char *raw = binfer_raw_text(r), *text = binfer_strip_thinking(raw);
-	long long out = r->eval_count;
-
-	/* Thinking that came despite being switched off is no answer. */
-	*stripped = (r->thinking && *r->thinking) || strstr(raw, "<think>") != NULL;
-	if (*stripped)
-		out = -1;	/* the server's count includes the thinking */
-	json_set_new(rec, "response_text", json_string(text));
-	json_set_new(rec, "response_raw", json_string(raw));
-	if (R->o->engine != BINFER_EXTRACTIVE)
-		json_set_bool(rec, "thinking_stripped", *stripped);
-	json_set_new(rec, "expected_prompt_tokens", binfer_int_or_null(j->expected));
-	json_set_new(rec, "prompt_eval_count", binfer_int_or_null(r->prompt_eval_count));
-	json_set_new(rec, "output_token_count", binfer_int_or_null(out));
-	json_set_new(rec, "finish_reason", binfer_str_or_null(r->finish_reason));
-	json_set_bool(rec, "output_truncated", r->finish_reason &&
-	    strcmp(r->finish_reason, "length") == 0);
-	free(raw);
-	free(text);
-}
-
-static void
-put_no_answer(struct binfer_run *R, struct job *j)
-{
-	json_t *rec = j->rec;
-
-	json_set_new(rec, "response_text", json_null());
-	json_set_new(rec, "response_raw", json_null());
-	if (R->o->engine != BINFER_EXTRACTIVE)
-		json_set_bool(rec, "thinking_stripped", 0);
-	json_set_new(rec, "expected_prompt_tokens", binfer_int_or_null(j->expected));
-	json_set_new(rec, "prompt_eval_count", json_null());
-	json_set_new(rec, "output_token_count", json_null());
-	json_set_new(rec, "finish_reason", json_null());
-	json_set_bool(rec, "output_truncated", 0);
-}
-
-/* The response fields, in their fixed order; r NULL with err for a failure. */
-static void
-put_response(struct binfer_run *R, struct job *j, const char *endpoint,
-    const struct binfer_result *r, const char *err, enum binfer_reason why)
-{
-	json_t *rec = j->rec;
-	char *msg = NULL;
-	int stripped = 0;
-
-	json_set_new(rec, "endpoint", binfer_str_or_null(endpoint));
-	if (r) {
-		put_answer(R, j, r, &stripped);
-		why = answer_reason(R, j, r, &msg);
-		err = msg;
-	} else {
-		put_no_answer(R, j);
-	}
-	json_set_new(rec, "num_ctx", binfer_int_or_null(j->num_ctx));
-	json_set_new(rec, "timings", r ? timings(r) : json_null());
-	json_set_new(rec, "model_digest", binfer_str_or_null(binfer_model_digest(R, r)));
-	json_set_new(rec, "model_identity", binfer_str_or_null(R->identity));
-	json_set_str(rec, "request_hash", j->hash);
-	json_set_new(rec, "error", binfer_str_or_null(err));
-	if (why != REASON_N) {
-		json_set_bool(rec, "excluded", 1);
-		json_set_str(rec, "exclusion_reason", binfer_reason_name(why));
-		R->nreason[why]++;
-	} else {
-		json_t *old = json_object_get(rec, "exclusion_reason");
-
-		json_set_new(rec, "exclusion_reason", old ? json_incref(old) : json_null());
-	}
-	if (r && r->eval_count > 0)
-		R->tokens_out += (unsigned long long)r->eval_count;
-	free(msg);
-}
-
-void
-job_finish_ok(struct binfer_run *R, struct job *j, const char *endpoint,
-    const struct binfer_result *r)
-{
-	assert(j->rec != NULL && j->state != J_DONE);
-	if (R->o->judge)
-		judge_put(R, j, endpoint, r, NULL);
-	else
-		put_response(R, j, endpoint, r, NULL, REASON_N);
-	j->state = J_DONE;
-}
-
-void
-job_finish_err(struct binfer_run *R, struct job *j, const char *endpoint,
-    const char *err, enum binfer_reason why)
-{
-	assert(j->rec != NULL && j->state != J_DONE && why < REASON_N);
-	if (R->o->judge) {
-		R->nreason[why]++;
-		judge_put(R, j, endpoint, NULL, err);
-	} else {
-		put_response(R, j, endpoint, NULL, err, why);
-	}
-	j->state = J_DONE;
-}
-
-/* ------------------------------------------------------------ requests */
-
-static void
-hash_request(const struct binfer_run *R, struct job *j, const json_t *body)
-{
-	json_t *canon = json_object(), *b = json_deep_copy(body);
+	const char *q = rec_str(j->rec, "question_text");
+	const char *content = rec_str(j->rec, "content");
+	json_t *canon;
 	char *s;
-	size_t n;
-
-	/* Streaming changes the transport, not the answer. */
-	json_object_del(b, "stream");
-	json_object_del(b, "stream_options");
-	json_set_str(canon, "engine", binfer_engine_name(R->o->engine));
-	/* The model's identity: a changed model is never answered from cache. */
-	json_set_new(canon, "model_digest", binfer_str_or_null(R->identity));
-	json_set_new(canon, "body", b);
-	s = json_compact(canon, &n);
-	sha256_hex(s, n, j->hash);
-	free(s);
-	json_decref(canon);
-}
-
-void
-job_set_body(struct binfer_run *R, struct job *j, const char *system, const char *user)
-{
-	const struct binfer_opts *o = R->o;
-	json_t *body;
-
-	assert(j->body == NULL);
-	if (o->engine == BINFER_OLLAMA)
-		body = binfer_ollama_body(o->model_tag, system, user, &o->p, j->num_ctx,
-		    o->think_off, o->stream);
-	else
-		body = binfer_openai_body(R->kind, o->model_tag, system, user, &o->p,
-		    o->think_off, o->extra, o->stream);
-	hash_request(R, j, body);
-	j->body = json_compact(body, &j->body_len);
-	json_decref(body);
-}
-
-long long
-binfer_num_ctx_for(const struct binfer_run *R, long long expected)
-{
-	const struct binfer_opts *o = R->o;
-	long long n = expected + o->p.num_predict + o->p.num_ctx_overhead;
-	long long max = R->ctx > 0 ? R->ctx : 32768;
-
-	if (o->max_ctx > 0 && (R->ctx <= 0 || o->max_ctx < max))
-		max = o->max_ctx;
-	if (o->num_ctx_round > 1 && n % o->num_ctx_round)
-		n += o->num_ctx_round - n % o->num_ctx_round;
-	return n < max ? n : max;
-}
-
-void
-job_try_cache(struct binfer_run *R, struct job *j)
-{
-	struct binfer_result r;
-	char *endpoint = NULL;
-
-	if (!R->o->cache_dir || R->o->refresh)
-		return;
-	binfer_result_init(&r);
-	if (binfer_cache_load(R->o->cache_dir, j->hash, &r, &endpoint)) {
-		job_finish_ok(R, j, endpoint, &r);
-		binfer_result_release(&r);
-	}
-	free(endpoint);
-}
-
-static void
-prepare_extractive(struct binfer_run *R, struct job *j)
-{
-	json_t *rec = j->rec, *canon;
-	const char *q = rec_str(rec, "question_text");
-	const char *content = rec_str(rec, "content");
-	char *ans = binfer_extractive_answer(q, content, R->o->sentences), *s;
 	size_t n;
 
 	canon = json_pack("{s:s,s:s,s:i,s:s,s:s}", "engine", "extractive",
@@ -320,26 +94,14 @@ prepare_extractive(struct binfer_run *R, struct job *j)
 	sha256_hex(s, n, j->hash);
 	free(s);
 	json_decref(canon);
-	if (!*ans) {
-		free(ans);
-		ans = xstrdup("The content does not contain a sentence that matches the question.");
+	ans->content = binfer_extractive_answer(q, content, R->o->sentences);
+	if (!*ans->content) {
+		free(ans->content);
+		ans->content = xstrdup("The content does not contain a sentence that "
+		    "matches the question.");
 	}
-	json_set_new(rec, "endpoint", json_null());
-	json_set_str(rec, "response_text", ans);
-	json_set_str(rec, "response_raw", ans);
-	json_set_new(rec, "expected_prompt_tokens", json_null());
-	json_set_new(rec, "prompt_eval_count", json_null());
-	json_set_new(rec, "output_token_count", json_null());
-	json_set_str(rec, "finish_reason", "stop");
-	json_set_bool(rec, "output_truncated", 0);
-	json_set_new(rec, "num_ctx", json_null());
-	json_set_new(rec, "timings", json_null());
-	json_set_new(rec, "model_digest", json_null());
-	json_set_str(rec, "request_hash", j->hash);
-	json_set_new(rec, "error", json_null());
-	json_set_new(rec, "exclusion_reason", json_null());
-	free(ans);
-	j->state = J_DONE;
+	ans->finish_reason = xstrdup("stop");
+	return JOB_LOCAL;
 }
 
 /* The user prompt: the record's, else the config's template filled. */
@@ -373,7 +135,7 @@ user_prompt(const struct binfer_run *R, const json_t *rec, const char **system,
  * overflow message, or NULL.
  */
 static char *
-context_check(struct binfer_run *R, struct job *j)
+context_check(const struct binfer_run *R, struct job *j)
 {
 	const struct binfer_opts *o = R->o;
 	long long max;
@@ -393,35 +155,25 @@ context_check(struct binfer_run *R, struct job *j)
 	return NULL;
 }
 
-static void
-prepare_response(struct binfer_run *R, struct job *j)
+/*
+ * A model's request: the prompt, btok's count of it and num_ctx, checked
+ * against the context; the body is set (and hashed) also for an overflow,
+ * whose record names its request_hash.
+ */
+static enum job_status
+prepare_request(const struct binfer_run *R, struct job *j, long long input,
+    char **overflow)
 {
 	const struct binfer_opts *o = R->o;
-	json_t *rec = j->rec;
 	const char *system, *user;
-	char *filled, *withflag = NULL, *overflow;
-	long long input;
+	char *filled, *withflag = NULL;
 
-	set_model_fields(R, rec);
-	input = o->tokenizer ? count_of(rec, "tokens", o->tokenizer) : -1;
-	if (input < 0 && json_is_integer(json_object_get(rec, "ref_token_count")) &&
-	    o->engine == BINFER_EXTRACTIVE)
-		input = json_integer_value(json_object_get(rec, "ref_token_count"));
-	json_set_new(rec, "input_token_count", binfer_int_or_null(input));
-	if (rec_bool_opt(rec, "excluded", 0)) {
-		j->state = J_DONE;	/* excluded contexts pass through, no request */
-		return;
-	}
-	if (o->engine == BINFER_EXTRACTIVE) {
-		prepare_extractive(R, j);
-		return;
-	}
-	user = user_prompt(R, rec, &system, &filled);
+	user = user_prompt(R, j->rec, &system, &filled);
 	if (o->no_think_prompt || R->think_suffix) {
 		withflag = xasprintf("%s /no_think", user);
 		user = withflag;
 	}
-	j->expected = count_of(rec, "prompt_tokens", o->tokenizer);
+	j->expected = count_of(j->rec, "prompt_tokens", o->tokenizer);
 	if (j->expected < 0)
 		j->expected = input;
 	if (o->engine == BINFER_OLLAMA) {
@@ -430,22 +182,187 @@ prepare_response(struct binfer_run *R, struct job *j)
 			    "(run btok -t %s before binfer)", o->tokenizer, o->tokenizer);
 		j->num_ctx = binfer_num_ctx_for(R, j->expected);
 	}
-	overflow = context_check(R, j);
+	*overflow = context_check(R, j);
 	job_set_body(R, j, system, user);
-	if (overflow)
-		job_finish_err(R, j, NULL, overflow, REASON_CONTEXT_OVERFLOW);
-	else
-		job_try_cache(R, j);
-	free(overflow);
 	free(filled);
 	free(withflag);
+	return *overflow ? JOB_OVERFLOW : JOB_SEND;
+}
+
+enum job_status
+record_prepare(const struct binfer_run *R, struct job *j, struct job_prep *p)
+{
+	long long input;
+
+	set_model_fields(R, j->rec);
+	input = input_count(R, j->rec);
+	json_set_new(j->rec, "input_token_count", json_int_or_null(input));
+	if (rec_bool_opt(j->rec, "excluded", 0))
+		return JOB_PASS;	/* excluded contexts pass through, no request */
+	if (R->o->engine == BINFER_EXTRACTIVE)
+		return prepare_extractive(R, j, &p->answer);
+	return prepare_request(R, j, input, &p->error);
+}
+
+/* ------------------------------------------------------------ answers */
+
+/* A duration in ms to the microsecond, or null when not reported. */
+static json_t *
+ms_or_null(double v)
+{
+	return json_real_or_null(v < 0 ? v : round(v * 1000) / 1000);
+}
+
+static json_t *
+timings(const struct binfer_result *r)
+{
+	json_t *t = json_object();
+
+	json_set_new(t, "total_ms", ms_or_null(r->total_ms));
+	json_set_new(t, "load_ms", ms_or_null(r->load_ms));
+	json_set_new(t, "prompt_ms", ms_or_null(r->prompt_ms));
+	json_set_new(t, "eval_ms", ms_or_null(r->eval_ms));
+	return t;
+}
+
+/* Why an answer is not an ordinary one (or REASON_N), with its message. */
+static enum binfer_reason
+answer_reason(const struct binfer_run *R, const struct job *j,
+    const struct binfer_result *r, char **msg)
+{
+	long long cap = R->o->p.num_predict;
+
+	if (j->expected >= 0 && r->prompt_eval_count >= 0 &&
+	    r->prompt_eval_count + R->o->tolerance < j->expected)
+		return REASON_CONTEXT_TRUNCATED;	/* the server read less */
+	/*
+	 * A "length" stop before the output cap: the server's context ran
+	 * out (llama.cpp stops when n_past reaches n_ctx; Ollama with
+	 * shift false), not an ordinary truncated answer.
+	 */
+	if (r->finish_reason && strcmp(r->finish_reason, "length") == 0 &&
+	    r->eval_count >= 0 && r->eval_count < cap) {
+		*msg = xasprintf("the server's context ran out after %lld output "
+		    "tokens (cap %lld)", r->eval_count, cap);
+		return REASON_CONTEXT_EXHAUSTED;
+	}
+	return REASON_N;
+}
+
+static void
+put_answer(const struct binfer_run *R, struct job *j, const struct binfer_result *r)
+{
+	json_t *rec = j->rec;
+	char *raw = binfer_raw_text(r), *text = binfer_strip_thinking(raw);
+	long long out = r->eval_count;
+	/* Thinking that came despite being switched off is no answer. */
+	int stripped = (r->thinking && *r->thinking) || strstr(raw, "<think>") != NULL;
+
+	if (stripped)
+		out = -1;	/* the server's count includes the thinking */
+	json_set_new(rec, "response_text", json_string(text));
+	json_set_new(rec, "response_raw", json_string(raw));
+	if (R->o->engine != BINFER_EXTRACTIVE)
+		json_set_bool(rec, "thinking_stripped", stripped);
+	json_set_new(rec, "expected_prompt_tokens", json_int_or_null(j->expected));
+	json_set_new(rec, "prompt_eval_count", json_int_or_null(r->prompt_eval_count));
+	json_set_new(rec, "output_token_count", json_int_or_null(out));
+	json_set_new(rec, "finish_reason", json_str_or_null(r->finish_reason));
+	json_set_bool(rec, "output_truncated", r->finish_reason &&
+	    strcmp(r->finish_reason, "length") == 0);
+	free(raw);
+	free(text);
+}
+
+static void
+put_no_answer(const struct binfer_run *R, struct job *j)
+{
+	json_t *rec = j->rec;
+
+	json_set_new(rec, "response_text", json_null());
+	json_set_new(rec, "response_raw", json_null());
+	if (R->o->engine != BINFER_EXTRACTIVE)
+		json_set_bool(rec, "thinking_stripped", 0);
+	json_set_new(rec, "expected_prompt_tokens", json_int_or_null(j->expected));
+	json_set_new(rec, "prompt_eval_count", json_null());
+	json_set_new(rec, "output_token_count", json_null());
+	json_set_new(rec, "finish_reason", json_null());
+	json_set_bool(rec, "output_truncated", 0);
+}
+
+/*
+ * The response fields, in their fixed order; r NULL with err and why for a
+ * failure.  Returns the reason the record is excluded for, or REASON_N.
+ */
+static enum binfer_reason
+put_response(const struct binfer_run *R, struct job *j, const char *endpoint,
+    const struct binfer_result *r, const char *err, enum binfer_reason why)
+{
+	json_t *rec = j->rec;
+	char *msg = NULL;
+
+	json_set_new(rec, "endpoint", json_str_or_null(endpoint));
+	if (r) {
+		put_answer(R, j, r);
+		why = answer_reason(R, j, r, &msg);
+		err = msg;
+	} else {
+		put_no_answer(R, j);
+	}
+	json_set_new(rec, "num_ctx", json_int_or_null(j->num_ctx));
+	json_set_new(rec, "timings", r ? timings(r) : json_null());
+	json_set_new(rec, "model_digest", json_str_or_null(binfer_model_digest(R, r)));
+	json_set_new(rec, "model_identity", json_str_or_null(R->identity));
+	json_set_str(rec, "request_hash", j->hash);
+	json_set_new(rec, "error", json_str_or_null(err));
+	if (why != REASON_N) {
+		json_set_bool(rec, "excluded", 1);
+		json_set_str(rec, "exclusion_reason", binfer_reason_name(why));
+	} else {
+		json_t *old = json_object_get(rec, "exclusion_reason");
+
+		json_set_new(rec, "exclusion_reason", old ? json_incref(old) : json_null());
+	}
+	free(msg);
+	return why;
+}
+
+/* The extractive engine's answer: no server, no counts, no timings. */
+static void
+put_extractive(struct job *j, const struct binfer_result *ans)
+{
+	json_t *rec = j->rec;
+
+	json_set_new(rec, "endpoint", json_null());
+	json_set_str(rec, "response_text", ans->content);
+	json_set_str(rec, "response_raw", ans->content);
+	json_set_new(rec, "expected_prompt_tokens", json_null());
+	json_set_new(rec, "prompt_eval_count", json_null());
+	json_set_new(rec, "output_token_count", json_null());
+	json_set_str(rec, "finish_reason", ans->finish_reason);
+	json_set_bool(rec, "output_truncated", 0);
+	json_set_new(rec, "num_ctx", json_null());
+	json_set_new(rec, "timings", json_null());
+	json_set_new(rec, "model_digest", json_null());
+	json_set_str(rec, "request_hash", j->hash);
+	json_set_new(rec, "error", json_null());
+	json_set_new(rec, "exclusion_reason", json_null());
+}
+
+enum binfer_reason
+record_put_answer(const struct binfer_run *R, struct job *j, const char *endpoint,
+    const struct binfer_result *r)
+{
+	if (R->o->engine == BINFER_EXTRACTIVE) {
+		put_extractive(j, r);
+		return REASON_N;
+	}
+	return put_response(R, j, endpoint, r, NULL, REASON_N);
 }
 
 void
-job_prepare(struct binfer_run *R, struct job *j)
+record_put_error(const struct binfer_run *R, struct job *j, const char *endpoint,
+    const char *err, enum binfer_reason why)
 {
-	if (R->o->judge)
-		judge_prepare(R, j);
-	else
-		prepare_response(R, j);
+	put_response(R, j, endpoint, NULL, err, why);
 }

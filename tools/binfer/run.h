@@ -1,8 +1,17 @@
 /*
  * run.h - one binfer run: its options (opts.c, read-only once parsed), its
- * endpoints and what their servers said (server.c), and the scheduler's
- * window of requests (sched.c).  Passed explicitly to every part; binfer
- * keeps no global mutable state besides the signal flag ctx_interrupted.
+ * endpoints and what their servers said (server.c), the scheduler's window
+ * of jobs (sched.c) and one job's life cycle (job.c over record.c and
+ * judge.c, over request.c); binfer.h maps the files.  Passed explicitly to
+ * every part; binfer keeps no global mutable state besides the signal flag
+ * ctx_interrupted.
+ *
+ * A job's walk, one direction only: sched.c reads a record into a slot and
+ * asks job_prepare what it needs (enum job_status); it sends the request
+ * (J_READY, J_INFLIGHT) or writes the record at once, and every answer or
+ * failure goes through job_put_answer / job_put_error before sched.c sets
+ * J_DONE and writes the record in input order.  Only sched.c changes a
+ * job's state.
  *
  * Ownership: a struct job owns its record (rec) and request body from
  * job_prepare until the scheduler writes the record; a struct binfer_run
@@ -115,27 +124,82 @@ struct binfer_run {
 	uint64_t rng;
 };
 
-/* record.c: fill a job from its record; finish it with an answer or error. */
-void job_prepare(struct binfer_run *R, struct job *j);
-void job_finish_ok(struct binfer_run *R, struct job *j, const char *endpoint,
+/* ------------------------------------------------------------ job.c */
+
+/* What preparing a job found; the scheduler acts on it. */
+enum job_status {
+	JOB_SEND,		/* a request to send: j->body and j->hash set */
+	JOB_CACHED,		/* answered from the cache: answer, endpoint */
+	JOB_LOCAL,		/* answered without a server (extractive): answer */
+	JOB_OVERFLOW,		/* refused, the prompt does not fit: error */
+	JOB_PASS		/* nothing to ask: the record passes on as it is */
+};
+
+/* job_prepare's finding; released by job_prep_release. */
+struct job_prep {
+	enum job_status status;
+	struct binfer_result answer;	/* JOB_CACHED, JOB_LOCAL */
+	char *endpoint;			/* JOB_CACHED: where it was answered, or NULL */
+	char *error;			/* JOB_OVERFLOW: why (malloc'd) */
+};
+
+/*
+ * Prepare a job whose rec is set (the request, or the answer found without
+ * one) into *p.  Fills the record's request-side fields; never sets
+ * j->state and never writes the response fields.  Dies (ndj_die) on a
+ * record that cannot be asked.
+ */
+void job_prepare(const struct binfer_run *R, struct job *j, struct job_prep *p);
+void job_prep_release(struct job_prep *p);
+/*
+ * Write an answer's (r, from endpoint, which may be NULL) or a failure's
+ * (err, a reason why < REASON_N) fields into the record of a job not yet
+ * J_DONE, and count the run's reasons and output tokens.  The caller then
+ * sets J_DONE.
+ */
+void job_put_answer(struct binfer_run *R, struct job *j, const char *endpoint,
     const struct binfer_result *r);
-void job_finish_err(struct binfer_run *R, struct job *j, const char *endpoint,
+void job_put_error(struct binfer_run *R, struct job *j, const char *endpoint,
     const char *err, enum binfer_reason why);
-void job_set_body(struct binfer_run *R, struct job *j, const char *system,
+
+/* ------------------------------------------------------------ record.c */
+
+/*
+ * A response record: the model's fields and input_token_count, then
+ * JOB_PASS (an excluded context), JOB_LOCAL (extractive: p->answer),
+ * JOB_OVERFLOW (p->error) or JOB_SEND.
+ */
+enum job_status record_prepare(const struct binfer_run *R, struct job *j,
+    struct job_prep *p);
+/* The response fields; returns the reason the record is excluded for, or REASON_N. */
+enum binfer_reason record_put_answer(const struct binfer_run *R, struct job *j,
+    const char *endpoint, const struct binfer_result *r);
+void record_put_error(const struct binfer_run *R, struct job *j, const char *endpoint,
+    const char *err, enum binfer_reason why);
+
+/* ------------------------------------------------------------ judge.c */
+
+/* The rubric's two prompts (--rubric) into o->judge_system, o->judge_user; dies when unreadable. */
+void judge_load_rubric(struct binfer_opts *o);
+/* A judge request for a scored response (JOB_SEND), or JOB_PASS: nothing to score. */
+enum job_status judge_prepare(const struct binfer_run *R, struct job *j);
+/*
+ * The score fields from the judge's answer r (or NULL with err); returns
+ * REASON_JUDGE_ERROR when r holds no valid verdict, else REASON_N.
+ */
+enum binfer_reason judge_put(const struct binfer_run *R, struct job *j,
+    const char *endpoint, const struct binfer_result *r, const char *err);
+
+/* ------------------------------------------------------------ request.c */
+
+/* j's request body (j->body, j->body_len) for system and user, and its hash (j->hash). */
+void job_set_body(const struct binfer_run *R, struct job *j, const char *system,
     const char *user);
-void job_try_cache(struct binfer_run *R, struct job *j);
+/* num_ctx for a prompt of expected tokens: with room for the output, rounded, capped. */
 long long binfer_num_ctx_for(const struct binfer_run *R, long long expected);
-char *binfer_raw_text(const struct binfer_result *r);
-json_t *binfer_int_or_null(long long v);
-json_t *binfer_str_or_null(const char *s);
+/* The model digest a record names (r may be NULL); borrowed. */
 const char *binfer_model_digest(const struct binfer_run *R,
     const struct binfer_result *r);
-
-/* judge.c */
-void judge_load_rubric(struct binfer_opts *o);
-void judge_prepare(struct binfer_run *R, struct job *j);
-void judge_put(struct binfer_run *R, struct job *j, const char *endpoint,
-    const struct binfer_result *r, const char *err);
 
 /* server.c: probe every endpoint, agree on the kind and model. */
 void binfer_endpoints_probe(struct binfer_run *R);

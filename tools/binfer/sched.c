@@ -88,6 +88,37 @@ busy(const struct binfer_run *R)
 }
 
 /*
+ * Prepare j and act on what it needs: a request to send (J_READY), or its
+ * record written now (J_DONE) with the cache's answer, the extractive
+ * engine's, an overflow's error, or as it came.
+ */
+static void
+start(struct binfer_run *R, struct job *j)
+{
+	struct job_prep p;
+
+	job_prepare(R, j, &p);
+	switch (p.status) {
+	case JOB_SEND:
+		j->state = J_READY;
+		break;
+	case JOB_CACHED:
+	case JOB_LOCAL:
+		job_put_answer(R, j, p.endpoint, &p.answer);
+		j->state = J_DONE;
+		break;
+	case JOB_OVERFLOW:
+		job_put_error(R, j, NULL, p.error, REASON_CONTEXT_OVERFLOW);
+		j->state = J_DONE;
+		break;
+	case JOB_PASS:
+		j->state = J_DONE;
+		break;
+	}
+	job_prep_release(&p);
+}
+
+/*
  * Read records into the window while there is room, without waiting for a
  * slow producer while requests are in flight or records wait to be written.
  */
@@ -107,9 +138,8 @@ fill(struct binfer_run *R, struct input *in)
 		j->expected = -1;
 		j->num_ctx = -1;
 		j->ep = -1;
-		j->state = J_READY;
 		R->tail++;
-		job_prepare(R, j);
+		start(R, j);
 		R->records++;
 	}
 }
@@ -205,6 +235,34 @@ parse_answer(struct binfer_run *R, struct http_req *q, struct binfer_result *r,
 	    R->o->stream, r);
 }
 
+/* Write j's answer (and store it in the cache) or its failure: J_DONE. */
+static void
+finish(struct binfer_run *R, struct job *j, const char *endpoint, int st,
+    const struct binfer_result *r)
+{
+	char *err;
+
+	R->inflight--;
+	if (st == BINFER_OK) {
+		if (R->o->cache_dir)
+			binfer_cache_store(R->o->cache_dir, j->hash, binfer_engine_name(R->o->engine),
+			    R->o->model_tag, endpoint, r);
+		job_put_answer(R, j, endpoint, r);
+	} else {
+		err = j->attempts > 1 ? xasprintf("%s (after %d attempts)", r->error, j->attempts)
+		    : xstrdup(r->error);
+		job_put_error(R, j, endpoint, err, r->overflow ? REASON_CONTEXT_OVERFLOW :
+		    REASON_INFERENCE_ERROR);
+		free(err);
+	}
+	j->state = J_DONE;
+}
+
+/*
+ * The driver's callback: a refused connection moves the request to another
+ * endpoint, a transient failure is tried again after a backoff, anything
+ * else finishes the job.
+ */
 static void
 request_done(struct http_req *q)
 {
@@ -214,7 +272,6 @@ request_done(struct http_req *q)
 	struct binfer_result r;
 	long retry_after;
 	int st;
-	char *err;
 
 	assert((void *)&j->req == (void *)j);
 	assert(j->state == J_INFLIGHT && j->ep >= 0 && j->ep < R->nep);
@@ -231,24 +288,10 @@ request_done(struct http_req *q)
 	binfer_result_init(&r);
 	st = parse_answer(R, q, &r, &retry_after);
 	http_req_release(q);
-	if (st == BINFER_RETRY && j->attempts <= R->o->retries) {
+	if (st == BINFER_RETRY && j->attempts <= R->o->retries)
 		submit(R, j, http_backoff_ms(R->http, j->attempts, retry_after));
-		binfer_result_release(&r);
-		return;
-	}
-	R->inflight--;
-	if (st == BINFER_OK) {
-		if (R->o->cache_dir)
-			binfer_cache_store(R->o->cache_dir, j->hash, binfer_engine_name(R->o->engine),
-			    R->o->model_tag, endpoint, &r);
-		job_finish_ok(R, j, endpoint, &r);
-	} else {
-		err = j->attempts > 1 ? xasprintf("%s (after %d attempts)", r.error, j->attempts)
-		    : xstrdup(r.error);
-		job_finish_err(R, j, endpoint, err, r.overflow ? REASON_CONTEXT_OVERFLOW :
-		    REASON_INFERENCE_ERROR);
-		free(err);
-	}
+	else
+		finish(R, j, endpoint, st, &r);
 	binfer_result_release(&r);
 }
 

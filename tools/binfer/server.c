@@ -87,11 +87,11 @@ binfer_ollama_tags_digest(const json_t *tags, const char *tag, char **digest)
 	alt = strchr(tag, ':') ? xstrdup(tag) : xasprintf("%s:latest", tag);
 	for (k = 0; k < json_array_size(m) && !*digest; k++) {
 		json_t *e = json_array_get(m, k);
-		const char *n = json_string_value(json_object_get(e, "name"));
-		const char *d = json_string_value(json_object_get(e, "digest"));
+		const char *n = json_get_str(e, "name");
+		const char *d = json_get_str(e, "digest");
 
 		if (!n)
-			n = json_string_value(json_object_get(e, "model"));
+			n = json_get_str(e, "model");
 		if (n && d && (strcmp(n, tag) == 0 || strcmp(n, alt) == 0))
 			*digest = xstrdup(d);
 	}
@@ -168,6 +168,20 @@ probe_fail(const char *base, const char *what, char *why)
 	die("%s%s: %s", base, what, msg);
 }
 
+/* The pause before another attempt: the retry delay doubled each time, at most 60 s. */
+static void
+backoff_sleep(const struct probe *pr, int attempt)
+{
+	double d = (double)pr->retry_delay_ms / 1000.0 * ldexp(1.0, attempt);
+	struct timespec ts;
+
+	if (d > 60)
+		d = 60;
+	ts.tv_sec = (time_t)d;
+	ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
+	nanosleep(&ts, NULL);
+}
+
 /* request() with retries while nothing answers (a server still starting). */
 static json_t *
 request_retry(const struct probe *pr, const char *path, const char *body, long *status,
@@ -180,16 +194,7 @@ request_retry(const struct probe *pr, const char *path, const char *body, long *
 		o = request(pr, path, body, status, why);
 		if (o || *status != 0 || attempt >= pr->retries || ctx_interrupted)
 			return o;
-		{
-			double d = (double)pr->retry_delay_ms / 1000.0 * ldexp(1.0, attempt);
-			struct timespec ts;
-
-			if (d > 60)
-				d = 60;
-			ts.tv_sec = (time_t)d;
-			ts.tv_nsec = (long)((d - (double)ts.tv_sec) * 1e9);
-			nanosleep(&ts, NULL);
-		}
+		backoff_sleep(pr, attempt);
 		free(*why);
 	}
 }
@@ -207,14 +212,6 @@ get_opt(const struct probe *pr, const char *path, long *status)
 		o = NULL;
 	}
 	return o;
-}
-
-static char *
-jstr(const json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	return json_is_string(v) ? xstrdup(json_string_value(v)) : NULL;
 }
 
 /* ------------------------------------------------------------ kinds */
@@ -260,12 +257,37 @@ model_entry(const json_t *list, const char *tag)
 	size_t i;
 
 	json_array_foreach(d, i, e)
-		if (json_is_string(json_object_get(e, "id")) &&
-		    strcmp(json_string_value(json_object_get(e, "id")), tag) == 0)
+		if (json_get_str(e, "id") && strcmp(json_get_str(e, "id"), tag) == 0)
 			return e;
 	return NULL;
 }
 
+/* The model's digest from /api/tags (malloc'd); dies when it is not there. */
+static char *
+ollama_digest(const struct probe *pr)
+{
+	long st;
+	char *why, *digest;
+	json_t *o = request_retry(pr, "/api/tags", NULL, &st, &why);
+
+	if (!o)
+		probe_fail(pr->base, "/api/tags: cannot list the models", why);
+	/* What dies below has released the list first (no leak). */
+	if (binfer_ollama_tags_digest(o, pr->tag, &digest) < 0) {
+		json_decref(o);
+		die("%s/api/tags: models: expected an array", pr->base);
+	}
+	json_decref(o);
+	if (!digest)
+		die("%s: model %s is not there (ollama pull %s)", pr->base,
+		    pr->tag, pr->tag);
+	return digest;
+}
+
+/*
+ * Ollama, native or through /v1: its version, the model's digest (the
+ * user's, else /api/tags') and, natively, the context from /api/show.
+ */
 static void
 probe_ollama(const struct probe *pr, const char *digest, int native,
     struct binfer_server_info *si)
@@ -275,25 +297,10 @@ probe_ollama(const struct probe *pr, const char *digest, int native,
 	json_t *o;
 
 	if ((o = get_opt(pr, "/api/version", &st)) != NULL) {
-		si->version = jstr(o, "version");
+		binfer_take_str(&si->version, o, "version");
 		json_decref(o);
 	}
-	if (digest) {
-		si->identity = xstrdup(digest);
-	} else {
-		o = request_retry(pr, "/api/tags", NULL, &st, &why);
-		if (!o)
-			probe_fail(pr->base, "/api/tags: cannot list the models", why);
-		/* What dies below has released the list first (no leak). */
-		if (binfer_ollama_tags_digest(o, pr->tag, &si->identity) < 0) {
-			json_decref(o);
-			die("%s/api/tags: models: expected an array", pr->base);
-		}
-		json_decref(o);
-		if (!si->identity)
-			die("%s: model %s is not there (ollama pull %s)", pr->base,
-			    pr->tag, pr->tag);
-	}
+	si->identity = digest ? xstrdup(digest) : ollama_digest(pr);
 	o = json_pack("{s:s}", "model", pr->tag);
 	body = json_compact(o, NULL);
 	json_decref(o);
@@ -311,29 +318,59 @@ static void
 probe_llamacpp(const struct probe *pr, struct binfer_server_info *si)
 {
 	long st;
-	char *why, *path;
-	json_t *o, *models, *meta;
+	char *why;
+	const char *path;
+	json_t *props, *n, *models, *meta;
 
-	o = request_retry(pr, "/props", NULL, &st, &why);
-	if (!o)
+	props = request_retry(pr, "/props", NULL, &st, &why);
+	if (!props)
 		probe_fail(pr->base, "/props: cannot read the server's properties", why);
-	si->version = jstr(o, "build_info");
-	{
-		json_t *n = json_object_get(json_object_get(o, "default_generation_settings"), "n_ctx");
-
-		si->ctx = json_is_integer(n) ? json_integer_value(n) : -1;
-	}
-	path = jstr(o, "model_path");
-	json_decref(o);
+	binfer_take_str(&si->version, props, "build_info");
+	n = json_object_get(json_object_get(props, "default_generation_settings"), "n_ctx");
+	si->ctx = json_is_integer(n) ? json_integer_value(n) : -1;
+	path = json_get_str(props, "model_path");
 	models = get_opt(pr, "/v1/models", &st);
 	meta = json_object_get(json_array_get(json_object_get(models, "data"), 0), "meta");
 	si->identity = xasprintf("llama.cpp:%s size=%lld params=%lld", path ? path : "?",
 	    (long long)json_integer_value(json_object_get(meta, "size")),
 	    (long long)json_integer_value(json_object_get(meta, "n_params")));
 	json_decref(models);
-	free(path);
+	json_decref(props);
 }
 
+/*
+ * The context and identity of a listed server's model from its entry e in
+ * the list (NULL when the list does not hold it).
+ */
+static void
+listed_model(enum binfer_server k, const char *tag, const json_t *e,
+    struct binfer_server_info *si)
+{
+	json_t *n;
+
+	if (k == SRV_VLLM) {
+		n = json_object_get(e, "max_model_len");
+		si->ctx = json_is_integer(n) ? json_integer_value(n) : -1;
+		si->identity = xasprintf("vllm:%s root=%s", tag,
+		    json_get_str(e, "root") ?: "?");
+	} else if (k == SRV_LMSTUDIO) {
+		n = json_object_get(e, "loaded_context_length");
+		if (!json_is_integer(n))
+			n = json_object_get(e, "max_context_length");
+		si->ctx = json_is_integer(n) ? json_integer_value(n) : -1;
+		si->identity = xasprintf("lmstudio:%s publisher=%s arch=%s quantization=%s",
+		    tag, json_get_str(e, "publisher") ?: "?", json_get_str(e, "arch") ?: "?",
+		    json_get_str(e, "quantization") ?: "?");
+	} else if (e) {
+		si->identity = xasprintf("openai:%s owned_by=%s created=%lld", tag,
+		    json_get_str(e, "owned_by") ?: "?",
+		    (long long)json_integer_value(json_object_get(e, "created")));
+	} else {
+		si->identity = xasprintf("openai:%s", tag);
+	}
+}
+
+/* vLLM, LM Studio and plain OpenAI servers: what their model list says. */
 static void
 probe_listed(const struct probe *pr, enum binfer_server k, struct binfer_server_info *si)
 {
@@ -342,7 +379,7 @@ probe_listed(const struct probe *pr, enum binfer_server k, struct binfer_server_
 	json_t *o, *e;
 
 	if (k == SRV_VLLM && (o = get_opt(pr, "/version", &st)) != NULL) {
-		si->version = jstr(o, "version");
+		binfer_take_str(&si->version, o, "version");
 		json_decref(o);
 	}
 	o = request_retry(pr, k == SRV_LMSTUDIO ? "/api/v0/models" : "/v1/models", NULL, &st, &why);
@@ -356,29 +393,7 @@ probe_listed(const struct probe *pr, enum binfer_server k, struct binfer_server_
 		warn("%s: cannot list the models (%s): the model's identity is only "
 		    "its name", pr->base, why);
 	free(why);
-	if (k == SRV_VLLM) {
-		json_t *n = json_object_get(e, "max_model_len");
-
-		si->ctx = json_is_integer(n) ? json_integer_value(n) : -1;
-		si->identity = xasprintf("vllm:%s root=%s", pr->tag,
-		    json_string_value(json_object_get(e, "root")) ?: "?");
-	} else if (k == SRV_LMSTUDIO) {
-		json_t *n = json_object_get(e, "loaded_context_length");
-
-		if (!json_is_integer(n))
-			n = json_object_get(e, "max_context_length");
-		si->ctx = json_is_integer(n) ? json_integer_value(n) : -1;
-		si->identity = xasprintf("lmstudio:%s publisher=%s arch=%s quantization=%s",
-		    pr->tag, json_string_value(json_object_get(e, "publisher")) ?: "?",
-		    json_string_value(json_object_get(e, "arch")) ?: "?",
-		    json_string_value(json_object_get(e, "quantization")) ?: "?");
-	} else if (e) {
-		si->identity = xasprintf("openai:%s owned_by=%s created=%lld", pr->tag,
-		    json_string_value(json_object_get(e, "owned_by")) ?: "?",
-		    (long long)json_integer_value(json_object_get(e, "created")));
-	} else {
-		si->identity = xasprintf("openai:%s", pr->tag);
-	}
+	listed_model(k, pr->tag, e, si);
 	json_decref(o);
 }
 
@@ -485,24 +500,22 @@ binfer_endpoints_probe(struct binfer_run *R)
 	free(unlocked);
 }
 
-/* Warm-up (001 §4.7): prompts that load the model, not recorded. */
-void
-binfer_warm_up(struct binfer_run *R, const struct job *first)
+/*
+ * The warm-up request's body, compact: a short prompt with the locked
+ * parameters, and for Ollama the first request's num_ctx, so that the
+ * first request does not reload the model.
+ */
+static char *
+warmup_body(const struct binfer_run *R, const struct job *first)
 {
 	static const char prompt[] = "Warm-up request: reply with the word ready.";
 	const struct binfer_opts *o = R->o;
 	struct binfer_params p = o->p;
-	struct probe pr = { NULL, o->model_tag, R->headers, o->timeout_s, 0, 0, R->secret };
-	json_t *body, *ans;
-	char *s, *why;
-	int i, k;
-	long status;
+	json_t *body;
+	char *s;
 
-	if (o->warmup <= 0)
-		return;
 	p.num_predict = 16;
 	if (o->engine == BINFER_OLLAMA)
-		/* the first request's num_ctx, so that it does not reload the model */
 		body = binfer_ollama_body(o->model_tag, NULL, prompt, &p, first->num_ctx,
 		    o->think_off, 0);
 	else
@@ -510,17 +523,34 @@ binfer_warm_up(struct binfer_run *R, const struct job *first)
 		    o->think_off, o->extra, 0);
 	s = json_compact(body, NULL);
 	json_decref(body);
+	return s;
+}
+
+/* Warm-up (001 §4.7): prompts that load the model, not recorded. */
+void
+binfer_warm_up(struct binfer_run *R, const struct job *first)
+{
+	const struct binfer_opts *o = R->o;
+	struct probe pr = { NULL, o->model_tag, R->headers, o->timeout_s, 0, 0, R->secret };
+	json_t *ans;
+	char *s, *why;
+	int i, k;
+	long status;
+
+	if (o->warmup <= 0)
+		return;
+	s = warmup_body(R, first);
 	for (i = 0; i < R->nep; i++) {
 		pr.base = R->ep[i].url;
 		for (k = 0; k < o->warmup && !ctx_interrupted; k++) {
 			ans = request(&pr, o->api_path, s, &status, &why);
 			json_decref(ans);
-			if (why) {
-				warn("%s%s: warm-up request %d failed: %s", pr.base, o->api_path,
-				    k + 1, why);
-				free(why);
-				break;
-			}
+			if (!why)
+				continue;
+			warn("%s%s: warm-up request %d failed: %s", pr.base, o->api_path,
+			    k + 1, why);
+			free(why);
+			break;
 		}
 	}
 	free(s);
