@@ -37,7 +37,9 @@
  *                 HTML <table> elements in Markdown, and in plain text the
  *                 "a | b" rows bread(1) writes (first row: the header).
  *   FACT_CODE     a line of a Markdown code block, white space trimmed and
- *                 its runs collapsed.  Key: the block's previous line.
+ *                 its runs collapsed.  Key: the block's previous line (the
+ *                 first line's: the text line before the block, without
+ *                 its Markdown markers).
  *
  * Words and values are normalised so that markup does not count: emphasis,
  * code spans, link destinations, images, HTML tags, heading, list, quote
@@ -63,9 +65,21 @@
  * line is its own block (bread's plain text, where each block is a line and
  * code is not marked).
  *
- * Cost: linear in the text (each token looks at a bounded window), memory
- * linear in the text and never more than FACTS_MAX occurrences per set
- * (further facts are not added and truncated is set).  No recursion.
+ * Besides its facts, a set keeps every line of the text (normalised) and
+ * every run of text (a paragraph, a line, a table cell, as its tokens
+ * joined by spaces), in order, for the comparison below.
+ *
+ * Use: struct facts a = FACTS_INIT, b = FACTS_INIT; struct facts_cmp c;
+ * facts_add(&a, ...); facts_add(&b, ...); facts_compare(&a, &b, &c);
+ * then c.sa / c.sb for each fact's status (highlight a fact i of A at
+ * a.v[k] for every occurrence k with a.v[k].id == i), facts_change for
+ * each change; facts_cmp_release(&c); facts_release(&a) and (&b).
+ *
+ * Cost: linear in the text (each token looks at a bounded window; no scan
+ * is repeated), memory linear in the text and never more than FACTS_MAX
+ * occurrences, lines and runs per set (what comes after is not added and
+ * truncated is set): tens of bytes per byte of a page dense with facts,
+ * much less for prose.  No recursion.
  */
 #ifndef CTX_FACTS_H
 #define CTX_FACTS_H
