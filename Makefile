@@ -63,7 +63,15 @@ TOOL_LDLIBS := $(foreach t,$(TOOLS),$(LDLIBS_$(t)))
 .PHONY: all check unit deps deps-servers demo bench fuzz lint asan clean install uninstall
 .DEFAULT_GOAL := all
 
-all: $(LIBCTX) $(BINS) $(UNITS)
+# The example documentation site the demo and the tests serve, built from
+# its sources (examples/site/build.py, standard Python only).
+SITE       := $(BUILD)/site
+SITE_SRC   := examples/site/build.py $(wildcard examples/site/src/*.md examples/site/src/*/*.md)
+
+all: $(LIBCTX) $(BINS) $(UNITS) $(SITE)/llms.txt
+
+$(SITE)/llms.txt: $(SITE_SRC)
+	$(call say,SITE,$(SITE))python3 examples/site/build.py $(SITE)
 
 $(BUILD)/%.o: %.c
 	$(call say,CC,$<)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@

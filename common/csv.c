@@ -72,107 +72,167 @@ end_field(struct csv_reader *r, size_t start)
 	buf_addc(&r->field, '\0');
 }
 
-static long
+static int
 fail(struct csv_reader *r, const char *msg)
 {
 	snprintf(r->err, sizeof(r->err), "%s", msg);
 	return -1;
 }
 
-long
-csv_read(struct csv_reader *r)
+/* After a CR: take the LF of a CRLF; 1 when there was one. */
+static int
+take_lf(struct csv_reader *r)
 {
-	int c, quoted;
-	size_t start, i, bad;
+	int d = getc(r->fp);
 
-	buf_reset(&r->field);
-	r->nfields = 0;
-	r->err[0] = '\0';
-	if (!r->started) {
-		r->started = 1;
-		c = getc(r->fp);
-		if (c == 0xEF) {
-			int c2 = getc(r->fp), c3 = getc(r->fp);
-
-			if (c2 != 0xBB || c3 != 0xBF)
-				return fail(r, "invalid UTF-8 at the start of the file");
-		} else if (c != EOF) {
-			ungetc(c, r->fp);
-		}
+	if (d == '\n') {
+		r->line++;
+		return 1;
 	}
-	/* Skip empty lines between records. */
+	if (d != EOF)
+		ungetc(d, r->fp);
+	return 0;
+}
+
+/* The first read: skip a UTF-8 byte order mark. */
+static int
+skip_bom(struct csv_reader *r)
+{
+	int c, c2, c3;
+
+	r->started = 1;
+	c = getc(r->fp);
+	if (c == 0xEF) {
+		c2 = getc(r->fp);
+		c3 = getc(r->fp);
+		if (c2 != 0xBB || c3 != 0xBF)
+			return fail(r, "invalid UTF-8 at the start of the file");
+	} else if (c != EOF) {
+		ungetc(c, r->fp);
+	}
+	return 0;
+}
+
+/* Skip empty lines between records; returns the record's first character. */
+static int
+skip_empty_lines(struct csv_reader *r)
+{
+	int c;
+
 	for (;;) {
 		c = next(r);
 		if (c == '\r') {
-			int d = getc(r->fp);
-
-			if (d == '\n') {
-				r->line++;
+			if (take_lf(r))
 				continue;
-			}
-			if (d != EOF)
-				ungetc(d, r->fp);
 			break;
 		}
 		if (c != '\n')
 			break;
 	}
-	if (c == EOF) {
-		if (ferror(r->fp))
-			return fail(r, strerror(errno));
-		return 0;
+	return c;
+}
+
+/*
+ * A quoted field, its opening quote read: the data up to the closing quote
+ * (a doubled quote is one), then *cp gets what ends the field: ',', '\n'
+ * (for LF, CRLF or a final CR) or EOF.
+ */
+static int
+read_quoted(struct csv_reader *r, int *cp)
+{
+	int c, d;
+
+	for (;;) {
+		c = next(r);
+		if (c == EOF)
+			return fail(r, "unterminated quoted field");
+		if (c == '"') {
+			c = next(r);
+			if (c != '"')
+				break;
+		}
+		if (c == '\0')
+			return fail(r, "NUL byte in field");
+		buf_addc(&r->field, c);
 	}
+	if (c == '\r') {
+		d = getc(r->fp);
+		if (d == '\n')
+			r->line++;
+		else if (d != EOF)
+			return fail(r, "text after a closing quote");
+		c = '\n';
+	}
+	if (c != ',' && c != '\n' && c != EOF)
+		return fail(r, "text after a closing quote");
+	*cp = c;
+	return 0;
+}
+
+/*
+ * An unquoted field starting with *cp: the data up to ',', a line end or
+ * EOF, which *cp gets ('\n' for LF, CRLF or a final CR; a CR before
+ * anything else is data).
+ */
+static int
+read_plain(struct csv_reader *r, int *cp)
+{
+	int c = *cp, d;
+
+	while (c != ',' && c != '\n' && c != EOF) {
+		if (c == '\r') {
+			d = getc(r->fp);
+			if (d == '\n' || d == EOF) {
+				if (d == '\n')
+					r->line++;
+				c = '\n';
+				break;
+			}
+			ungetc(d, r->fp);
+		} else if (c == '"') {
+			return fail(r, "quote inside an unquoted field");
+		} else if (c == '\0') {
+			return fail(r, "NUL byte in field");
+		}
+		buf_addc(&r->field, c);
+		c = next(r);
+	}
+	*cp = c;
+	return 0;
+}
+
+/* Point r->fields at the fields read, NULL-terminated. */
+static void
+index_fields(struct csv_reader *r)
+{
+	size_t i;
+
+	r->fields = xreallocarray(r->fields, r->nfields + 1, sizeof(*r->fields));
+	for (i = 0; i < r->nfields; i++)
+		r->fields[i] = r->field.s + r->offs[i];
+	r->fields[r->nfields] = NULL;
+}
+
+long
+csv_read(struct csv_reader *r)
+{
+	int c, rc;
+	size_t start, bad;
+
+	buf_reset(&r->field);
+	r->nfields = 0;
+	r->err[0] = '\0';
+	if (!r->started && skip_bom(r) < 0)
+		return -1;
+	c = skip_empty_lines(r);
+	if (c == EOF)
+		return ferror(r->fp) ? fail(r, strerror(errno)) : 0;
 	r->rec_line = r->line;
 	for (;;) {		/* one field per iteration; c is its first char */
 		start = r->field.len;
-		quoted = 0;
-		if (c == '"') {
-			quoted = 1;
-			for (;;) {
-				c = next(r);
-				if (c == EOF)
-					return fail(r, "unterminated quoted field");
-				if (c == '"') {
-					c = next(r);
-					if (c != '"')
-						break;
-				}
-				if (c == '\0')
-					return fail(r, "NUL byte in field");
-				buf_addc(&r->field, c);
-			}
-		} else {
-			while (c != ',' && c != '\n' && c != EOF) {
-				if (c == '\r') {
-					int d = getc(r->fp);
-
-					if (d == '\n' || d == EOF) {
-						if (d == '\n')
-							r->line++;
-						c = '\n';
-						break;
-					}
-					ungetc(d, r->fp);
-				} else if (c == '"') {
-					return fail(r, "quote inside an unquoted field");
-				} else if (c == '\0') {
-					return fail(r, "NUL byte in field");
-				}
-				buf_addc(&r->field, c);
-				c = next(r);
-			}
-		}
-		if (quoted && c == '\r') {
-			int d = getc(r->fp);
-
-			if (d == '\n')
-				r->line++;
-			else if (d != EOF)
-				return fail(r, "text after a closing quote");
-			c = '\n';
-		}
-		if (quoted && c != ',' && c != '\n' && c != EOF)
-			return fail(r, "text after a closing quote");
+		rc = c == '"' ? read_quoted(r, &c) : read_plain(r, &c);
+		if (rc < 0)
+			return -1;
 		if (r->field.len > start &&
 		    !utf8_valid(r->field.s + start, r->field.len - start, &bad)) {
 			snprintf(r->err, sizeof(r->err),
@@ -180,30 +240,19 @@ csv_read(struct csv_reader *r)
 			return -1;
 		}
 		end_field(r, start);
-		if (c == ',') {
-			c = next(r);
-			if (c == '\n' || c == EOF || c == '\r') {
-				/* An empty last field. */
-				if (c == '\r') {
-					int d = getc(r->fp);
-
-					if (d == '\n')
-						r->line++;
-					else if (d != EOF)
-						ungetc(d, r->fp);
-				}
-				buf_grow(&r->field, 0);
-				end_field(r, r->field.len);
-				break;
-			}
-			continue;
+		if (c != ',')
+			break;		/* '\n' or EOF */
+		c = next(r);
+		if (c == '\n' || c == EOF || c == '\r') {
+			/* An empty last field. */
+			if (c == '\r')
+				take_lf(r);
+			buf_grow(&r->field, 0);
+			end_field(r, r->field.len);
+			break;
 		}
-		break;		/* '\n' or EOF */
 	}
-	r->fields = xreallocarray(r->fields, r->nfields + 1, sizeof(*r->fields));
-	for (i = 0; i < r->nfields; i++)
-		r->fields[i] = r->field.s + r->offs[i];
-	r->fields[r->nfields] = NULL;
+	index_fields(r);
 	return (long)r->nfields;
 }
 

@@ -119,8 +119,9 @@ ctx_share_file(const char *rel)
 	return path_join(env && *env ? env : CTX_SHAREDIR, rel);
 }
 
-char *
-ctx_share_text(const char *rel)
+/* The text of the data file rel as it is (no includes expanded). */
+static char *
+share_raw(const char *rel)
 {
 	char *path = ctx_share_path(rel), *s;
 
@@ -132,6 +133,52 @@ ctx_share_text(const char *rel)
 		die_errno("%s", path);
 	free(path);
 	return s;
+}
+
+#define INCLUDE_OPEN "<!--#include file=\""
+#define INCLUDE_CLOSE "\" -->"
+
+/*
+ * The data file named by an include line [line, end) (without its '\n'),
+ * malloc'd; NULL when the line is not one.
+ */
+static char *
+include_name(const char *line, const char *end)
+{
+	size_t lo = strlen(INCLUDE_OPEN), lc = strlen(INCLUDE_CLOSE);
+
+	if ((size_t)(end - line) <= lo + lc ||
+	    strncmp(line, INCLUDE_OPEN, lo) != 0 ||
+	    strncmp(end - lc, INCLUDE_CLOSE, lc) != 0)
+		return NULL;
+	return xstrndup(line + lo, (size_t)(end - line) - lo - lc);
+}
+
+char *
+ctx_share_text(const char *rel)
+{
+	char *s = share_raw(rel), *name, *inc;
+	const char *line, *end;
+	struct buf b = BUF_INIT;
+
+	if (strstr(s, INCLUDE_OPEN) == NULL)
+		return s;
+	for (line = s; *line; line = *end ? end + 1 : end) {
+		end = strchr(line, '\n');
+		if (end == NULL)
+			end = line + strlen(line);
+		if ((name = include_name(line, end)) == NULL) {
+			buf_add(&b, line, (size_t)(end - line) + (*end == '\n'));
+			continue;
+		}
+		inc = share_raw(name);
+		buf_adds(&b, inc);
+		free(inc);
+		free(name);
+	}
+	free(s);
+	buf_adds(&b, "");
+	return buf_detach(&b, NULL);
 }
 
 char *

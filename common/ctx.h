@@ -49,7 +49,12 @@ char *ctx_share_file(const char *rel);
 /*
  * The whole text of the installed data file rel (a template, a script), up
  * to 4 MiB, malloc'd for the caller; dies naming rel and CTXBENCH_SHARE when
- * it is not found, or the path when it cannot be read.
+ * it is not found, or the path when it cannot be read.  A line that is
+ * exactly <!--#include file="NAME" --> (Apache's server-side include) stands
+ * for the text of the data file NAME, found and read the same way, in its
+ * place and its newline's: so the pages of bscore-merge and bstats open with
+ * one head, share/page-head.html.  One level: NAME's own include lines are
+ * kept as text.
  */
 char *ctx_share_text(const char *rel);
 

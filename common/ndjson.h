@@ -11,9 +11,11 @@
  *
  * Two ways to use it:
  *  - ndj_run(): the callback loop, for programs that handle one record at a
- *    time (bread, bmdprep, btok, bstats ...).
+ *    time and may emit at the end (bread, bstats, bctx assemble).
  *  - struct ndj_reader: pull records one by one, for programs that keep
- *    several in flight (bfetch, binfer) or read side inputs.
+ *    several in flight (bfetch, binfer), read streams they opened themselves
+ *    (btok, bmdprep, bscore-merge's responses and sheets) or read side
+ *    inputs (bctx's links files).
  *
  * Output goes through ndj_emit(), to stdout or to the -o file opened with
  * ndj_output_open(); records are written compactly (no spaces), keys in their

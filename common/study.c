@@ -175,8 +175,8 @@ doc_die(const struct doc *d, const struct json_step *steps, size_t n,
 
 /* A required string member; dies naming site/question and field. */
 static const char *
-doc_str(const struct doc *d, json_t *obj, struct json_step *steps, size_t n,
-    const char *key)
+doc_str(const struct doc *d, const json_t *obj, struct json_step *steps,
+    size_t n, const char *key)
 {
 	json_t *v = json_object_get(obj, key);
 
@@ -193,8 +193,8 @@ doc_str(const struct doc *d, json_t *obj, struct json_step *steps, size_t n,
 }
 
 static json_t *
-doc_array(const struct doc *d, json_t *obj, struct json_step *steps, size_t n,
-    const char *key, int strings, int nonempty)
+doc_array(const struct doc *d, const json_t *obj, struct json_step *steps,
+    size_t n, const char *key, int strings, int nonempty)
 {
 	json_t *v = json_object_get(obj, key), *x;
 	size_t i;
@@ -587,163 +587,180 @@ qid_check(const struct doc *d, const struct json_step *st, size_t n,
 	json_object_set_new(seen, qid, json_true());
 }
 
-static json_t *
-questions_read(const char *path, int list)
-{
-	struct doc d;
-	struct json_step st[6];
-	json_t *out, *site, *qs, *q, *rec, *seen, *idx = NULL, *sites = NULL;
-	const char *site_id, *domain, *qid, *cx;
-	size_t i, j, n;
+/*
+ * questions.json and gold-answers.json have one shape: an array of site
+ * objects {site_id, domain, ITEMS: [...]} whose items are objects with a
+ * question_id unique in the file and prefixed by its site's id.  One walker
+ * reads both: it checks the sites and the ids, keeps the lines for a list
+ * loader and collects the records; each file's item function checks and
+ * copies the rest of an item.
+ */
+struct walk;
+typedef void walk_item_fn(const struct walk *w, struct json_step *st,
+    const json_t *item, json_t *rec, const char *site_id, const char *domain);
 
-	doc_load(&d, path);
-	if (!json_is_array(d.root))
-		die("%s:1: expected an array of site objects, got %s", path,
-		    json_type_desc(d.root));
-	if (list) {
-		idx = doc_line_index(&d);
-		sites = json_array();
+struct study_file {
+	const char *items;		/* "questions" or "answers" */
+	const char *noun;		/* "question" or "answer", for messages */
+	const char *const *fields;	/* the item fields a list keeps lines of */
+	int answers;			/* gold-answers.json: domain optional,
+					 * records keyed by question_id */
+	walk_item_fn *item;
+};
+
+struct walk {
+	const struct study_file *f;
+	struct doc d;
+	int list;
+	json_t *out;		/* the records: an array, or keyed by id */
+	json_t *seen;		/* question_id -> true */
+	json_t *idx;		/* list loaders: lines by path */
+	json_t *sites;		/* list loaders: the site entries */
+};
+
+/* Item j of site i: its id checked, rec filled, put into the result. */
+static void
+walk_item(struct walk *w, struct json_step *st, size_t i, size_t j,
+    const json_t *item, const char *site_id, const char *domain)
+{
+	json_t *rec;
+	const char *qid;
+
+	st[1].key = w->f->items;
+	st[2].key = NULL;
+	st[2].index = j;
+	if (!json_is_object(item))
+		doc_die(&w->d, st, 3, "%s %s %zu: expected an object, got %s",
+		    site_id, w->f->noun, j + 1, json_type_desc(item));
+	qid = doc_str(&w->d, item, st, 3, "question_id");
+	rec = json_object();
+	qid_check(&w->d, st, 4, w->list ? rec : NULL, w->seen, site_id, qid,
+	    w->f->answers);
+	w->f->item(w, st, item, rec, site_id, domain);
+	if (w->list) {
+		set_lines(rec, w->idx, i, w->f->items, j, w->f->fields);
+		json_set_int(rec, "_site_index", (long long)i);
 	}
-	out = json_array();
-	seen = json_object();
-	json_array_foreach(d.root, i, site) {
+	if (json_is_array(w->out))
+		json_array_append_new(w->out, rec);
+	else
+		json_object_set_new(w->out, qid, rec);
+}
+
+static json_t *
+study_walk(const struct study_file *f, const char *path, int list)
+{
+	struct walk w;
+	struct json_step st[6];
+	json_t *site, *items, *item;
+	const char *site_id, *domain;
+	size_t i, j;
+
+	memset(&w, 0, sizeof(w));
+	w.f = f;
+	w.list = list;
+	doc_load(&w.d, path);
+	if (!json_is_array(w.d.root))
+		die("%s:1: expected an array of site objects, got %s", path,
+		    json_type_desc(w.d.root));
+	if (list) {
+		w.idx = doc_line_index(&w.d);
+		w.sites = json_array();
+	}
+	w.out = list || !f->answers ? json_array() : json_object();
+	w.seen = json_object();
+	json_array_foreach(w.d.root, i, site) {
 		st[0].key = NULL;
 		st[0].index = i;
 		if (!json_is_object(site))
-			doc_die(&d, st, 1, "site %zu: expected an object, got %s", i + 1,
-			    json_type_desc(site));
-		site_id = doc_str(&d, site, st, 1, "site_id");
-		domain = doc_str(&d, site, st, 1, "domain");
-		qs = doc_array(&d, site, st, 1, "questions", 0, 0);
+			doc_die(&w.d, st, 1, "site %zu: expected an object, got %s",
+			    i + 1, json_type_desc(site));
+		site_id = doc_str(&w.d, site, st, 1, "site_id");
+		domain = f->answers ? json_get_str(site, "domain") :
+		    doc_str(&w.d, site, st, 1, "domain");
+		items = doc_array(&w.d, site, st, 1, f->items, 0, 0);
 		if (list)
-			json_array_append_new(sites, site_entry(site_id, domain, idx,
-			    i));
-		json_array_foreach(qs, j, q) {
-			st[1].key = "questions";
-			st[2].key = NULL;
-			st[2].index = j;
-			n = 3;
-			if (!json_is_object(q))
-				doc_die(&d, st, n, "%s question %zu: expected an object, got %s",
-				    site_id, j + 1, json_type_desc(q));
-			qid = doc_str(&d, q, st, n, "question_id");
-			rec = json_object();
-			qid_check(&d, st, n + 1, list ? rec : NULL, seen, site_id, qid,
-			    0);
-			doc_str(&d, q, st, n, "text");
-			cx = doc_str(&d, q, st, n, "complexity");
-			if (!one_of(cx, study_complexities))
-				doc_die(&d, st, n + 1, "complexity: expected single-fact, "
-				    "multi-section-synthesis or conceptual-relationship, got '%s'",
-				    cx);
-			doc_array(&d, q, st, n, "source_sections", 1, 0);
-			doc_array(&d, q, st, n, "source_urls", 1, 1);
-			json_set_str(rec, "site_id", site_id);
-			json_set_str(rec, "domain", domain);
-			json_set_str(rec, "question_id", qid);
-			json_set_str(rec, "text", json_string_value(json_object_get(q, "text")));
-			json_set_str(rec, "complexity", cx);
-			json_set_new(rec, "source_sections",
-			    json_deep_copy(json_object_get(q, "source_sections")));
-			json_set_new(rec, "source_urls",
-			    json_deep_copy(json_object_get(q, "source_urls")));
-			if (list) {
-				set_lines(rec, idx, i, "questions", j, question_fields);
-				json_set_int(rec, "_site_index", (long long)i);
-			}
-			json_array_append_new(out, rec);
-		}
+			json_array_append_new(w.sites, site_entry(site_id, domain,
+			    w.idx, i));
+		json_array_foreach(items, j, item)
+			walk_item(&w, st, i, j, item, site_id, domain);
 	}
-	json_decref(seen);
-	json_decref(d.root);
-	doc_free(&d);
-	return list_result(list, idx, sites, "questions", out);
+	json_decref(w.seen);
+	json_decref(w.d.root);
+	doc_free(&w.d);
+	return list_result(list, w.idx, w.sites, f->items, w.out);
 }
+
+/* A question of questions.json (st addresses it with 3 steps). */
+static void
+question_item(const struct walk *w, struct json_step *st, const json_t *q,
+    json_t *rec, const char *site_id, const char *domain)
+{
+	const char *cx;
+
+	doc_str(&w->d, q, st, 3, "text");
+	cx = doc_str(&w->d, q, st, 3, "complexity");
+	if (!one_of(cx, study_complexities))
+		doc_die(&w->d, st, 4, "complexity: expected single-fact, "
+		    "multi-section-synthesis or conceptual-relationship, got '%s'",
+		    cx);
+	doc_array(&w->d, q, st, 3, "source_sections", 1, 0);
+	doc_array(&w->d, q, st, 3, "source_urls", 1, 1);
+	json_set_str(rec, "site_id", site_id);
+	json_set_str(rec, "domain", domain);
+	json_set_str(rec, "question_id", json_get_str(q, "question_id"));
+	json_set_str(rec, "text", json_get_str(q, "text"));
+	json_set_str(rec, "complexity", cx);
+	json_set_new(rec, "source_sections",
+	    json_deep_copy(json_object_get(q, "source_sections")));
+	json_set_new(rec, "source_urls",
+	    json_deep_copy(json_object_get(q, "source_urls")));
+}
+
+/* An answer of gold-answers.json (st addresses it with 3 steps). */
+static void
+answer_item(const struct walk *w, struct json_step *st, const json_t *a,
+    json_t *rec, const char *site_id, const char *domain)
+{
+	json_t *urls;
+
+	(void)domain;
+	doc_str(&w->d, a, st, 3, "gold_answer");
+	urls = doc_array(&w->d, a, st, 3, "source_urls", 1, 0);
+	json_set_str(rec, "site_id", site_id);
+	json_set_str(rec, "question_id", json_get_str(a, "question_id"));
+	json_set_str(rec, "gold_answer", json_get_str(a, "gold_answer"));
+	json_set_new(rec, "source_urls", json_deep_copy(urls));
+	json_set_str(rec, "verified_date", json_get_str(a, "verified_date"));
+}
+
+static const struct study_file questions_file = {
+	"questions", "question", question_fields, 0, question_item,
+};
+static const struct study_file gold_file = {
+	"answers", "answer", answer_fields, 1, answer_item,
+};
 
 json_t *
 study_questions_load(const char *path)
 {
-	return questions_read(path, 0);
+	return study_walk(&questions_file, path, 0);
 }
 
 json_t *
 study_questions_list(const char *path)
 {
-	return questions_read(path, 1);
-}
-
-static json_t *
-gold_read(const char *path, int list)
-{
-	struct doc d;
-	struct json_step st[6];
-	json_t *out, *site, *as, *a, *rec, *urls, *seen, *idx = NULL, *sites = NULL;
-	const char *site_id, *qid;
-	size_t i, j;
-
-	doc_load(&d, path);
-	if (!json_is_array(d.root))
-		die("%s:1: expected an array of site objects, got %s", path,
-		    json_type_desc(d.root));
-	if (list) {
-		idx = doc_line_index(&d);
-		sites = json_array();
-	}
-	out = list ? json_array() : json_object();
-	seen = json_object();
-	json_array_foreach(d.root, i, site) {
-		st[0].key = NULL;
-		st[0].index = i;
-		if (!json_is_object(site))
-			doc_die(&d, st, 1, "site %zu: expected an object, got %s", i + 1,
-			    json_type_desc(site));
-		site_id = doc_str(&d, site, st, 1, "site_id");
-		as = doc_array(&d, site, st, 1, "answers", 0, 0);
-		if (list)
-			json_array_append_new(sites, site_entry(site_id,
-			    json_string_value(json_object_get(site, "domain")), idx, i));
-		json_array_foreach(as, j, a) {
-			st[1].key = "answers";
-			st[2].key = NULL;
-			st[2].index = j;
-			if (!json_is_object(a))
-				doc_die(&d, st, 3, "%s answer %zu: expected an object, got %s",
-				    site_id, j + 1, json_type_desc(a));
-			qid = doc_str(&d, a, st, 3, "question_id");
-			rec = json_object();
-			qid_check(&d, st, 4, list ? rec : NULL, seen, site_id, qid, 1);
-			doc_str(&d, a, st, 3, "gold_answer");
-			urls = doc_array(&d, a, st, 3, "source_urls", 1, 0);
-			json_set_str(rec, "site_id", site_id);
-			json_set_str(rec, "question_id", qid);
-			json_set_str(rec, "gold_answer",
-			    json_string_value(json_object_get(a, "gold_answer")));
-			json_set_new(rec, "source_urls", json_deep_copy(urls));
-			json_set_str(rec, "verified_date",
-			    json_string_value(json_object_get(a, "verified_date")));
-			if (list) {
-				set_lines(rec, idx, i, "answers", j, answer_fields);
-				json_set_int(rec, "_site_index", (long long)i);
-				json_array_append_new(out, rec);
-			} else {
-				json_object_set_new(out, qid, rec);
-			}
-		}
-	}
-	json_decref(seen);
-	json_decref(d.root);
-	doc_free(&d);
-	return list_result(list, idx, sites, "answers", out);
+	return study_walk(&questions_file, path, 1);
 }
 
 json_t *
 study_gold_load(const char *path)
 {
-	return gold_read(path, 0);
+	return study_walk(&gold_file, path, 0);
 }
 
 json_t *
 study_gold_list(const char *path)
 {
-	return gold_read(path, 1);
+	return study_walk(&gold_file, path, 1);
 }

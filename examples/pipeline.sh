@@ -1,14 +1,15 @@
 #!/bin/sh
 # pipeline.sh - the whole benchmark on the example site, stage by stage.
 #
-# Serves examples/site on 127.0.0.1, then runs bfetch, bmdprep, bctx, bread,
-# btok, binfer, bscore-merge and bstats, leaving every intermediate file in
-# OUT (default examples/out) so each stage can be inspected or re-run by
-# hand.  ENDPOINT and MODEL point binfer at a real Ollama server instead of
+# Serves the example site (examples/site, built by make into build/site) on
+# 127.0.0.1, then runs bfetch, bmdprep, bctx, bread, btok, binfer,
+# bscore-merge and bstats, leaving every intermediate file in OUT (default
+# examples/out) so each stage can be inspected or re-run by hand.  ENDPOINT and MODEL point binfer at a real Ollama server instead of
 # the built-in extractive engine.  Nothing is left running afterwards.
 set -eu
 top=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
-bin=${CTXBENCH_BUILD:-$top/build}/bin
+build=${CTXBENCH_BUILD:-$top/build}
+bin=$build/bin
 ex=$top/examples
 OUT=${OUT:-$ex/out}
 ENDPOINT=${ENDPOINT:-}
@@ -29,7 +30,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-python3 "$ex/serve.py" --port-file "$OUT/port" &
+python3 "$ex/serve.py" --root "$build/site" --port-file "$OUT/port" &
 server_pid=$!
 i=0
 while [ ! -s "$OUT/port" ]; do

@@ -3,7 +3,10 @@
 
     serve.py [--port N] [--port-file FILE] [--root DIR]
 
-Port 0 (the default) picks a free port and writes it to --port-file.  The
+The site is the one make builds from examples/site (build.py) into
+$CTXBENCH_BUILD/site, else build/site of this tree, unless --root names
+another.  Port 0 (the default) picks a free port and writes it to
+--port-file.  The
 site's canonical origin in served text is replaced with this server's, so
 llms.txt links point back here.  Like a real documentation host it answers
 with Last-Modified and ETag headers, keeps connections alive, serves
@@ -122,13 +125,22 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     allow_reuse_address = True
 
 
+def default_root():
+    """The site make builds: $CTXBENCH_BUILD/site, else build/site of the tree."""
+    top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.join(os.environ.get("CTXBENCH_BUILD") or os.path.join(top, "build"), "site")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--port-file")
-    ap.add_argument("--root", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "site", "public"))
+    ap.add_argument("--root", default=default_root())
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args()
+    if not os.path.isfile(os.path.join(a.root, "llms.txt")):
+        sys.exit("serve.py: %s: no example site there (make builds it, or "
+                 "examples/site/build.py DIR)" % a.root)
     srv = Server(("127.0.0.1", a.port), Handler)
     port = srv.server_address[1]
     srv.root = a.root

@@ -1,5 +1,8 @@
 #!/usr/bin/env python3
-"""Build the example documentation site from src/*.md into public/.
+"""Build the example documentation site from src/*.md into a directory.
+
+    build.py OUTDIR
+
 
 The site is what a documentation site that adopted llms.txt publishes: an
 HTML page per document (navigation, sidebar, breadcrumbs, cookie banner,
@@ -11,17 +14,19 @@ and /llms.txt.  It also carries the traps the study meets in the wild:
   /docs/reference/config.md         drifted: an older version than the HTML
   /docs/reference/api      answers 403 with a bot-protection page (serve.py)
 
-Run it after editing src/; the output is committed so the demo needs no build.
+`make` builds it into build/site (make demo and make check serve it from
+there with serve.py); the built site is not committed beside its sources.
+OUTDIR is replaced whole: the site is written beside it, then renamed over it.
 Standard library only.
 """
 import html
 import os
 import re
 import shutil
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "src")
-OUT = os.path.join(HERE, "public")
 ORIGIN = "https://docs.ctxbench.example"
 
 ORDER = [
@@ -278,16 +283,14 @@ JS_SHELL = """<!DOCTYPE html>
 """
 
 
-def main():
+def build(out):
     pages = {}
     for name in ORDER:
         meta, body = front_matter(read(os.path.join(SRC, name + ".md")))
         pages[name] = {"title": meta["title"], "section": meta["section"], "body": body}
-    if os.path.isdir(OUT):
-        shutil.rmtree(OUT)
-    os.makedirs(os.path.join(OUT, "docs"))
+    os.makedirs(os.path.join(out, "docs"))
     for name in ORDER:
-        base = os.path.join(OUT, "docs", name)
+        base = os.path.join(out, "docs", name)
         os.makedirs(os.path.dirname(base), exist_ok=True)
         with open(base + ".html", "w", encoding="utf-8") as f:
             f.write(JS_SHELL if name in JS_ONLY else page_html(pages, name))
@@ -318,19 +321,31 @@ def main():
         for name in sections[sect]:
             lines.append(f"- [{pages[name]['title']}]({ORIGIN}/docs/{name}.md): {DESCRIPTIONS[name]}")
         lines.append("")
-    with open(os.path.join(OUT, "llms.txt"), "w", encoding="utf-8") as f:
+    with open(os.path.join(out, "llms.txt"), "w", encoding="utf-8") as f:
         f.write("\n".join(lines))
-    with open(os.path.join(OUT, "robots.txt"), "w", encoding="utf-8") as f:
+    with open(os.path.join(out, "robots.txt"), "w", encoding="utf-8") as f:
         f.write("User-agent: *\nDisallow: /search\nAllow: /\n")
-    os.makedirs(os.path.join(OUT, "assets"))
-    with open(os.path.join(OUT, "assets", "site.css"), "w", encoding="utf-8") as f:
+    os.makedirs(os.path.join(out, "assets"))
+    with open(os.path.join(out, "assets", "site.css"), "w", encoding="utf-8") as f:
         f.write("body{font-family:system-ui,sans-serif;margin:0}.layout{display:grid;"
                 "grid-template-columns:16rem 1fr 14rem}.sidebar{border-right:1px solid #ddd}"
                 ".content{max-width:48rem;padding:2rem}pre{background:#f6f8fa;padding:1rem;overflow:auto}"
                 ".admonition{border-left:4px solid #0969da;padding:.5rem 1rem;background:#f0f6ff}\n")
-    with open(os.path.join(OUT, "assets", "site.js"), "w", encoding="utf-8") as f:
+    with open(os.path.join(out, "assets", "site.js"), "w", encoding="utf-8") as f:
         f.write("document.querySelectorAll('button.copy').forEach(function(b){b.onclick=function(){"
                 "navigator.clipboard.writeText(b.nextElementSibling.innerText)}});\n")
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: build.py OUTDIR")
+    out = os.path.abspath(sys.argv[1])
+    tmp = "%s.tmp-%d" % (out, os.getpid())
+    shutil.rmtree(tmp, ignore_errors=True)
+    build(tmp)
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.rename(tmp, out)
 
 
 if __name__ == "__main__":

@@ -93,7 +93,7 @@ while read -r rp rc nlinks bytes n f; do
 	"$BMDPREP" --llms -r --site-id S001 -b https://example.org/llms.txt "$f" \
 	    >"$d/links.ndjson" 2>/dev/null || continue
 	# each linked document archived with the reference's body, prepared
-	# by bmdprep -r as the pipeline does (tests/bctx/bctx-bmdprep.t)
+	# by bmdprep -r as the pipeline does (tests/bctx/bmdprep.t)
 	mkdir -p "$d/archive"
 	jq -r --slurpfile docs "$W/ref/$n.docs.ndjson" -n '
 	  ($docs | map({key: .url, value: .text}) | from_entries) as $b

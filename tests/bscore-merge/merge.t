@@ -65,6 +65,12 @@ sed -i '1s/scoring_notes/Scoring Notes/; 1s/rater_id/Scorer ID/' "$T/alice-ss.cs
 run "$B" merge -k "$T/key.json" -r "$R" $(out) "$T/alice-ss.csv" "$T/alice-h.csv" "$T/bob.csv" "$T/alice-self.csv"
 expect_status 0 "a spreadsheet-edited sheet is read"
 files_eq "$T/raw-data.csv" "$T/raw-clean.csv" "and gives the same raw data"
+# An id cell with white space around it, a line break included, is the id.
+awk 'NR > 1 { sub(/,alice,/, ",\"\nalice \",") } 1' "$T/alice.csv" >"$T/alice-nl.csv"
+rm -f "$T/raw-data.csv"
+run "$B" merge -k "$T/key.json" -r "$R" $(out) "$T/alice-nl.csv" "$T/alice-h.csv" "$T/bob.csv" "$T/alice-self.csv"
+expect_status 0 "ids are read without the white space and line breaks around them"
+files_eq "$T/raw-data.csv" "$T/raw-clean.csv" "... and give the same raw data"
 
 # NDJSON sheets (binfer --judge, autoscore) merge too; the human stays primary.
 "$B" autoscore --date 2026-03-01 "$T/s/sheet.csv" >"$T/auto.ndjson"

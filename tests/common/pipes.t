@@ -17,7 +17,7 @@ if ! is "$rc" 0 "the example study runs (the inputs)"; then
 fi
 cd "$W" || exit 1
 cp study/* .
-cp "$TOP/examples/site/public/docs/install.html" page.html
+cp "$CTXBENCH_BUILD/site/docs/install.html" page.html
 printf '# Ex\n\n> e\n\n## Docs\n- [A](a.md): a\n- [B](https://e.org/b.md): b\n' >llms.txt
 printf '# A\n<!-- x -->\ntext\n' >a.md
 printf '# B\n' >b.md

@@ -323,6 +323,53 @@ test_sort(void)
 	}
 }
 
+/* ctx_share_text: a whole line <!--#include file="NAME" --> is NAME's text. */
+static void
+test_share_text(void)
+{
+	static const struct { const char *name, *text; } files[] = {
+		{ "head.html", "<head>\n<title>@T@</title>\n" },
+		{ "page.html", "<!--#include file=\"head.html\" -->\n<body>\n" },
+		{ "mid.html", "a\n<!--#include file=\"head.html\" -->\nb" },
+		{ "end.html", "a\n<!--#include file=\"head.html\" -->" },
+		{ "inline.html", "x <!--#include file=\"head.html\" -->\n" },
+		{ "nested.html", "<!--#include file=\"page.html\" -->\n" },
+	};
+	char *dir = xasprintf("%s/share", tmpdir), *p, *t;
+	size_t i;
+
+	if (mkdir_p(dir, 0755) < 0)
+		die_errno("%s", dir);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		p = path_join(dir, files[i].name);
+		if (atomic_write(p, files[i].text, strlen(files[i].text), 0644) < 0)
+			die_errno("%s", p);
+		free(p);
+	}
+	setenv("CTXBENCH_SHARE", dir, 1);
+	t = ctx_share_text("head.html");
+	TAP_IS_STR(t, "<head>\n<title>@T@</title>\n", "share text without includes: as it is");
+	free(t);
+	t = ctx_share_text("page.html");
+	TAP_IS_STR(t, "<head>\n<title>@T@</title>\n<body>\n",
+	    "an include line is the included file's text, in its line's place");
+	free(t);
+	t = ctx_share_text("mid.html");
+	TAP_IS_STR(t, "a\n<head>\n<title>@T@</title>\nb", "an include between lines");
+	free(t);
+	t = ctx_share_text("end.html");
+	TAP_IS_STR(t, "a\n<head>\n<title>@T@</title>\n", "an include on the last line, without a newline");
+	free(t);
+	t = ctx_share_text("inline.html");
+	TAP_IS_STR(t, files[4].text, "an include inside a line stays text");
+	free(t);
+	t = ctx_share_text("nested.html");
+	TAP_IS_STR(t, files[1].text, "one level: the included file's own includes stay text");
+	free(t);
+	unsetenv("CTXBENCH_SHARE");
+	free(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -340,6 +387,7 @@ main(int argc, char **argv)
 	test_files();
 	test_progress();
 	test_sort();
+	test_share_text();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		warn("could not remove %s", tmpdir);

@@ -20,7 +20,7 @@ at_exit stop
 CT=""
 for s in $SITES; do
 	w=$T/www-$s
-	cp -R "$TOP/examples/site/public" "$w"
+	cp -R "$CTXBENCH_BUILD/site" "$w"
 	# the site's links name its own host
 	find "$w" -type f \( -name '*.html' -o -name '*.md' -o -name '*.txt' \) \
 	    -exec sed -i "s|https://docs.ctxbench.example|http://docs-$s.test|g" {} +
@@ -47,7 +47,7 @@ for s in $SITES; do
 	n=$((n + 1))
 	id=S00$n
 	printf '{"site_id":"%s","url":"http://docs-%s.test/llms.txt","condition":"llms_txt"}\n' "$id" "$s"
-	for f in "$TOP"/examples/site/public/docs/*.md; do
+	for f in "$CTXBENCH_BUILD"/site/docs/*.md; do
 		p=$(basename "$f" .md)
 		printf '{"site_id":"%s","url":"http://docs-%s.test/docs/%s","condition":"A"}\n' "$id" "$s" "$p"
 		printf '{"site_id":"%s","url":"http://docs-%s.test/docs/%s.md","condition":"B"}\n' "$id" "$s" "$p"

@@ -1,10 +1,10 @@
 /*
  * bscore-merge_key.c - libFuzzer target for the key that blind writes and
- * merge reads (bsm_key_load in tools/bscore-merge/merge.c): arbitrary bytes
+ * merge reads (bsm_key_load in tools/bscore-merge/key.c): arbitrary bytes
  * load as a checked key or are refused with a message (die, caught).
  */
 #include "fuzz.h"
-#include "../../tools/bscore-merge/bsm.h"
+#include "../../tools/bscore-merge/key.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

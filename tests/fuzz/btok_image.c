@@ -34,6 +34,7 @@ static size_t imgsize;
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct btok t;
+	struct btok_enc *e;
 	struct btok_ids a, b;
 	unsigned char *copy;
 	char *err = NULL;
@@ -49,11 +50,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* The intact image: ids mode and count mode agree. */
 	if (btok_attach(&t, "tiny", img, imgsize, 0, &err) < 0)
 		abort();
-	btok_encode(&t, (const char *)data + half, size - half, data[0] & 1, &a);
+	e = btok_enc_new(&t);
+	btok_encode(e, (const char *)data + half, size - half, data[0] & 1, &a);
 	b.count_only = 1;
-	btok_encode(&t, (const char *)data + half, size - half, data[0] & 1, &b);
+	btok_encode(e, (const char *)data + half, size - half, data[0] & 1, &b);
 	if (a.n != b.n)
 		abort();
+	btok_enc_free(e);
 	btok_release(&t);
 	btok_ids_free(&a);
 	/* A damaged copy. */
@@ -73,7 +76,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (btok_attach(&t, "damaged", copy, imgsize, 0, &err) == 0) {
 		memset(&a, 0, sizeof a);
-		btok_encode(&t, (const char *)data + half, size - half, 1, &a);
+		e = btok_enc_new(&t);
+		btok_encode(e, (const char *)data + half, size - half, 1, &a);
+		btok_enc_free(e);
 		btok_ids_free(&a);
 		btok_release(&t);
 	} else

@@ -1,8 +1,21 @@
 /*
- * bctx.h - internals of bctx: the URL normaliser and the HTML <-> Markdown
- * mapping rules (url.c), the llms.txt link index and the per-question
- * mapping (map.c), fetch planning (plan.c), context assembly (assemble.c)
- * and the create_ctx-style XML rendering (render.c).
+ * bctx.h - internals of bctx.  The files, each above the ones it calls
+ * (calls only go down; all of them also call common/):
+ *
+ *   main.c      options; one call per subcommand    -> plan.c assemble.c
+ *                                                      check.c
+ *   plan.c      bctx plan: the fetch jobs, or --report    -> map.c url.c
+ *   assemble.c  bctx assemble: the contexts of both conditions
+ *                        -> map.c url.c render.c parity.c words.c
+ *   check.c     bctx check (check.h): the corpus against its design
+ *                                                         -> map.c url.c
+ *   map.c       the llms.txt link index, the user mapping and the
+ *               mapping of one source URL to its A page and B document
+ *                                                                -> url.c
+ *   parity.c    A<->B content parity of a pair
+ *   words.c     gold_coverage, a gold answer's words in a content
+ *   render.c    the pieces of the reference create_ctx serialisation
+ *   url.c       the URL key and the HTML <-> Markdown URL rules
  *
  * Everything returned as char * is malloc'd and owned by the caller unless
  * the comment says "borrowed".  jansson values follow jansson's rules.

@@ -209,12 +209,6 @@ fline(const json_t *rec, const char *field)
 	return l ? l : jline(rec);
 }
 
-static const char *
-jstr(const json_t *rec, const char *key)
-{
-	return json_string_value(json_object_get(rec, key));
-}
-
 /* A loader message without its "FILE:LINE: " or "FILE: " prefix. */
 static const char *
 strip_where(const char *msg, const char *path)
@@ -321,8 +315,8 @@ report_problems(struct check *ck, int forder, const char *path,
 	const char *code, *msg, *rule;
 
 	json_array_foreach(json_object_get(rec, "_problems"), i, p) {
-		code = jstr(p, "code");
-		msg = jstr(p, "message");
+		code = json_get_str(p, "code");
+		msg = json_get_str(p, "message");
 		rule = NULL;
 		for (k = 0; k < sizeof(problem_rules) / sizeof(problem_rules[0]); k++)
 			if (strcmp(code, problem_rules[k][0]) == 0)
@@ -340,8 +334,8 @@ report_problems(struct check *ck, int forder, const char *path,
 			continue;
 		}
 		find(ck, forder, path, forder == F_SITES ? jline(rec) :
-		    fline(rec, "question_id"), rule, jstr(rec, "site_id"),
-		    jstr(rec, "question_id"), "%s", strip_where(msg, path));
+		    fline(rec, "question_id"), rule, json_get_str(rec, "site_id"),
+		    json_get_str(rec, "question_id"), "%s", strip_where(msg, path));
 	}
 }
 
@@ -351,7 +345,7 @@ site_required(struct check *ck, const json_t *row, int *missing)
 {
 	static const char *more[] = { "llms_txt_page_count", "has_llms_full",
 		"verification_date" };
-	const char *p = ck->sites_path, *id = jstr(row, "site_id");
+	const char *p = ck->sites_path, *id = json_get_str(row, "site_id");
 	json_t *v;
 	size_t k;
 
@@ -383,11 +377,13 @@ id_cmp(const char *a, const char *b)
 static void
 site_row(struct check *ck, const json_t *row, const char *prev)
 {
-	const char *p = ck->sites_path, *id = jstr(row, "site_id");
-	const char *date = jstr(row, "verification_date");
-	const char *st = jstr(row, "verification_status");
-	const char *why = jstr(row, "exclusion_reason");
-	const char *sector = jstr(row, "sector");
+	const char *p = ck->sites_path, *id = json_get_str(row, "site_id");
+	const char *date = json_get_str(row, "verification_date");
+	const char *st = json_get_str(row, "verification_status");
+	const char *why = json_get_str(row, "exclusion_reason");
+	const char *sector = json_get_str(row, "sector");
+	const char *llms = json_get_str(row, "llms_txt_url");
+	const char *html = json_get_str(row, "html_docs_url");
 	unsigned long l = jline(row);
 
 	if (id && *id && !site_id_ok(id))
@@ -398,14 +394,12 @@ site_row(struct check *ck, const json_t *row, const char *prev)
 		    "'%s' is not an ISO 8601 calendar date", date);
 	else if (date && *date)
 		check_freeze(ck, F_SITES, p, l, id, NULL, "verification_date", date);
-	if (jstr(row, "llms_txt_url") && *jstr(row, "llms_txt_url") &&
-	    !bctx_url_is_http(jstr(row, "llms_txt_url")))
+	if (llms && *llms && !bctx_url_is_http(llms))
 		find(ck, F_SITES, p, l, "SL-URL", id, NULL, "llms_txt_url '%s' is "
-		    "not an absolute http(s) URL", jstr(row, "llms_txt_url"));
-	if (jstr(row, "html_docs_url") && *jstr(row, "html_docs_url") &&
-	    !bctx_url_is_http(jstr(row, "html_docs_url")))
+		    "not an absolute http(s) URL", llms);
+	if (html && *html && !bctx_url_is_http(html))
 		find(ck, F_SITES, p, l, "SL-URL", id, NULL, "html_docs_url '%s' is "
-		    "not an absolute http(s) URL", jstr(row, "html_docs_url"));
+		    "not an absolute http(s) URL", html);
 	if (sector && *sector && !one_of(sector, sectors))
 		find(ck, F_SITES, p, l, "SL-SECTOR", id, NULL, "sector '%s' is not "
 		    "in the taxonomy of 001 §1.3", sector);
@@ -425,7 +419,7 @@ site_row(struct check *ck, const json_t *row, const char *prev)
 static int
 included(const struct check *ck, const json_t *row)
 {
-	const char *id = jstr(row, "site_id"), *st = jstr(row,
+	const char *id = json_get_str(row, "site_id"), *st = json_get_str(row,
 	    "verification_status");
 
 	return id && st && strcmp(st, "PASS") == 0 &&
@@ -441,7 +435,7 @@ sector_rules(struct check *ck)
 	size_t i, n = 0, dev = 0;
 
 	json_array_foreach(ck->sites, i, row) {
-		if (!included(ck, row) || (s = jstr(row, "sector")) == NULL)
+		if (!included(ck, row) || (s = json_get_str(row, "sector")) == NULL)
 			continue;
 		n++;
 		v = json_object_get(count, s);
@@ -486,7 +480,7 @@ check_sites(struct check *ck)
 		    &missing);
 		site_required(ck, row, more);
 		site_row(ck, row, prev);
-		id = jstr(row, "site_id");
+		id = json_get_str(row, "site_id");
 		if (id && *id) {
 			if (json_object_get(ck->site_by_id, id) == NULL)
 				json_object_set(ck->site_by_id, id, row);
@@ -532,8 +526,8 @@ mix_rules(struct check *ck, const char *file, int forder, unsigned long line,
 static void
 site_match(struct check *ck, const json_t *s, json_t *seen)
 {
-	const char *p = ck->questions_path, *id = jstr(s, "site_id");
-	const char *dom = jstr(s, "domain"), *st, *rdom;
+	const char *p = ck->questions_path, *id = json_get_str(s, "site_id");
+	const char *dom = json_get_str(s, "domain"), *st, *rdom;
 	json_t *row = json_object_get(ck->site_by_id, id);
 	unsigned long l = jline(s);
 
@@ -548,12 +542,12 @@ site_match(struct check *ck, const json_t *s, json_t *seen)
 		    "not in site-list.csv", id);
 		return;
 	}
-	st = jstr(row, "verification_status");
+	st = json_get_str(row, "verification_status");
 	/* another status is SL-STATUS's, an empty one SL-REQUIRED's */
 	if (st && (strcmp(st, "FAIL") == 0 || strcmp(st, "EXCLUDED") == 0))
 		find(ck, F_QUESTIONS, p, l, "SITE-MATCH", id, NULL, "site '%s' has "
 		    "questions but is %s in site-list.csv", id, st);
-	rdom = jstr(row, "domain");
+	rdom = json_get_str(row, "domain");
 	if (dom && rdom && *rdom && strcmp(dom, rdom) != 0)
 		find(ck, F_QUESTIONS, p, l, "SITE-MATCH", id, NULL, "domain '%s' "
 		    "differs from site-list.csv's '%s'", dom, rdom);
@@ -572,19 +566,19 @@ check_site_sets(struct check *ck)
 	mix = xcalloc(n + 1, sizeof *mix);
 	json_array_foreach(qs, i, q)
 		mix_add(&mix[json_integer_value(json_object_get(q, "_site_index"))],
-		    jstr(q, "complexity"));
+		    json_get_str(q, "complexity"));
 	json_array_foreach(qsites, i, s) {
 		site_match(ck, s, seen);
 		mix_rules(ck, ck->questions_path, F_QUESTIONS, jline(s),
-		    jstr(s, "site_id"), &mix[i]);
+		    json_get_str(s, "site_id"), &mix[i]);
 	}
 	json_array_foreach(ck->sites, i, row) {
-		if (included(ck, row) && !json_object_get(seen, jstr(row,
+		if (included(ck, row) && !json_object_get(seen, json_get_str(row,
 		    "site_id"))) {
 			struct mix none = { 0, 0, 0, 0 };
 
 			mix_rules(ck, ck->sites_path, F_SITES, jline(row),
-			    jstr(row, "site_id"), &none);
+			    json_get_str(row, "site_id"), &none);
 		}
 	}
 	free(mix);
@@ -661,20 +655,21 @@ question_urls(struct check *ck, const json_t *q, const char *site,
 static void
 question_rules(struct check *ck, const json_t *q)
 {
-	const char *p = ck->questions_path, *site = jstr(q, "site_id");
-	const char *qid = jstr(q, "question_id"), *cx = jstr(q, "complexity");
+	const char *p = ck->questions_path, *site = json_get_str(q, "site_id");
+	const char *qid = json_get_str(q, "question_id");
+	const char *cx = json_get_str(q, "complexity");
 	size_t ns = json_array_size(json_object_get(q, "source_sections"));
 	int foreign = 0;
 	json_t *pr;
 	size_t i;
 
 	json_array_foreach(json_object_get(q, "_problems"), i, pr)
-		if (strcmp(jstr(pr, "code"), "foreign_id") == 0)
+		if (strcmp(json_get_str(pr, "code"), "foreign_id") == 0)
 			foreign = 1;
 	if (!foreign && !qid_form_ok(qid, site))
 		find(ck, F_QUESTIONS, p, fline(q, "question_id"), "Q-ID", site, qid,
 		    "question_id '%s' is not of the form %s-Qnn", qid, site);
-	if (!ends_with(jstr(q, "text"), '?'))
+	if (!ends_with(json_get_str(q, "text"), '?'))
 		find(ck, F_QUESTIONS, p, fline(q, "text"), "Q-TEXT", site, qid,
 		    "text does not end with '?'");
 	if (strcmp(cx, "single-fact") == 0 && ns != 1)
@@ -699,7 +694,7 @@ question_notes(struct check *ck)
 
 	cr = xcalloc(nsites + 1, sizeof *cr);
 	json_array_foreach(qs, i, q) {
-		if (strcmp(jstr(q, "complexity"), "conceptual-relationship") == 0) {
+		if (strcmp(json_get_str(q, "complexity"), "conceptual-relationship") == 0) {
 			cr[json_integer_value(json_object_get(q, "_site_index"))]++;
 			ncr++;
 		}
@@ -735,8 +730,8 @@ check_questions(struct check *ck)
 		report_problems(ck, F_QUESTIONS, ck->questions_path, q, "Q-ID",
 		    "Q-DUP", &missing);
 		question_rules(ck, q);
-		if (json_object_get(ck->q_by_id, jstr(q, "question_id")) == NULL)
-			json_object_set(ck->q_by_id, jstr(q, "question_id"), q);
+		if (json_object_get(ck->q_by_id, json_get_str(q, "question_id")) == NULL)
+			json_object_set(ck->q_by_id, json_get_str(q, "question_id"), q);
 	}
 	check_site_sets(ck);
 	question_notes(ck);
@@ -808,21 +803,22 @@ same_urls(const json_t *a, const json_t *b)
 static void
 answer_rules(struct check *ck, const json_t *a, json_t *answered)
 {
-	const char *p = ck->gold_path, *site = jstr(a, "site_id");
-	const char *qid = jstr(a, "question_id"), *date = jstr(a, "verified_date");
+	const char *p = ck->gold_path, *site = json_get_str(a, "site_id");
+	const char *qid = json_get_str(a, "question_id");
+	const char *date = json_get_str(a, "verified_date");
 	const json_t *q = json_object_get(ck->q_by_id, qid);
 	size_t ns;
 
 	if (q == NULL)
 		find(ck, F_GOLD, p, fline(a, "question_id"), "G-ORPHAN", site, qid,
 		    "gold answer for '%s', which questions.json does not hold", qid);
-	else if (strcmp(jstr(q, "site_id"), site) != 0)
+	else if (strcmp(json_get_str(q, "site_id"), site) != 0)
 		find(ck, F_GOLD, p, fline(a, "question_id"), "G-ORPHAN", site, qid,
 		    "gold answer under site '%s' for a question of site '%s'", site,
-		    jstr(q, "site_id"));
+		    json_get_str(q, "site_id"));
 	else
 		json_object_set_new(answered, qid, json_true());
-	ns = sentences(jstr(a, "gold_answer"));
+	ns = sentences(json_get_str(a, "gold_answer"));
 	if (ns == 0)
 		find(ck, F_GOLD, p, fline(a, "gold_answer"), "G-SENTENCES", site, qid,
 		    "gold answer does not end a sentence with '.', '!' or '?'");
@@ -858,10 +854,10 @@ check_gold(struct check *ck)
 		answer_rules(ck, a, answered);
 	}
 	json_array_foreach(json_object_get(ck->questions, "questions"), i, q)
-		if (!json_object_get(answered, jstr(q, "question_id")))
+		if (!json_object_get(answered, json_get_str(q, "question_id")))
 			find(ck, F_QUESTIONS, ck->questions_path, fline(q,
-			    "question_id"), "G-MISSING", jstr(q, "site_id"),
-			    jstr(q, "question_id"), "no gold answer for this question");
+			    "question_id"), "G-MISSING", json_get_str(q, "site_id"),
+			    json_get_str(q, "question_id"), "no gold answer for this question");
 	json_decref(answered);
 }
 
@@ -927,7 +923,7 @@ check_verdicts(struct check *ck)
 		fi = (int)json_integer_value(json_object_get(v, "file"));
 		file = ck->links[fi];
 		l = (unsigned long)json_integer_value(json_object_get(v, "line"));
-		site = jstr(rec, "site_id");
+		site = json_get_str(rec, "site_id");
 		json_object_set_new(seen, site, json_true());
 		if (json_is_false(json_object_get(rec, "ic1")))
 			find(ck, F_LINKS + fi, file, l, "IC-1", site, NULL, "%s",
@@ -940,9 +936,9 @@ check_verdicts(struct check *ck)
 			    reason_for(rec, "EC-1", "EC-1: a bare link list"));
 	}
 	json_array_foreach(ck->sites, i, row)
-		if (included(ck, row) && !json_object_get(seen, jstr(row, "site_id")))
+		if (included(ck, row) && !json_object_get(seen, json_get_str(row, "site_id")))
 			find(ck, F_SITES, ck->sites_path, jline(row), "IC-1",
-			    jstr(row, "site_id"), NULL, "no bmdprep --check record for "
+			    json_get_str(row, "site_id"), NULL, "no bmdprep --check record for "
 			    "this site's llms.txt");
 	json_decref(seen);
 }

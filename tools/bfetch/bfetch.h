@@ -2,8 +2,27 @@
  * bfetch.h - the parts of bfetch that are not main.c: robots.txt (RFC 9309),
  * the classification of a finished fetch into the fetch_status values of
  * spec 001 §2.1/§2.5, the archive (paths, atomic files, the manifest and its
- * resume index) and the fetching engine over common/http.h.  Everything here is built into
- * libbfetch.a so the unit tests and fuzz targets can call it directly.
+ * resume index), the fetching engine over common/http.h and the run that
+ * drives it.  Everything here is built into libbfetch.a so the unit tests
+ * and fuzz targets can call it directly.
+ *
+ * The files, each above the ones it calls (calls only go down; all of them
+ * also call common/):
+ *
+ *   main.c      options and configuration into a struct bfetch_run
+ *                                                   -> run.c robots.c
+ *   run.c       one run: jobs read (NDJSON or --sites), matched against
+ *               the manifest (--resume, duplicates, --dry-run), fetched,
+ *               records written in input order
+ *                                      -> engine.c manifest.c archive.c
+ *   engine.c    the fetching engine: hosts, politeness, robots.txt per
+ *               origin, redirects hop by hop, transfer results to
+ *               fetch_status             -> robots.c classify.c archive.c
+ *   manifest.c  manifest.ndjson read back and manifest.json written
+ *   archive.c   where a page goes in the archive and how it gets there
+ *   robots.c    robots.txt parsed and matched for one product token
+ *   classify.c  what a finished response is: SUCCESS, HTTP_ERROR,
+ *               WAF_BLOCKED, JS_ONLY
  */
 #ifndef BFETCH_H
 #define BFETCH_H

@@ -89,15 +89,6 @@ bfetch_result_release(struct bfetch_result *r)
 	memset(r, 0, sizeof *r);
 }
 
-static void
-set_str_or_null(json_t *o, const char *k, const char *v)
-{
-	if (v)
-		json_set_str(o, k, v);
-	else
-		json_set_null(o, k);
-}
-
 json_t *
 bfetch_make_record(const struct bfetch_job *j, const struct bfetch_result *r)
 {
@@ -111,25 +102,25 @@ bfetch_make_record(const struct bfetch_job *j, const struct bfetch_result *r)
 		json_set_int(o, "http_status", r->http_status);
 	else
 		json_set_null(o, "http_status");
-	set_str_or_null(o, "content_type", r->content_type);
+	json_set_str(o, "content_type", r->content_type);
 	json_set_int(o, "content_length_bytes", (long long)r->clen);
-	set_str_or_null(o, "last_modified", r->last_modified);
-	set_str_or_null(o, "etag", r->etag);
+	json_set_str(o, "last_modified", r->last_modified);
+	json_set_str(o, "etag", r->etag);
 	json_set_str(o, "fetch_status", bfetch_status_names[r->status]);
-	set_str_or_null(o, "failure_reason", r->reason);
-	set_str_or_null(o, "final_url", r->final_url);
+	json_set_str(o, "failure_reason", r->reason);
+	json_set_str(o, "final_url", r->final_url);
 	json_set_int(o, "redirect_count", r->redirects);
 	if (json_object_set_new(o, "redirect_chain", r->chain ?
 	    json_incref(r->chain) : json_array()) < 0)
 		die("out of memory");
-	set_str_or_null(o, "content_sha256", r->sha);
-	set_str_or_null(o, "archive_path", r->stored ? j->rel : NULL);
+	json_set_str(o, "content_sha256", r->sha);
+	json_set_str(o, "archive_path", r->stored ? j->rel : NULL);
 	json_set_int(o, "elapsed_ms", r->elapsed_ms);
 	/* provenance: who answered, and through what */
-	set_str_or_null(o, "remote_address", r->remote);
-	set_str_or_null(o, "proxy", r->proxy);
-	set_str_or_null(o, "connect_to", r->connect_to);
-	set_str_or_null(o, "resolve", r->resolve);
+	json_set_str(o, "remote_address", r->remote);
+	json_set_str(o, "proxy", r->proxy);
+	json_set_str(o, "connect_to", r->connect_to);
+	json_set_str(o, "resolve", r->resolve);
 	if (r->retry_after)
 		json_set_str(o, "retry_after", r->retry_after);
 	if (j->attempts > 1)

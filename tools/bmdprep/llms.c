@@ -19,6 +19,7 @@
 #include "mdcode.h"
 #include "words.h"
 #include "llms.h"
+#include "text.h"
 
 struct bmd_str
 bmd_str_dup(const char *s, size_t n)
@@ -116,6 +117,16 @@ bmd_llms_free(struct bmd_llms *l)
 		free(l->diags[i].message);
 	free(l->diags);
 	free(l);
+}
+
+size_t
+bmd_llms_link_count(const struct bmd_llms *l)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->nsecs; i++)
+		n += l->secs[i].nlinks;
+	return n;
 }
 
 /* ---------------------------------------------------------------- URLs */
@@ -336,56 +347,58 @@ trim(const char *s, size_t *b, size_t *e)
 }
 
 /*
+ * The destination inside a link's parentheses, s[*b..*e) already trimmed:
+ * <url> loses its brackets, url "title" (or 'title', (title)) its title.
+ */
+static void
+destination(const char *s, size_t *b, size_t *e)
+{
+	const char *gt;
+	size_t k, q;
+
+	if (*b < *e && s[*b] == '<') {
+		if ((gt = memchr(s + *b, '>', *e - *b)) != NULL) {
+			*e = (size_t)(gt - s);
+			(*b)++;
+		}
+		return;
+	}
+	for (k = *b; k < *e; k++) {
+		if (s[k] != ' ' && s[k] != '\t')
+			continue;
+		for (q = k; q < *e && (s[q] == ' ' || s[q] == '\t'); q++)
+			;
+		if (q < *e && (s[q] == '"' || s[q] == '\'' || s[q] == '(')) {
+			*e = k;
+			return;
+		}
+	}
+}
+
+/*
  * A Markdown link at s[i]: [title](url "optional title") with nested
  * brackets and parentheses.  Fills lk and returns the index after ')'.
  */
 static size_t
 md_link(const char *s, size_t n, size_t i, struct bmd_link *lk)
 {
-	size_t tclose, uopen, uclose, ub, ue;
+	size_t tclose, uclose, ub, ue, tb = i + 1, te;
 
 	if (i >= n || s[i] != '[')
 		return 0;
 	tclose = balanced(s, n, i, '[', ']');
 	if (tclose >= n || tclose + 1 >= n || s[tclose + 1] != '(')
 		return 0;
-	uopen = tclose + 1;
-	uclose = balanced(s, n, uopen, '(', ')');
+	uclose = balanced(s, n, tclose + 1, '(', ')');
 	if (uclose >= n)
 		return 0;
-	ub = uopen + 1;
+	ub = tclose + 2;
 	ue = uclose;
 	trim(s, &ub, &ue);
-	if (ub < ue && s[ub] == '<') {
-		const char *gt = memchr(s + ub, '>', ue - ub);
-
-		if (gt) {
-			ue = (size_t)(gt - s);
-			ub++;
-		}
-	} else {
-		/* drop an optional link title: url "t" / url 't' / url (t) */
-		size_t k;
-
-		for (k = ub; k < ue; k++)
-			if (s[k] == ' ' || s[k] == '\t') {
-				size_t q = k;
-
-				while (q < ue && (s[q] == ' ' || s[q] == '\t'))
-					q++;
-				if (q < ue && (s[q] == '"' || s[q] == '\'' ||
-				    s[q] == '(')) {
-					ue = k;
-					break;
-				}
-			}
-	}
-	{
-		size_t tb = i + 1, te = tclose;
-
-		trim(s, &tb, &te);
-		lk->title = bmd_str_dup(s + tb, te - tb);
-	}
+	destination(s, &ub, &ue);
+	te = tclose;
+	trim(s, &tb, &te);
+	lk->title = bmd_str_dup(s + tb, te - tb);
 	lk->url = bmd_str_dup(s + ub, ue - ub);
 	return uclose + 1;
 }
@@ -507,80 +520,51 @@ is_binary(const char *s, size_t n)
 	return lim > 0 && ctl * 10 > lim;
 }
 
-/* Normalise: BOM, invalid UTF-8, CRLF/CR; malloc'd result. */
+/* The line of the byte at off: 1 + the line feeds before it. */
+static unsigned long
+line_at(const char *s, size_t off)
+{
+	unsigned long line = 1;
+	const char *p = s, *end = s + off;
+
+	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+		line++;
+		p++;
+	}
+	return line;
+}
+
+/*
+ * Normalise (text.h) with NUL bytes as U+FFFD, reporting invalid UTF-8 and
+ * NUL bytes at their first line; malloc'd result.
+ */
 static char *
 normalise(struct bmd_llms *l, const char *txt, size_t n, size_t *outlen)
 {
-	size_t bad, i, len, o;
-	char *u, *r, *nul;
+	const char *nul;
+	size_t bad;
 
-	if (!utf8_valid(txt, n, &bad)) {
-		unsigned long line = 1;
-
-		for (i = 0; i < bad; i++)
-			line += txt[i] == '\n';
-		bmd_llms_diag(l, "invalid_utf8", line, "invalid UTF-8 at byte "
-		    "%zu, replaced by U+FFFD", bad);
-		u = utf8_sanitize(txt, n, &len);
-	} else {
-		u = xmalloc(n + 1);
-		memcpy(u, txt, n);
-		u[n] = '\0';
-		len = n;
-	}
-	if ((nul = memchr(u, '\0', len)) != NULL) {
-		unsigned long line = 1;
-
-		for (i = 0; i < (size_t)(nul - u); i++)
-			line += u[i] == '\n';
-		bmd_llms_diag(l, "nul_byte", line, "NUL bytes in the file, "
-		    "replaced by U+FFFD");
-	}
-	/* room for every NUL becoming the three bytes of U+FFFD */
-	r = xreallocarray(NULL, len + 1, 3);
-	i = (len >= 3 && memcmp(u, "\xef\xbb\xbf", 3) == 0) ? 3 : 0;
-	for (o = 0; i < len; i++) {
-		if (u[i] == '\r') {
-			r[o++] = '\n';
-			if (i + 1 < len && u[i + 1] == '\n')
-				i++;
-		} else if (u[i] == '\0') {
-			memcpy(r + o, "\xef\xbf\xbd", 3);
-			o += 3;
-		} else {
-			r[o++] = u[i];
-		}
-	}
-	r[o] = '\0';
-	free(u);
-	*outlen = o;
-	return r;
+	if (!utf8_valid(txt, n, &bad))
+		bmd_llms_diag(l, "invalid_utf8", line_at(txt, bad), "invalid "
+		    "UTF-8 at byte %zu, replaced by U+FFFD", bad);
+	/* repairing the UTF-8 keeps every ASCII byte: lines stay the same */
+	if ((nul = memchr(txt, '\0', n)) != NULL)
+		bmd_llms_diag(l, "nul_byte", line_at(txt, (size_t)(nul - txt)),
+		    "NUL bytes in the file, replaced by U+FFFD");
+	return bmd_text_normalise(txt, n, "\xef\xbf\xbd", 3, outlen);
 }
 
 /* Last line of a leading YAML front matter (--- ... --- or ...), or 0. */
 static unsigned long
 front_matter_end(struct bmd_llms *l, const char *t, size_t len)
 {
-	unsigned long ln = 1;
-	size_t pos, e;
+	unsigned long ln;
 
-	if (len < 4 || memcmp(t, "---\n", 4) != 0)
+	if (bmd_front_matter(t, len, &ln) == 0)
 		return 0;
-	for (pos = 4; pos < len; pos = e + 1) {
-		const char *nl = memchr(t + pos, '\n', len - pos);
-
-		e = nl ? (size_t)(nl - t) : len;
-		ln++;
-		if (e - pos == 3 && (memcmp(t + pos, "---", 3) == 0 ||
-		    memcmp(t + pos, "...", 3) == 0)) {
-			bmd_llms_diag(l, "front_matter", 1, "YAML front matter "
-			    "(lines 1-%lu) ignored", ln);
-			return ln;
-		}
-		if (!nl)
-			break;
-	}
-	return 0;
+	bmd_llms_diag(l, "front_matter", 1, "YAML front matter (lines 1-%lu) "
+	    "ignored", ln);
+	return ln;
 }
 
 /*

@@ -83,6 +83,19 @@ struct bmd_llms *bmd_llms_parse_ref(const char *txt, size_t n,
 void bmd_ref_error_free(struct bmd_ref_error *err);
 
 /*
+ * What the reference raises for err and why, as a new malloc'd message;
+ * ctx: what create_ctx() raises instead (it differs for the head).
+ */
+char *bmd_ref_error_message(const struct bmd_ref_error *err, int ctx);
+
+/*
+ * Die with "PROGRAM: NAME:LINE: message" for err on the file name, after
+ * releasing what err holds.
+ */
+void bmd_ref_error_die(const char *name, struct bmd_ref_error *err, int ctx)
+    __attribute__((noreturn));
+
+/*
  * Lenient parse of txt[0..n); never fails.  Accepts CRLF and CR line ends,
  * a BOM, invalid UTF-8 and NUL bytes (replaced by U+FFFD), `-`, `*` and `+` bullets,
  * ATX closing hashes, fenced code blocks (never structure), H3+ headings
@@ -97,6 +110,9 @@ struct bmd_llms *bmd_llms_parse(const char *txt, size_t n);
 
 /* Release everything; NULL is allowed. */
 void bmd_llms_free(struct bmd_llms *l);
+
+/* The number of links in all sections. */
+size_t bmd_llms_link_count(const struct bmd_llms *l);
 
 /* Append a diagnostic (message printf-formatted). */
 void bmd_llms_diag(struct bmd_llms *l, const char *code, unsigned long line,

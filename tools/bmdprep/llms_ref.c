@@ -19,6 +19,7 @@
  * 10 MB or hostile file cannot make it slow.
  */
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ctx.h"
@@ -59,6 +60,34 @@ bmd_ref_error_free(struct bmd_ref_error *err)
 	free(err->section);
 	free(err->text);
 	err->section = err->text = NULL;
+}
+
+char *
+bmd_ref_error_message(const struct bmd_ref_error *err, int ctx)
+{
+	const char *exc = ctx ? err->ctx_exception : err->exception;
+
+	if (strcmp(err->stage, "link") == 0)
+		return xasprintf("reference parser raises %s: line in section "
+		    "\"%s\" is not a link: %.300s", exc, err->section,
+		    err->text ? err->text : "");
+	if (strcmp(err->stage, "header") == 0)
+		return xasprintf("reference parser raises %s: no H1 title "
+		    "followed by a blank line and text: %.300s", exc,
+		    err->text ? err->text : "");
+	return xasprintf("reference parser raises %s", exc);
+}
+
+void
+bmd_ref_error_die(const char *name, struct bmd_ref_error *err, int ctx)
+{
+	char *m = bmd_ref_error_message(err, ctx), msg[2048];
+	unsigned long line = err->line;
+
+	snprintf(msg, sizeof msg, "%s", m);
+	free(m);
+	bmd_ref_error_free(err);
+	die("%s:%lu: %s", name, line, msg);
 }
 
 static size_t
@@ -218,7 +247,7 @@ prev_cp(const char *s, size_t pos)
 
 static int
 good_te(const char *S, size_t n, size_t te, size_t L, size_t *a_out,
-    size_t *m_out, int *type)
+    int *type)
 {
 	size_t a = te;
 
@@ -227,7 +256,6 @@ good_te(const char *S, size_t n, size_t te, size_t L, size_t *a_out,
 	while (a < n && S[a] == '\n')
 		a++;
 	*a_out = a;
-	*m_out = a - te;
 	if (a < n && S[a] == '>' && L != (size_t)-1 && L >= a + 2) {
 		*type = 'A';
 		return 1;
@@ -239,80 +267,94 @@ good_te(const char *S, size_t n, size_t te, size_t L, size_t *a_out,
 	return 0;
 }
 
+/* The first '#' at a line start of S[0..n), n > 0; n when there is none. */
+static size_t
+head_start(const char *S, size_t n)
+{
+	size_t i;
+
+	if (S[0] == '#')
+		return 0;
+	for (i = 0; i + 1 < n; i++)
+		if (S[i] == '\n' && S[i + 1] == '#')
+			return i + 1;
+	return n;
+}
+
+/* Where the head pattern's groups fall (see above). */
+struct head_match {
+	size_t t, te;		/* the title */
+	size_t a;		/* after the \n+ that follows it */
+	int type;		/* 'A': a summary follows; 'B': none */
+};
+
+/*
+ * The title of the match starting at s, L being the last '\n' of S: t = e1
+ * with the first good te >= e1+1, else the largest good te in the
+ * whitespace run [s+2, e1-1] with t one code point before it.  Returns 0,
+ * or -1 when no te is good (the pattern does not match).
+ */
+static int
+head_title(const char *S, size_t n, size_t s, size_t L, struct head_match *hm)
+{
+	size_t e1 = bmd_py_skip_space(S, n, s + 1), te, a;
+	const char *p;
+	int type, found = 0;
+
+	for (te = e1 + 1; te < n; te++) {
+		if ((p = memchr(S + te, '\n', n - te)) == NULL)
+			break;
+		te = (size_t)(p - S);
+		if (good_te(S, n, te, L, &hm->a, &hm->type)) {
+			hm->t = e1;
+			hm->te = te;
+			return 0;
+		}
+	}
+	for (te = s + 2; te + 1 <= e1; te++)
+		if (good_te(S, n, te, L, &a, &type)) {
+			hm->te = te;
+			hm->a = a;
+			hm->type = type;
+			found = 1;
+		}
+	if (!found)
+		return -1;
+	hm->t = prev_cp(S, hm->te);	/* one (whitespace) code point */
+	return 0;
+}
+
 static int
 parse_head(const char *S, size_t n, struct bmd_llms *res)
 {
-	size_t s, e1, te, t = 0, a = 0, m = 0, L = (size_t)-1, i, g;
-	int type = 0, found = 0;
+	struct head_match hm;
+	size_t s, L = (size_t)-1, i, e2, b, f;
 	const char *p;
 
-	if (n == 0)
+	if (n == 0 || (s = head_start(S, n)) == n)
 		return -1;
-	if (S[0] == '#') {
-		s = 0;
-	} else {
-		p = NULL;
-		for (i = 0; i + 1 < n; i++)
-			if (S[i] == '\n' && S[i + 1] == '#') {
-				p = S + i + 1;
-				break;
-			}
-		if (!p)
-			return -1;
-		s = (size_t)(p - S);
-	}
 	for (i = n; i > 0; i--)
 		if (S[i - 1] == '\n') {
 			L = i - 1;
 			break;
 		}
-	e1 = bmd_py_skip_space(S, n, s + 1);
-	/* first good te >= e1+1 */
-	for (te = e1 + 1; te < n; te++) {
-		p = memchr(S + te, '\n', n - te);
-		if (!p)
-			break;
-		te = (size_t)(p - S);
-		if (good_te(S, n, te, L, &a, &m, &type)) {
-			t = e1;
-			found = 1;
-			break;
-		}
-	}
-	if (!found) {
-		/* largest good te in [s+2, e1-1] */
-		for (g = s + 2; g + 1 <= e1; g++) {
-			size_t ta, tm;
-			int tt;
-
-			if (good_te(S, n, g, L, &ta, &tm, &tt)) {
-				te = g;
-				a = ta;
-				m = tm;
-				type = tt;
-				found = 1;
-			}
-		}
-		if (!found)
-			return -1;
-		t = prev_cp(S, te);	/* one (whitespace) code point */
-	}
-	res->title = bmd_str_dup(S + t, te - t);
-	if (type == 'A') {
-		size_t e2 = bmd_py_skip_space(S, n, a + 1), b, f;
-
-		b = e2 < L ? e2 : prev_cp(S, L);
-		p = memchr(S + b + 1, '\n', n - b - 1);
-		f = (size_t)(p - S);
-		res->summary = bmd_str_dup(S + b, f - b);
-		while (f < n && S[f] == '\n')
-			f++;
-		res->info = bmd_str_dup(S + f, n - f);
-	} else {
+	if (head_title(S, n, s, L, &hm) < 0)
+		return -1;
+	res->title = bmd_str_dup(S + hm.t, hm.te - hm.t);
+	if (hm.type == 'B') {
 		res->summary.s = NULL;
 		res->summary.len = 0;
-		res->info = bmd_str_dup(S + a, n - a);
+		res->info = bmd_str_dup(S + hm.a, n - hm.a);
+		return 0;
 	}
+	e2 = bmd_py_skip_space(S, n, hm.a + 1);
+	b = e2 < L ? e2 : prev_cp(S, L);
+	p = memchr(S + b + 1, '\n', n - b - 1);
+	f = (size_t)(p - S);
+	res->summary = bmd_str_dup(S + b, f - b);
+	while (f < n && S[f] == '\n')
+		f++;
+	res->info = bmd_str_dup(S + f, n - f);
 	return 0;
 }
 
@@ -322,65 +364,65 @@ struct split {
 	size_t sec;		/* index of its section in the result */
 };
 
-struct bmd_llms *
-bmd_llms_parse_ref(const char *txt, size_t n, struct bmd_ref_error *err)
+/*
+ * re.split(r'^##\s*(.*?$)', txt, flags=re.MULTILINE): a match starts at a
+ * line start with "##"; \s* takes the whole whitespace run (newlines too)
+ * and the lazy group then ends at the first end of line.  Returns the
+ * pieces (malloc'd, *nsp of them) and sets *startlen to the length of the
+ * text before the first.
+ */
+static struct split *
+split_h2(const char *txt, size_t n, size_t *nsp, size_t *startlen)
 {
-	struct bmd_llms *res;
 	struct split *sp = NULL;
-	struct wordset names = WORDSET_INIT;	/* distinct section names */
-	size_t *last = NULL;			/* per name: its last split */
-	size_t nsp = 0, capsp = 0, i, j, pos, startlen, sb, se, k, e, bad, badlen;
-	size_t linepos = 0;
+	size_t cap = 0, pos = 0, linepos = 0, k, e;
 	unsigned long line = 1;
 	const char *nl;
 
-	memset(err, 0, sizeof *err);
-	if (!utf8_valid(txt, n, &bad)) {
-		set_err(err, "decode", "UnicodeDecodeError: 'utf-8' codec can't "
-		    "decode the input", "UnicodeDecodeError: 'utf-8' codec can't "
-		    "decode the input", line_of(txt, bad), NULL, 0, NULL, 0);
-		return NULL;
-	}
-	/*
-	 * re.split(r'^##\s*(.*?$)', txt, flags=re.MULTILINE): a match starts at
-	 * a line start with "##"; \s* takes the whole whitespace run (newlines
-	 * too) and the lazy group then ends at the first end of line.
-	 */
-	startlen = n;
-	pos = 0;
+	*nsp = 0;
+	*startlen = n;
 	while (pos < n) {
-		if (txt[pos] == '#' && pos + 1 < n && txt[pos + 1] == '#' &&
-		    (pos == 0 || txt[pos - 1] == '\n')) {
-			k = bmd_py_skip_space(txt, n, pos + 2);
-			nl = k < n ? memchr(txt + k, '\n', n - k) : NULL;
-			e = nl ? (size_t)(nl - txt) : n;
-			if (nsp == 0)
-				startlen = pos;
-			else
-				sp[nsp - 1].bodylen = pos - sp[nsp - 1].body;
-			if (nsp == capsp) {
-				capsp = capsp ? capsp * 2 : 16;
-				sp = xreallocarray(sp, capsp, sizeof *sp);
-			}
-			line += (unsigned long)count_nl(txt + linepos, k - linepos);
-			linepos = k;
-			sp[nsp].name = k;
-			sp[nsp].namelen = e - k;
-			sp[nsp].body = e;
-			sp[nsp].bodylen = n - e;
-			sp[nsp].line = line;
-			nsp++;
-			pos = e;
+		if (!(txt[pos] == '#' && pos + 1 < n && txt[pos + 1] == '#' &&
+		    (pos == 0 || txt[pos - 1] == '\n'))) {
+			nl = memchr(txt + pos, '\n', n - pos);
+			if (!nl)
+				break;
+			pos = (size_t)(nl - txt) + 1;
 			continue;
 		}
-		nl = memchr(txt + pos, '\n', n - pos);
-		if (!nl)
-			break;
-		pos = (size_t)(nl - txt) + 1;
+		k = bmd_py_skip_space(txt, n, pos + 2);
+		nl = k < n ? memchr(txt + k, '\n', n - k) : NULL;
+		e = nl ? (size_t)(nl - txt) : n;
+		if (*nsp == 0)
+			*startlen = pos;
+		else
+			sp[*nsp - 1].bodylen = pos - sp[*nsp - 1].body;
+		if (*nsp == cap) {
+			cap = cap ? cap * 2 : 16;
+			sp = xreallocarray(sp, cap, sizeof *sp);
+		}
+		line += (unsigned long)count_nl(txt + linepos, k - linepos);
+		linepos = k;
+		sp[*nsp] = (struct split){ k, e - k, e, n - e, line, 0 };
+		++*nsp;
+		pos = e;
 	}
-	res = xcalloc(1, sizeof *res);
-	last = xcalloc(nsp ? nsp : 1, sizeof *last);
-	/* dict(chunked(rest, 2)): a name keeps its first position, last value */
+	return sp;
+}
+
+/*
+ * dict(chunked(rest, 2)): a name keeps its first position and takes the
+ * value of its last occurrence.  Adds one section per distinct name to res
+ * and returns, per section, the index of its last piece (malloc'd).
+ */
+static size_t *
+group_sections(struct bmd_llms *res, const char *txt, struct split *sp,
+    size_t nsp)
+{
+	struct wordset names = WORDSET_INIT;	/* distinct section names */
+	size_t *last = xcalloc(nsp ? nsp : 1, sizeof *last);
+	size_t i, j;
+
 	for (i = 0; i < nsp; i++) {
 		j = wordset_find(&names, txt + sp[i].name, sp[i].namelen);
 		if (j == 0) {
@@ -399,25 +441,62 @@ bmd_llms_parse_ref(const char *txt, size_t n, struct bmd_ref_error *err)
 		res->secs[j].line = sp[i].line;	/* the last occurrence */
 	}
 	wordset_release(&names);
-	/* parse the links of the last occurrence of each name, in dict order */
+	return last;
+}
+
+/*
+ * The links of each section's last piece, in dict order.  Returns 0, or -1
+ * with err filled at the first line that is not a link.
+ */
+static int
+section_links(struct bmd_llms *res, const char *txt, const struct split *sp,
+    size_t nsp, const size_t *last, struct bmd_ref_error *err)
+{
+	size_t i, j, bad, badlen;
+
 	for (j = 0; j < res->nsecs; j++) {
 		struct bmd_section *sec = &res->secs[j];
 
 		i = last[j];
 		assert(sp != NULL && i < nsp && sp[i].sec == j);
 		if (parse_links(txt + sp[i].body, sp[i].bodylen, sp[i].line,
-		    sec, &bad, &badlen) < 0) {
-			set_err(err, "link", "AttributeError: 'NoneType' object "
-			    "has no attribute 'groupdict'", "AttributeError: "
-			    "'NoneType' object has no attribute 'groupdict'",
-			    sp[i].line + (unsigned long)count_nl(txt + sp[i].body,
-			    bad), sec->name.s, sec->name.len,
-			    txt + sp[i].body + bad, badlen);
-			goto fail;
-		}
+		    sec, &bad, &badlen) == 0)
+			continue;
+		set_err(err, "link", "AttributeError: 'NoneType' object has no "
+		    "attribute 'groupdict'", "AttributeError: 'NoneType' object "
+		    "has no attribute 'groupdict'", sp[i].line +
+		    (unsigned long)count_nl(txt + sp[i].body, bad), sec->name.s,
+		    sec->name.len, txt + sp[i].body + bad, badlen);
+		return -1;
 	}
-	bmd_py_strip(txt, startlen, &sb, &se);
-	if (parse_head(txt + sb, se - sb, res) < 0) {
+	return 0;
+}
+
+struct bmd_llms *
+bmd_llms_parse_ref(const char *txt, size_t n, struct bmd_ref_error *err)
+{
+	struct bmd_llms *res;
+	struct split *sp;
+	size_t *last, nsp, startlen, sb, se, e, bad;
+	int rc;
+
+	memset(err, 0, sizeof *err);
+	if (!utf8_valid(txt, n, &bad)) {
+		set_err(err, "decode", "UnicodeDecodeError: 'utf-8' codec can't "
+		    "decode the input", "UnicodeDecodeError: 'utf-8' codec can't "
+		    "decode the input", line_of(txt, bad), NULL, 0, NULL, 0);
+		return NULL;
+	}
+	sp = split_h2(txt, n, &nsp, &startlen);
+	res = xcalloc(1, sizeof *res);
+	last = group_sections(res, txt, sp, nsp);
+	rc = section_links(res, txt, sp, nsp, last, err);
+	free(sp);
+	free(last);
+	if (rc == 0) {
+		bmd_py_strip(txt, startlen, &sb, &se);
+		if (parse_head(txt + sb, se - sb, res) == 0)
+			return res;
 		e = sb;
 		while (e < se && txt[e] != '\n')
 			e++;
@@ -425,14 +504,7 @@ bmd_llms_parse_ref(const char *txt, size_t n, struct bmd_ref_error *err)
 		    "no attribute 'groupdict'", "TypeError: 'NoneType' object "
 		    "does not support item assignment", line_of(txt, sb), NULL,
 		    0, txt + sb, e - sb);
-		goto fail;
 	}
-	free(sp);
-	free(last);
-	return res;
-fail:
-	free(sp);
-	free(last);
 	bmd_llms_free(res);
 	return NULL;
 }

@@ -2,8 +2,8 @@
  * llmsctx.h - the llms.txt context of the reference create_ctx()
  * (AnswerDotAI/llms-txt llms_txt/core.py at 7dd05c5b, rendered by
  * fastcore.xml.to_xml(ctx, do_escape=False) of fastcore 2.2.14), byte for
- * byte.  Reusable: bctx assembles its Condition B contexts with these
- * functions (or runs `bmdprep --ctx`), so both programs share one contract.
+ * byte.  bctx renders its reference-style Condition B contexts to the same
+ * contract with its own code (tools/bctx/render.c).
  *
  * THE OUTPUT CONTRACT (what create_ctx(txt, optional) returns):
  *
@@ -68,8 +68,9 @@ void bmd_ctx_section_begin(struct buf *out, struct bmd_ctx_section *sec,
     const char *name, size_t n);
 /*
  * <doc title=.. [url=..] [desc=..]>TEXT</doc>; desc NULL: no desc.  url is
- * NULL in the reference style; bctx's methodology style passes it.  text is
- * written as given: pass it through bmd_ctx_doc_text() for the reference.
+ * NULL in the reference style; a methodology-style context may pass it.
+ * text is written as given: pass it through bmd_ctx_doc_text() for the
+ * reference.
  */
 void bmd_ctx_doc(struct buf *out, struct bmd_ctx_section *sec,
     const char *title, size_t tlen, const char *url, size_t ulen,

@@ -7,12 +7,14 @@
  * and inline code spans within a line.  A second pass over the lines
  * collapses blank-line runs outside code.  Both passes are linear.
  */
+#include <assert.h>
 #include <string.h>
 #include <strings.h>
 
 #include "ctx.h"
 #include "mdcode.h"
 #include "mdprep.h"
+#include "text.h"
 
 void
 bmd_mdopts_default(struct bmd_mdopts *o)
@@ -99,6 +101,20 @@ ci_prefix(const char *s, size_t n, size_t i, const char *p)
 }
 
 /*
+ * Where a "data:image/" URI starts at or after s[j], past blanks and an
+ * opening '<' (the destination of a link or a reference definition), or 0.
+ */
+static size_t
+data_image_at(const char *s, size_t n, size_t j)
+{
+	while (j < n && (s[j] == ' ' || s[j] == '\t'))
+		j++;
+	if (j < n && s[j] == '<')
+		j++;
+	return ci_prefix(s, n, j, "data:image/") ? j : 0;
+}
+
+/*
  * End (index after ')') of a base64 Markdown image at s[i] == '!', or 0;
  * *scanned gets how far the scan looked.
  */
@@ -122,14 +138,8 @@ md_b64_image(const char *s, size_t n, size_t i, size_t *scanned)
 			break;
 	}
 	*scanned = j;
-	if (j >= n || s[j] != ']' || j + 1 >= n || s[j + 1] != '(')
-		return 0;
-	j += 2;
-	while (j < n && (s[j] == ' ' || s[j] == '\t'))
-		j++;
-	if (j < n && s[j] == '<')
-		j++;
-	if (!ci_prefix(s, n, j, "data:image/"))
+	if (j >= n || s[j] != ']' || j + 1 >= n || s[j + 1] != '(' ||
+	    (j = data_image_at(s, n, j + 2)) == 0)
 		return 0;
 	for (; j < n && s[j] != '\n'; j++)
 		if (s[j] == ')')
@@ -184,198 +194,199 @@ refdef_b64(const char *s, size_t n, size_t i)
 		return 0;
 	while (j < n && s[j] != ']' && s[j] != '\n')
 		j++;
-	if (j + 1 >= n || s[j] != ']' || s[j + 1] != ':')
-		return 0;
-	j += 2;
-	while (j < n && (s[j] == ' ' || s[j] == '\t'))
-		j++;
-	if (j < n && s[j] == '<')
-		j++;
-	if (!ci_prefix(s, n, j, "data:image/"))
+	if (j + 1 >= n || s[j] != ']' || s[j + 1] != ':' ||
+	    (j = data_image_at(s, n, j + 2)) == 0)
 		return 0;
 	nl = memchr(s + j, '\n', n - j);
 	return nl ? (size_t)(nl - s) : n;
 }
 
-/* Normalise encoding and line ends into a new string. */
-static char *
-normalise(const char *in, size_t n, size_t *outlen)
+/*
+ * Pass 1 walks the text once with this state.  Scans that look ahead (for
+ * a tag's end, an image's ')', a backtick closer) remember how far they
+ * looked, so no byte is scanned again by the same kind of search: the pass
+ * stays linear on hostile input.
+ */
+struct strip {
+	const char *s;
+	size_t n, i;			/* the text and the position in it */
+	const struct bmd_mdopts *o;
+	struct buf *out;
+	size_t linestart;		/* where the current line starts in out */
+	size_t img_to, md_to;		/* ends of earlier tag/image scans */
+	size_t tick_fail[65];		/* per run length: no closer before */
+	int removed;			/* something was removed on this line */
+	int at_bol, no_close, in_comment;
+	struct md_code code;
+};
+
+/*
+ * At a line start (outside a comment): a code line (fenced, indented, also
+ * in block quotes) is copied as is and a base64 reference definition is
+ * removed.  Returns 1 when the line was taken.
+ */
+static int
+strip_line_start(struct strip *st)
 {
-	size_t len, i, o;
-	char *u, *r;
+	const char *s = st->s, *nl = memchr(s + st->i, '\n', st->n - st->i);
+	size_t le = nl ? (size_t)(nl - s) : st->n, e;
 
-	if (utf8_valid(in, n, NULL)) {
-		u = xmalloc(n + 1);
-		memcpy(u, in, n);
-		len = n;
-	} else {
-		u = utf8_sanitize(in, n, &len);
+	st->at_bol = 0;
+	if (md_code_line(&st->code, s + st->i, le - st->i, NULL) >= MD_FENCE) {
+		buf_add(st->out, s + st->i, le - st->i);
+		st->i = le;
+		return 1;
 	}
-	r = xmalloc(len + 1);
-	i = (len >= 3 && memcmp(u, "\xef\xbb\xbf", 3) == 0) ? 3 : 0;
-	for (o = 0; i < len; i++) {
-		if (u[i] == '\r') {
-			r[o++] = '\n';
-			if (i + 1 < len && u[i + 1] == '\n')
-				i++;
-		} else if (u[i] != '\0') {
-			r[o++] = u[i];
-		}
-	}
-	r[o] = '\0';
-	free(u);
-	*outlen = o;
-	return r;
-}
-
-/* Length of a leading front matter block (through its closing line), or 0. */
-static size_t
-front_matter(const char *s, size_t n)
-{
-	size_t pos, e;
-	const char *nl;
-
-	if (n < 4 || memcmp(s, "---\n", 4) != 0)
-		return 0;
-	for (pos = 4; pos < n; pos = e + 1) {
-		nl = memchr(s + pos, '\n', n - pos);
-		e = nl ? (size_t)(nl - s) : n;
-		if (e - pos == 3 && (memcmp(s + pos, "---", 3) == 0 ||
-		    memcmp(s + pos, "...", 3) == 0))
-			return nl ? e + 1 : e;
-		if (!nl)
-			break;
+	if (st->o->strip_base64 && (e = refdef_b64(s, st->n, st->i)) > 0) {
+		st->removed = 1;
+		st->i = e;
+		return 1;
 	}
 	return 0;
 }
 
 /*
- * Pass 1: strip comments and images.  A line that held something removed
- * and is left blank is dropped whole.
+ * A line feed: outside a comment it ends the line, and a line that held
+ * something removed and is left blank is dropped whole.
+ */
+static void
+strip_newline(struct strip *st)
+{
+	struct buf *out = st->out;
+
+	st->i++;
+	if (st->in_comment)
+		return;
+	if (st->removed && only_space_after(out->s, out->len, st->linestart))
+		buf_setlen(out, st->linestart);
+	else
+		buf_addc(out, '\n');
+	st->linestart = out->len;
+	st->removed = 0;
+	st->at_bol = 1;
+}
+
+/* Inside a comment known to be closed: skip past its "-->". */
+static void
+strip_comment_rest(struct strip *st)
+{
+	const char *end = find3(st->s + st->i, st->n - st->i, "-->");
+
+	assert(end != NULL);
+	st->i = (size_t)(end - st->s) + 3;
+	st->in_comment = 0;
+}
+
+/* Start of the next run of exactly run backticks in s[j..le), or le. */
+static size_t
+tick_closer(const char *s, size_t j, size_t le, size_t run)
+{
+	size_t r2;
+
+	while (j < le) {
+		if (s[j] != '`') {
+			j++;
+			continue;
+		}
+		for (r2 = 0; j + r2 < le && s[j + r2] == '`'; r2++)
+			;
+		if (r2 == run)
+			return j;
+		j += r2;
+	}
+	return le;
+}
+
+/*
+ * A run of backticks at s[i]: an inline code span through its closer on
+ * this line, copied as is, or the run alone when it has none.  A closer of
+ * one length is searched once per line: after a miss, none lies before the
+ * line end.  Very long runs are taken literally.
+ */
+static void
+strip_code_span(struct strip *st)
+{
+	const char *s = st->s, *nl = memchr(s + st->i, '\n', st->n - st->i);
+	size_t i = st->i, le = nl ? (size_t)(nl - s) : st->n, run = 0, j = le;
+
+	while (i + run < le && s[i + run] == '`')
+		run++;
+	if (run <= 64 && st->tick_fail[run] <= i) {
+		j = tick_closer(s, i + run, le, run);
+		if (j >= le)
+			st->tick_fail[run] = le;
+	}
+	if (j < le) {
+		buf_add(st->out, s + i, j + run - i);
+		st->i = j + run;
+	} else {
+		buf_add(st->out, s + i, run);
+		st->i = i + run;
+	}
+}
+
+/*
+ * What is removed at s[i]: the start of an HTML comment that is closed
+ * later, a base64 Markdown image, an <img> tag with a base64 source (the
+ * tag may span lines: they go with it).  An image or tag is only looked for
+ * past the end of the last scan.  Returns 1 when something was removed.
+ */
+static int
+strip_removal(struct strip *st)
+{
+	const char *s = st->s;
+	size_t i = st->i, n = st->n, e = 0;
+
+	if (st->o->strip_comments && s[i] == '<' && !st->no_close &&
+	    n - i >= 4 && memcmp(s + i, "<!--", 4) == 0) {
+		if (find3(s + i + 4, n - i - 4, "-->")) {
+			st->in_comment = 1;
+			e = i + 4;
+		} else {
+			st->no_close = 1;
+		}
+	}
+	if (e == 0 && st->o->strip_base64 && s[i] == '!' && i >= st->md_to)
+		e = md_b64_image(s, n, i, &st->md_to);
+	if (e == 0 && st->o->strip_base64 && s[i] == '<' && i >= st->img_to)
+		e = html_b64_img(s, n, i, &st->img_to);
+	if (e == 0)
+		return 0;
+	st->removed = 1;
+	st->i = e;
+	return 1;
+}
+
+/*
+ * Pass 1: strip comments and images outside code.  A line that held
+ * something removed and is left blank is dropped whole.
  */
 static void
 strip_pass(const char *s, size_t n, const struct bmd_mdopts *o, struct buf *out)
 {
-	size_t i = 0, linestart = 0, e;
-	size_t img_to = 0, md_to = 0;	/* ends of earlier tag/image scans */
-	size_t tick_fail[65];		/* per run length: no closer before */
-	int removed = 0, at_bol = 1, no_close = 0, in_comment = 0;
-	struct md_code code = MD_CODE_INIT;
+	struct strip st;
 
-	memset(tick_fail, 0, sizeof tick_fail);
-	while (i < n) {
-		if (at_bol && !in_comment) {
-			const char *nl = memchr(s + i, '\n', n - i);
-			size_t le = nl ? (size_t)(nl - s) : n;
-
-			at_bol = 0;
-			/* code (fenced, indented, also in block quotes): as is */
-			if (md_code_line(&code, s + i, le - i, NULL) >= MD_FENCE) {
-				buf_add(out, s + i, le - i);
-				i = le;
-				continue;
-			}
-			if (o->strip_base64 && (e = refdef_b64(s, n, i)) > 0) {
-				removed = 1;
-				i = e;
-				continue;
-			}
-		}
-		if (s[i] == '\n') {
-			if (!in_comment) {
-				if (removed && only_space_after(out->s, out->len,
-				    linestart)) {
-					buf_setlen(out, linestart);
-				} else {
-					buf_addc(out, '\n');
-				}
-				linestart = out->len;
-				removed = 0;
-				at_bol = 1;
-			}
-			i++;
+	memset(&st, 0, sizeof st);
+	st.s = s;
+	st.n = n;
+	st.o = o;
+	st.out = out;
+	st.at_bol = 1;
+	st.code = (struct md_code)MD_CODE_INIT;
+	while (st.i < n) {
+		if (st.at_bol && !st.in_comment && strip_line_start(&st))
 			continue;
-		}
-		if (in_comment) {
-			if (s[i] == '-' && n - i >= 3 && memcmp(s + i, "-->", 3) == 0) {
-				in_comment = 0;
-				i += 3;
-			} else {
-				i++;
-			}
-			continue;
-		}
-		if (s[i] == '`') {		/* inline code span on this line */
-			size_t run = 0, j;
-			const char *nl = memchr(s + i, '\n', n - i);
-			size_t le = nl ? (size_t)(nl - s) : n;
-
-			while (i + run < le && s[i + run] == '`')
-				run++;
-			/*
-			 * A closer of this length is searched once per line:
-			 * after a miss, none lies before the line end.  Very
-			 * long runs are taken literally.
-			 */
-			j = le;
-			if (run <= 64 && tick_fail[run] <= i) {
-				for (j = i + run; j < le;) {
-					size_t r2 = 0;
-
-					if (s[j] != '`') {
-						j++;
-						continue;
-					}
-					while (j + r2 < le && s[j + r2] == '`')
-						r2++;
-					if (r2 == run)
-						break;
-					j += r2;
-				}
-				if (j >= le)
-					tick_fail[run] = le;
-			}
-			if (j < le) {
-				buf_add(out, s + i, j + run - i);
-				i = j + run;
-			} else {
-				buf_add(out, s + i, run);
-				i += run;
-			}
-			continue;
-		}
-		if (o->strip_comments && s[i] == '<' && !no_close &&
-		    n - i >= 4 && memcmp(s + i, "<!--", 4) == 0) {
-			if (find3(s + i + 4, n - i - 4, "-->")) {
-				in_comment = 1;
-				removed = 1;
-				i += 4;
-				continue;
-			}
-			no_close = 1;
-		}
-		/*
-		 * An image or tag is only looked for past the end of the last
-		 * scan, which keeps the pass linear on hostile input.
-		 */
-		if (o->strip_base64 && s[i] == '!' && i >= md_to &&
-		    (e = md_b64_image(s, n, i, &md_to)) > 0) {
-			removed = 1;
-			i = e;
-			continue;
-		}
-		if (o->strip_base64 && s[i] == '<' && i >= img_to &&
-		    (e = html_b64_img(s, n, i, &img_to)) > 0) {
-			/* the tag may span lines: they go with it */
-			removed = 1;
-			i = e;
-			continue;
-		}
-		buf_addc(out, s[i]);
-		i++;
+		if (s[st.i] == '\n')
+			strip_newline(&st);
+		else if (st.in_comment)
+			strip_comment_rest(&st);
+		else if (s[st.i] == '`')
+			strip_code_span(&st);
+		else if (!strip_removal(&st))
+			buf_addc(out, s[st.i++]);
 	}
-	if (removed && only_space_after(out->s, out->len, linestart))
-		buf_setlen(out, linestart);
+	if (st.removed && only_space_after(out->s, out->len, st.linestart))
+		buf_setlen(out, st.linestart);
 }
 
 /*
@@ -426,10 +437,11 @@ bmd_md_prepare(const char *in, size_t n, const struct bmd_mdopts *o,
 {
 	struct buf a = BUF_INIT, b = BUF_INIT;
 	size_t len, fm;
+	unsigned long fmlines;
 	char *t;
 
-	t = normalise(in, n, &len);
-	fm = front_matter(t, len);
+	t = bmd_text_normalise(in, n, NULL, 0, &len);
+	fm = bmd_front_matter(t, len, &fmlines);
 	buf_add(&a, t, fm && o->drop_front_matter ? 0 : fm);
 	strip_pass(t + fm, len - fm, o, &a);
 	free(t);

@@ -4,9 +4,22 @@
  * Readability.js (upstream commit ab4027a8), and the text renderer that turns the extracted
  * article into plain text (or Markdown-ish text).
  *
- * The pieces: charset.c decodes the page to UTF-8 (HTTP Content-Type, BOM,
- * <meta>, with valid UTF-8 winning over a wrong declaration); readability.c
- * parses and extracts; render.c writes the text.
+ * The files, each above the ones it calls (calls only go down; all of them
+ * also call common/):
+ *
+ *   main.c         options, record mode (ndj_run) and raw mode  -> extract.c
+ *   extract.c      bread_extract: one page in, one result out
+ *                                              -> charset.c readability.c
+ *   charset.c      the page decoded to UTF-8 (HTTP Content-Type, BOM,
+ *                  <meta>, valid UTF-8 winning over a wrong declaration)
+ *   readability.c  Readability.js on libxml2's tree: parse, metadata,
+ *                  the article (rd.h: bread_rd_run)  -> render.c dom.c
+ *   render.c       the article as text or Markdown-ish text (rd.h:
+ *                  bread_render)                                -> dom.c
+ *   dom.c          the DOM layer both stand on (dom.h): walks, text
+ *                  content, JavaScript string measures, the graveyard
+ *
+ * This header holds what main.c, the unit tests and the fuzz target call.
  */
 #ifndef BREAD_H
 #define BREAD_H

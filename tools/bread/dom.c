@@ -251,6 +251,42 @@ struct tstate {
 	struct buf *out;
 };
 
+/*
+ * The white space run before p (t->run characters, the first t->runcp),
+ * met between two words: counted and copied as it was, or with normalize
+ * as one character (the run itself when it is one, else a space).
+ */
+static void
+flush_run(struct tstate *t, const unsigned char *p)
+{
+	const unsigned char *q = p;
+	size_t r = t->run;
+	char e[4];
+	int m;
+
+	if (t->normalize) {
+		t->len += 1;
+		if (t->out && t->run == 1) {
+			m = utf8_encode(t->runcp, e);
+			buf_add(t->out, e, (size_t)m);
+		} else if (t->out) {
+			buf_addc(t->out, ' ');
+		}
+		return;
+	}
+	t->len += t->run;
+	if (t->out == NULL)
+		return;
+	/* walk back over r whitespace chars, and re-emit them */
+	while (r > 0) {
+		do
+			q--;
+		while ((*q & 0xC0) == 0x80);
+		r--;
+	}
+	buf_add(t->out, q, (size_t)(p - q));
+}
+
 static void
 feed(struct tstate *t, const char *s)
 {
@@ -277,34 +313,8 @@ feed(struct tstate *t, const char *s)
 			p += k;
 			continue;
 		}
-		if (t->run && t->started) {
-			if (!t->normalize) {
-				t->len += t->run;
-				if (t->out) {
-					/* re-emit the run as it was */
-					const unsigned char *q = p;
-					size_t r = t->run;
-					/* walk back over r whitespace chars */
-					while (r > 0) {
-						do
-							q--;
-						while ((*q & 0xC0) == 0x80);
-						r--;
-					}
-					buf_add(t->out, q, (size_t)(p - q));
-				}
-			} else {
-				t->len += 1;
-				if (t->out) {
-					if (t->run == 1) {
-						char e[4];
-						int m = utf8_encode(t->runcp, e);
-						buf_add(t->out, e, (size_t)m);
-					} else
-						buf_addc(t->out, ' ');
-				}
-			}
-		}
+		if (t->run && t->started)
+			flush_run(t, p);
 		t->run = 0;
 		t->started = 1;
 		t->len += cp >= 0x10000 ? 2 : 1;

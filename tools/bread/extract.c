@@ -1,6 +1,6 @@
 /*
- * extract.c - one page in, one result out: decode (charset.c), parse and
- * extract (readability.c), render (render.c).
+ * extract.c - one page in, one result out: decode (charset.c), then parse,
+ * extract and render (readability.c, which renders through render.c).
  */
 #include <string.h>
 #include "ctx.h"

@@ -71,15 +71,6 @@ is_record_file(const char *path, int archive_given)
 	return archive_given && stat(path, &st) == 0 && !S_ISREG(st.st_mode);
 }
 
-static void
-set_or_null(json_t *rec, const char *key, const char *val)
-{
-	if (val)
-		json_set_str(rec, key, val);
-	else
-		json_set_null(rec, key);
-}
-
 /* Reject archive paths that leave the archive. */
 static int
 safe_relpath(const char *p)
@@ -129,8 +120,8 @@ each_record(json_t *rec, void *vctx)
 	chars = utf8_count(res.text, res.text_len);
 	json_set_strn(rec, "text", res.text, res.text_len);
 	json_set_str(rec, "title", res.title);
-	set_or_null(rec, "byline", res.byline);
-	set_or_null(rec, "excerpt", res.excerpt);
+	json_set_str(rec, "byline", res.byline);
+	json_set_str(rec, "excerpt", res.excerpt);
 	json_set_int(rec, "content_chars", (long long)chars);
 	ex = json_object();
 	json_set_str(ex, "name", BREAD_EXTRACTOR_NAME);
@@ -164,8 +155,8 @@ raw_page(struct cfg *c, const char *path)
 		json_t *o = json_object();
 		json_set_str(o, "file", path);
 		json_set_str(o, "title", res.title);
-		set_or_null(o, "byline", res.byline);
-		set_or_null(o, "excerpt", res.excerpt);
+		json_set_str(o, "byline", res.byline);
+		json_set_str(o, "excerpt", res.excerpt);
 		json_set_str(o, "charset", res.charset);
 		json_set_int(o, "content_chars",
 		    (long long)utf8_count(res.text, res.text_len));

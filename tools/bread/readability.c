@@ -615,37 +615,64 @@ text_similarity(const char *a, const char *b)
 	return r;
 }
 
-/* Value of a CSS property in a style attribute ("" when absent), lower-cased. */
+static int
+css_space(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+/* Narrow [*a, *b) to its text without CSS white space at either end. */
+static void
+css_trim(const char **a, const char **b)
+{
+	while (*a < *b && css_space(**a))
+		(*a)++;
+	while (*b > *a && css_space((*b)[-1]))
+		(*b)--;
+}
+
+/*
+ * Whether the declaration [p, end) of a style attribute sets prop: -1 when
+ * it is about another property, else whether its value (without
+ * "!important") is val.  Both compared without case.
+ */
+static int
+css_decl_is(const char *p, const char *end, const char *prop, const char *val)
+{
+	const char *colon = memchr(p, ':', (size_t)(end - p));
+	const char *a = p, *b = colon, *c, *d = end;
+	size_t pl = strlen(prop), vl = strlen(val);
+
+	if (colon == NULL)
+		return -1;
+	css_trim(&a, &b);
+	if ((size_t)(b - a) != pl || strncasecmp(a, prop, pl) != 0)
+		return -1;
+	c = colon + 1;
+	css_trim(&c, &d);
+	if (d - c >= 10 && strncasecmp(d - 10, "!important", 10) == 0) {
+		d -= 10;
+		while (d > c && (d[-1] == ' ' || d[-1] == '\t'))
+			d--;
+	}
+	return (size_t)(d - c) == vl && strncasecmp(c, val, vl) == 0;
+}
+
+/*
+ * Whether a style attribute sets CSS property prop to val (the last
+ * declaration of prop decides; case and "!important" do not count).
+ */
 static int
 style_is(const char *style, const char *prop, const char *val)
 {
-	const char *p = style;
-	int hit = 0;
-	size_t pl = strlen(prop), vl = strlen(val);
+	const char *p = style, *semi, *end;
+	int hit = 0, r;
 
 	while (p && *p) {
-		const char *semi = strchr(p, ';'), *end = semi ? semi : p + strlen(p);
-		const char *colon = memchr(p, ':', (size_t)(end - p));
-		if (colon) {
-			const char *a = p, *b = colon;
-			while (a < b && (*a == ' ' || *a == '\t' || *a == '\n' || *a == '\r'))
-				a++;
-			while (b > a && (b[-1] == ' ' || b[-1] == '\t' || b[-1] == '\n' || b[-1] == '\r'))
-				b--;
-			if ((size_t)(b - a) == pl && strncasecmp(a, prop, pl) == 0) {
-				const char *c = colon + 1, *d = end;
-				while (c < d && (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r'))
-					c++;
-				while (d > c && (d[-1] == ' ' || d[-1] == '\t' || d[-1] == '\n' || d[-1] == '\r'))
-					d--;
-				if (d - c >= 10 && strncasecmp(d - 10, "!important", 10) == 0) {
-					d -= 10;
-					while (d > c && (d[-1] == ' ' || d[-1] == '\t'))
-						d--;
-				}
-				hit = (size_t)(d - c) == vl && strncasecmp(c, val, vl) == 0;
-			}
-		}
+		semi = strchr(p, ';');
+		end = semi ? semi : p + strlen(p);
+		if ((r = css_decl_is(p, end, prop, val)) >= 0)
+			hit = r;
 		p = semi ? semi + 1 : NULL;
 	}
 	return hit;
@@ -895,65 +922,83 @@ prep_document(struct rd *rd)
 
 /* ---------------------------------------------------------------- metadata */
 
+/*
+ * The length of the named entity at p (&quot; &amp; &apos; &lt; &gt;), its
+ * character appended to b; 0 when there is none.
+ */
+static size_t
+named_entity(const char *p, struct buf *b)
+{
+	static const struct { const char *e; char c; } m[] = {
+		{ "&quot;", '"' }, { "&amp;", '&' }, { "&apos;", '\'' },
+		{ "&lt;", '<' }, { "&gt;", '>' },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(m) / sizeof(m[0]); k++)
+		if (strncmp(p, m[k].e, strlen(m[k].e)) == 0) {
+			buf_addc(b, m[k].c);
+			return strlen(m[k].e);
+		}
+	return 0;
+}
+
+/*
+ * The length of the numeric character reference at p (&#N; or &#xH;), its
+ * character appended to b as UTF-8 (U+FFFD for 0, a surrogate or past
+ * U+10FFFF); 0 when there is none.
+ */
+static size_t
+numeric_entity(const char *p, struct buf *b)
+{
+	const char *q = p + 2;
+	unsigned long v = 0;
+	int hex = 0, digits = 0, d, n;
+	char e[4];
+
+	if (p[1] != '#')
+		return 0;
+	if (*q == 'x' || *q == 'X') {
+		hex = 1;
+		q++;
+	}
+	for (;; q++) {
+		if (*q >= '0' && *q <= '9')
+			d = *q - '0';
+		else if (hex && *q >= 'a' && *q <= 'f')
+			d = *q - 'a' + 10;
+		else if (hex && *q >= 'A' && *q <= 'F')
+			d = *q - 'A' + 10;
+		else
+			break;
+		if (v < 0x1000000)
+			v = v * (hex ? 16 : 10) + (unsigned long)d;
+		digits++;
+	}
+	if (!digits || *q != ';')
+		return 0;
+	if (v == 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+		v = 0xFFFD;
+	n = utf8_encode((uint32_t)v, e);
+	buf_add(b, e, (size_t)n);
+	return (size_t)(q + 1 - p);
+}
+
 /* Readability.js _unescapeHtmlEntities, in place on a malloc'd string */
 static char *
 unescape_entities(char *s)
 {
 	struct buf b = BUF_INIT;
 	const char *p = s;
+	size_t n;
 
 	if (s == NULL)
 		return NULL;
 	while (*p) {
-		if (*p == '&') {
-			static const struct { const char *e; char c; } m[] = {
-				{ "&quot;", '"' }, { "&amp;", '&' }, { "&apos;", '\'' },
-				{ "&lt;", '<' }, { "&gt;", '>' },
-			};
-			size_t k;
-			int done = 0;
-			for (k = 0; k < 5 && !done; k++)
-				if (strncmp(p, m[k].e, strlen(m[k].e)) == 0) {
-					buf_addc(&b, m[k].c);
-					p += strlen(m[k].e);
-					done = 1;
-				}
-			if (done)
-				continue;
-			if (p[1] == '#') {
-				const char *q = p + 2;
-				int hex = 0;
-				unsigned long v = 0;
-				int digits = 0;
-				if (*q == 'x' || *q == 'X') {
-					hex = 1;
-					q++;
-				}
-				for (;; q++) {
-					int d;
-					if (*q >= '0' && *q <= '9')
-						d = *q - '0';
-					else if (hex && *q >= 'a' && *q <= 'f')
-						d = *q - 'a' + 10;
-					else if (hex && *q >= 'A' && *q <= 'F')
-						d = *q - 'A' + 10;
-					else
-						break;
-					if (v < 0x1000000)
-						v = v * (hex ? 16 : 10) + (unsigned long)d;
-					digits++;
-				}
-				if (digits && *q == ';') {
-					char e[4];
-					int n;
-					if (v == 0 || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-						v = 0xFFFD;
-					n = utf8_encode((uint32_t)v, e);
-					buf_add(&b, e, (size_t)n);
-					p = q + 1;
-					continue;
-				}
-			}
+		if (*p == '&' && ((n = named_entity(p, &b)) > 0 ||
+		    (n = numeric_entity(p, &b)) > 0)) {
+			p += n;
+			continue;
 		}
 		buf_addc(&b, *p);
 		p++;
@@ -1078,117 +1123,153 @@ trim_normalize(const char *s)
 	return buf_detach(&b, NULL);
 }
 
+/*
+ * A title with a spaced separator ("Page | Site"): what comes before the
+ * last separator followed by a space, or when that has fewer than 3 words,
+ * everything after the first separator.
+ */
+static char *
+title_at_separator(const char *orig)
+{
+	const char *p, *last = NULL;
+	char *cur;
+	int k;
+
+	/* (.*)[sep] .*  : cut at the last separator followed by a space */
+	for (p = orig; *p; p++)
+		if ((k = sep_at(p, 0)) && p[k] == ' ')
+			last = p;
+	cur = last ? xstrndup(orig, (size_t)(last - orig)) : xstrdup(orig);
+	if (word_count(cur) >= 3)
+		return cur;
+	/* [^sep]*[sep](.*) : everything after the first separator */
+	free(cur);
+	for (p = orig; *p; p++)
+		if ((k = sep_at(p, 0)))
+			return xstrdup(p + k);
+	return xstrdup(orig);
+}
+
+/* Whether an <h1> or <h2> of the document has exactly the text title. */
+static int
+heading_matches(struct rd *rd, const char *title)
+{
+	xmlNodePtr root = xmlDocGetRootElement(rd->doc), n;
+	struct buf b = BUF_INIT;
+	char *want = bread_js_trim(title, strlen(title)), *ht;
+	int match = 0;
+
+	if (root)
+		for (n = root; n && !match; n = bread_walk(n, root, 0)) {
+			if (!bread_tag_is(n, "h1") && !bread_tag_is(n, "h2"))
+				continue;
+			buf_reset(&b);
+			bread_text_content(n, &b);
+			ht = bread_js_trim(buf_str(&b), b.len);
+			match = strcmp(ht, want) == 0;
+			free(ht);
+		}
+	buf_release(&b);
+	free(want);
+	return match;
+}
+
+/*
+ * A title with ": " that no heading repeats: what follows the last colon,
+ * or when that has fewer than 3 words what follows the first one; the
+ * whole title when more than 5 words come before the first colon.
+ */
+static char *
+title_at_colon(struct rd *rd, const char *orig)
+{
+	const char *lc = strrchr(orig, ':'), *fc = strchr(orig, ':');
+	char *cur, *before;
+
+	if (heading_matches(rd, orig))
+		return xstrdup(orig);
+	cur = xstrdup(lc + 1);
+	if (word_count(cur) < 3) {
+		free(cur);
+		return xstrdup(fc + 1);
+	}
+	before = xstrndup(orig, (size_t)(fc - orig));
+	if (word_count(before) > 5) {
+		free(cur);
+		cur = xstrdup(orig);
+	}
+	free(before);
+	return cur;
+}
+
+/* A title too long or too short: the text of the page's only <h1>, if one. */
+static char *
+title_from_h1(struct rd *rd, const char *orig)
+{
+	struct nvec v = { NULL, 0, 0 };
+	xmlNodePtr root = xmlDocGetRootElement(rd->doc);
+	struct buf b = BUF_INIT;
+	size_t l = bread_js_len(orig, strlen(orig));
+
+	if (l <= 150 && l >= 15)
+		return xstrdup(orig);
+	if (root) {
+		if (bread_tag_is(root, "h1"))
+			bread_nvec_push(&v, root);
+		bread_by_tag(root, "h1", &v);
+	}
+	if (v.n == 1)
+		bread_inner_text(v.v[0], 1, &b);
+	else
+		buf_adds(&b, orig);
+	bread_nvec_free(&v);
+	return buf_detach(&b, NULL);
+}
+
 /* Readability.js _getArticleTitle */
 static char *
 article_title(struct rd *rd)
 {
-	char *orig = doc_title(rd->doc), *cur, *t;
-	int hier = 0;
+	char *raw = doc_title(rd->doc), *orig, *cur;
+	struct buf b = BUF_INIT;
+	int hier = 0, k;
 	size_t wc;
 	const char *p;
 
-	{
-		char *tr = bread_js_trim(orig, strlen(orig));
-		free(orig);
-		orig = tr;
-	}
-	cur = xstrdup(orig);
-	if (has_spaced_sep(cur, 0)) {
-		const char *last = NULL;
-		int k;
-		hier = has_spaced_sep(cur, 1);
-		/* (.*)[sep] .*  : cut at the last separator followed by a space */
-		for (p = orig; *p; p++)
-			if ((k = sep_at(p, 0)) && p[k] == ' ')
-				last = p;
-		free(cur);
-		cur = last ? xstrndup(orig, (size_t)(last - orig)) : xstrdup(orig);
-		if (word_count(cur) < 3) {
-			/* [^sep]*[sep](.*) : everything after the first separator */
-			free(cur);
-			cur = NULL;
-			for (p = orig; *p; p++)
-				if ((k = sep_at(p, 0))) {
-					cur = xstrdup(p + k);
-					break;
-				}
-			if (cur == NULL)
-				cur = xstrdup(orig);
-		}
-	} else if (strstr(cur, ": ")) {
-		xmlNodePtr root = xmlDocGetRootElement(rd->doc), n;
-		int match = 0;
-		char *trimmed = bread_js_trim(cur, strlen(cur));
-		if (root)
-			for (n = root; n && !match; n = bread_walk(n, root, 0))
-				if (bread_tag_is(n, "h1") || bread_tag_is(n, "h2")) {
-					struct buf b = BUF_INIT;
-					char *ht;
-					bread_text_content(n, &b);
-					ht = bread_js_trim(buf_str(&b), b.len);
-					match = strcmp(ht, trimmed) == 0;
-					free(ht);
-					buf_release(&b);
-				}
-		free(trimmed);
-		if (!match) {
-			const char *lc = strrchr(orig, ':'), *fc = strchr(orig, ':');
-			free(cur);
-			cur = xstrdup(lc + 1);
-			if (word_count(cur) < 3) {
-				free(cur);
-				cur = xstrdup(fc + 1);
-			} else {
-				char *before = xstrndup(orig, (size_t)(fc - orig));
-				if (word_count(before) > 5) {
-					free(cur);
-					cur = xstrdup(orig);
-				}
-				free(before);
-			}
-		}
+	orig = bread_js_trim(raw, strlen(raw));
+	free(raw);
+	if (has_spaced_sep(orig, 0)) {
+		hier = has_spaced_sep(orig, 1);
+		cur = title_at_separator(orig);
+	} else if (strstr(orig, ": ")) {
+		cur = title_at_colon(rd, orig);
 	} else {
-		size_t l = bread_js_len(cur, strlen(cur));
-		if (l > 150 || l < 15) {
-			struct nvec v = { NULL, 0, 0 };
-			xmlNodePtr root = xmlDocGetRootElement(rd->doc);
-			if (root) {
-				if (bread_tag_is(root, "h1"))
-					bread_nvec_push(&v, root);
-				bread_by_tag(root, "h1", &v);
-			}
-			if (v.n == 1) {
-				struct buf b = BUF_INIT;
-				bread_inner_text(v.v[0], 1, &b);
-				free(cur);
-				cur = buf_detach(&b, NULL);
-			}
-			bread_nvec_free(&v);
-		}
+		cur = title_from_h1(rd, orig);
 	}
-	t = trim_normalize(cur);
+	raw = trim_normalize(cur);
 	free(cur);
-	cur = t;
+	cur = raw;
 	wc = word_count(cur);
-	if (wc <= 4) {
-		/* origTitle.replace(/[sep]+/g, "") */
-		struct buf b = BUF_INIT;
-		int k;
-		for (p = orig; *p; ) {
-			if ((k = sep_at(p, 0))) {
-				p += k;
-				continue;
-			}
-			buf_addc(&b, *p++);
-		}
-		buf_adds(&b, "");
-		if (!hier || wc != word_count(b.s) - 1) {
-			free(cur);
-			cur = xstrdup(orig);
-		}
-		buf_release(&b);
+	if (wc > 4) {
+		free(orig);
+		return cur;
 	}
-	free(orig);
+	/* four words or fewer: the original title, unless a hierarchical
+	 * separator took only one word off: origTitle.replace(/[sep]+/g, "") */
+	for (p = orig; *p; ) {
+		if ((k = sep_at(p, 0))) {
+			p += k;
+			continue;
+		}
+		buf_addc(&b, *p++);
+	}
+	buf_adds(&b, "");
+	if (!hier || wc != word_count(b.s) - 1) {
+		free(cur);
+		cur = orig;
+	} else {
+		free(orig);
+	}
+	buf_release(&b);
 	return cur;
 }
 
@@ -1235,12 +1316,172 @@ struct jsonld {
 	int found;
 };
 
+/* Trim [*sp, *ep) of a CDATA wrapper: /^\s*<!\[CDATA\[|\]\]>\s*$/g */
+static void
+strip_cdata(const char **sp, const char **ep)
+{
+	const char *s = *sp, *e = *ep, *q = s, *r;
+
+	while (q < e && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
+		q++;
+	if (strncmp(q, "<![CDATA[", 9) == 0)
+		s = q + 9;
+	r = e;
+	while (r > s && (r[-1] == ' ' || r[-1] == '\t' || r[-1] == '\n' || r[-1] == '\r'))
+		r--;
+	if (r - s >= 3 && strncmp(r - 3, "]]>", 3) == 0)
+		e = r - 3;
+	*sp = s;
+	*ep = e;
+}
+
+/* The JSON of an ld+json script (any value), or NULL when it does not parse. */
+static json_t *
+jsonld_load(xmlNodePtr script)
+{
+	struct buf b = BUF_INIT;
+	const char *s, *e;
+	json_t *doc;
+
+	bread_text_content(script, &b);
+	s = buf_str(&b);
+	e = s + b.len;
+	strip_cdata(&s, &e);
+	doc = json_loadb(s, (size_t)(e - s), JSON_DECODE_ANY, NULL);
+	buf_release(&b);
+	return doc;
+}
+
+/*
+ * The first item of an array (a document, or its @graph) whose @type is
+ * Article-like; NULL when none, or when an @type that counts is not a string
+ * (Readability.js's .match on it throws).  In a document array an empty or
+ * false @type does not count; in a @graph only a missing or null one.
+ */
+static json_t *
+jsonld_item(const json_t *arr, int graph)
+{
+	json_t *it, *ty;
+	size_t k;
+
+	json_array_foreach(arr, k, it) {
+		ty = json_is_object(it) ? json_object_get(it, "@type") : NULL;
+		if (ty == NULL || json_is_null(ty))
+			continue;
+		if (!graph && (json_is_false(ty) ||
+		    (json_is_string(ty) && json_string_length(ty) == 0)))
+			continue;
+		if (!json_is_string(ty))
+			return NULL;
+		if (jsonld_article_type(json_string_value(ty)))
+			return it;
+	}
+	return NULL;
+}
+
+/*
+ * The Article-like object of an ld+json document (borrowed from doc): the
+ * document, or its first Article-like item when it is an array, in the
+ * schema.org context (the URL, or an object whose @vocab is), or the first
+ * Article-like item of its @graph when it has no @type.  NULL when none.
+ */
+static json_t *
+jsonld_article(json_t *doc)
+{
+	json_t *p = doc, *ctx, *t;
+
+	if (json_is_array(doc))
+		p = jsonld_item(doc, 0);
+	if (p == NULL || !json_is_object(p))
+		return NULL;
+	ctx = json_object_get(p, "@context");
+	if (json_is_object(ctx))
+		ctx = json_object_get(ctx, "@vocab");
+	if (!json_is_string(ctx) || !schema_org(json_string_value(ctx)))
+		return NULL;
+	t = json_object_get(p, "@type");
+	if ((t == NULL || json_is_null(t) || json_is_false(t)) &&
+	    json_is_array(json_object_get(p, "@graph")))
+		p = jsonld_item(json_object_get(p, "@graph"), 1);
+	t = p ? json_object_get(p, "@type") : NULL;
+	if (p == NULL || !json_is_string(t) ||
+	    !jsonld_article_type(json_string_value(t)))
+		return NULL;
+	return p;
+}
+
+/*
+ * The title: name or headline; when both are there and differ, the one
+ * that matches the page's title (headline only when it matches and name
+ * does not).  NULL when neither is a string.
+ */
+static char *
+jsonld_title(struct rd *rd, const json_t *p)
+{
+	json_t *name = json_object_get(p, "name");
+	json_t *head = json_object_get(p, "headline");
+	char *title;
+	int nm, hm;
+
+	if (json_is_string(name) && json_is_string(head) &&
+	    strcmp(json_string_value(name), json_string_value(head)) != 0) {
+		title = article_title(rd);
+		nm = text_similarity(json_string_value(name), title) > 0.75;
+		hm = text_similarity(json_string_value(head), title) > 0.75;
+		free(title);
+		return xstrdup(json_string_value(hm && !nm ? head : name));
+	}
+	if (json_is_string(name))
+		return bread_js_trim(json_string_value(name), json_string_length(name));
+	if (json_is_string(head))
+		return bread_js_trim(json_string_value(head), json_string_length(head));
+	return NULL;
+}
+
+/*
+ * The byline: the author's name, or when author is an array whose first
+ * item has a name, every author's name joined by ", ".  NULL when none.
+ */
+static char *
+jsonld_byline(const json_t *auth)
+{
+	struct buf bb = BUF_INIT;
+	json_t *a, *an;
+	size_t k;
+	char *x;
+	int first = 1;
+
+	if (json_is_object(auth) && json_is_string(json_object_get(auth, "name"))) {
+		an = json_object_get(auth, "name");
+		return bread_js_trim(json_string_value(an), strlen(json_string_value(an)));
+	}
+	if (!json_is_array(auth) || json_array_size(auth) == 0 ||
+	    !json_is_object(json_array_get(auth, 0)) ||
+	    !json_is_string(json_object_get(json_array_get(auth, 0), "name")))
+		return NULL;
+	json_array_foreach(auth, k, a) {
+		an = json_is_object(a) ? json_object_get(a, "name") : NULL;
+		if (!json_is_string(an))
+			continue;
+		if (!first)
+			buf_adds(&bb, ", ");
+		first = 0;
+		x = bread_js_trim(json_string_value(an), json_string_length(an));
+		buf_adds(&bb, x);
+		free(x);
+	}
+	buf_adds(&bb, "");
+	return buf_detach(&bb, NULL);
+}
+
 /* Readability.js _getJSONLD: the first usable Article-like object */
 static void
 get_jsonld(struct rd *rd, struct jsonld *out)
 {
 	xmlNodePtr root = xmlDocGetRootElement(rd->doc);
 	struct nvec v = { NULL, 0, 0 };
+	const char *type;
+	json_t *doc, *p, *desc;
 	size_t i;
 
 	memset(out, 0, sizeof *out);
@@ -1248,137 +1489,15 @@ get_jsonld(struct rd *rd, struct jsonld *out)
 		return;
 	bread_by_tag(root, "script", &v);
 	for (i = 0; i < v.n && !out->found; i++) {
-		const char *type = bread_attr(v.v[i], "type");
-		struct buf b = BUF_INIT;
-		json_t *doc, *p, *ctx, *t;
-		const char *s, *e;
-
+		type = bread_attr(v.v[i], "type");
 		if (type == NULL || strcmp(type, "application/ld+json") != 0)
 			continue;
-		bread_text_content(v.v[i], &b);
-		/* strip a CDATA wrapper: /^\s*<!\[CDATA\[|\]\]>\s*$/g */
-		s = buf_str(&b);
-		e = s + b.len;
-		{
-			const char *q = s;
-			while (q < e && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r'))
-				q++;
-			if (strncmp(q, "<![CDATA[", 9) == 0)
-				s = q + 9;
-			const char *r = e;
-			while (r > s && (r[-1] == ' ' || r[-1] == '\t' || r[-1] == '\n' || r[-1] == '\r'))
-				r--;
-			if (r - s >= 3 && strncmp(r - 3, "]]>", 3) == 0)
-				e = r - 3;
-		}
-		doc = json_loadb(s, (size_t)(e - s), JSON_DECODE_ANY, NULL);
-		buf_release(&b);
-		p = doc;
-		if (json_is_array(doc)) {
-			/* an array: the first Article-like item (a non-string @type throws) */
-			json_t *it;
-			size_t k;
-			p = NULL;
-			json_array_foreach(doc, k, it) {
-				json_t *ty = json_is_object(it) ? json_object_get(it, "@type") : NULL;
-				if (ty == NULL || json_is_null(ty) || json_is_false(ty) ||
-				    (json_is_string(ty) && json_string_length(ty) == 0))
-					continue;
-				if (!json_is_string(ty))
-					break;
-				if (jsonld_article_type(json_string_value(ty))) {
-					p = it;
-					break;
-				}
-			}
-		}
-		if (p == NULL || !json_is_object(p)) {
-			json_decref(doc);
-			continue;
-		}
-		ctx = json_object_get(p, "@context");
-		/* @context: the schema.org URL, or an object whose @vocab is */
-		if (json_is_object(ctx))
-			ctx = json_object_get(ctx, "@vocab");
-		if (!json_is_string(ctx) || !schema_org(json_string_value(ctx))) {
-			json_decref(doc);
-			continue;
-		}
-		t = json_object_get(p, "@type");
-		if ((t == NULL || json_is_null(t) || json_is_false(t)) &&
-		    json_is_array(json_object_get(p, "@graph"))) {
-			json_t *g = json_object_get(p, "@graph"), *it;
-			size_t k;
-			int bad = 0;
-			p = NULL;
-			json_array_foreach(g, k, it) {
-				json_t *ty = json_is_object(it) ? json_object_get(it, "@type") : NULL;
-				if (ty == NULL || json_is_null(ty))
-					continue;
-				if (!json_is_string(ty)) {
-					bad = 1;	/* .match on a non-string throws */
-					break;
-				}
-				if (jsonld_article_type(json_string_value(ty))) {
-					p = it;
-					break;
-				}
-			}
-			if (bad)
-				p = NULL;
-		}
-		t = p ? json_object_get(p, "@type") : NULL;
-		if (p == NULL || !json_is_string(t) ||
-		    !jsonld_article_type(json_string_value(t))) {
-			json_decref(doc);
-			continue;
-		}
-		out->found = 1;
-		{
-			json_t *name = json_object_get(p, "name");
-			json_t *head = json_object_get(p, "headline");
-			json_t *auth = json_object_get(p, "author");
-			json_t *desc = json_object_get(p, "description");
-			if (json_is_string(name) && json_is_string(head) &&
-			    strcmp(json_string_value(name), json_string_value(head)) != 0) {
-				char *title = article_title(rd);
-				int nm = text_similarity(json_string_value(name), title) > 0.75;
-				int hm = text_similarity(json_string_value(head), title) > 0.75;
-				free(title);
-				out->title = xstrdup(json_string_value(hm && !nm ? head : name));
-			} else if (json_is_string(name)) {
-				out->title = bread_js_trim(json_string_value(name),
-				    json_string_length(name));
-			} else if (json_is_string(head)) {
-				out->title = bread_js_trim(json_string_value(head),
-				    json_string_length(head));
-			}
-			if (json_is_object(auth) &&
-			    json_is_string(json_object_get(auth, "name"))) {
-				const char *an = json_string_value(json_object_get(auth, "name"));
-				out->byline = bread_js_trim(an, strlen(an));
-			} else if (json_is_array(auth) && json_array_size(auth) > 0 &&
-			    json_is_object(json_array_get(auth, 0)) &&
-			    json_is_string(json_object_get(json_array_get(auth, 0), "name"))) {
-				struct buf bb = BUF_INIT;
-				size_t k;
-				json_t *a;
-				int first = 1;
-				json_array_foreach(auth, k, a) {
-					json_t *an = json_is_object(a) ? json_object_get(a, "name") : NULL;
-					char *x;
-					if (!json_is_string(an))
-						continue;
-					if (!first)
-						buf_adds(&bb, ", ");
-					first = 0;
-					x = bread_js_trim(json_string_value(an), json_string_length(an));
-					buf_adds(&bb, x);
-					free(x);
-				}
-				buf_adds(&bb, "");
-				out->byline = buf_detach(&bb, NULL);
-			}
+		doc = jsonld_load(v.v[i]);
+		if ((p = jsonld_article(doc)) != NULL) {
+			out->found = 1;
+			out->title = jsonld_title(rd, p);
+			out->byline = jsonld_byline(json_object_get(p, "author"));
+			desc = json_object_get(p, "description");
 			if (json_is_string(desc))
 				out->excerpt = bread_js_trim(json_string_value(desc),
 				    json_string_length(desc));
@@ -1705,63 +1824,97 @@ mark_data_tables(struct rd *rd, xmlNodePtr root)
 	bread_nvec_free(&v);
 }
 
+static int
+is_ws(int c)
+{
+	return c == ' ' || c == '\t' || c == '\n';
+}
+
+/*
+ * An attribute value's image name at dot, its extension ending at q: 1 when
+ * /\.(jpg|jpeg|png|webp)\s+\d/ holds there (a srcset), 2 when the value is
+ * one such name /^\s*\S+\.(jpg|jpeg|png|webp)\S*\s*$/ (a src), else 0.
+ * The second test resumes after the white space the first one skipped.
+ */
+static int
+lazy_image_at(const char *val, const char *dot, const char *q)
+{
+	const char *s = val, *x;
+
+	if (is_ws(*q)) {
+		while (is_ws(*q))
+			q++;
+		if (*q >= '0' && *q <= '9')
+			return 1;
+	}
+	while (is_ws(*s))
+		s++;
+	if (s == dot)
+		return 0;
+	for (x = s; x < dot; x++)
+		if (is_ws(*x))
+			return 0;
+	while (*q && !is_ws(*q))
+		q++;
+	while (is_ws(*q))
+		q++;
+	return *q == '\0' ? 2 : 0;
+}
+
+/*
+ * What a figure's attribute value holds: 1 a srcset (when any image name in
+ * it is one, as Readability.js tests that first), 2 a src, else 0.
+ */
+static int
+lazy_image_kind(const char *val)
+{
+	static const char *const ext[] = { "jpg", "jpeg", "png", "webp", NULL };
+	const char *const *e;
+	const char *dot;
+	int kind = 0;
+	size_t n;
+
+	for (dot = val; (dot = strchr(dot, '.')) != NULL; dot++)
+		for (e = ext; *e; e++) {
+			n = strlen(*e);
+			if (strncmp(dot + 1, *e, n) != 0)
+				continue;
+			switch (lazy_image_at(val, dot, dot + 1 + n)) {
+			case 1:
+				return 1;
+			case 2:
+				kind = 2;
+				break;
+			}
+		}
+	return kind;
+}
+
 /* The <figure> case of Readability.js _fixLazyImages (it changes img counts). */
 static void
 fix_lazy_figures(struct rd *rd, xmlNodePtr root)
 {
 	struct nvec v = { NULL, 0, 0 };
+	const xmlAttr *a;
+	const char *nm, *val;
+	xmlNodePtr f, img;
 	size_t i;
+	int kind;
 
 	bread_by_tag(root, "figure", &v);
 	for (i = 0; i < v.n; i++) {
-		xmlNodePtr f = v.v[i];
-		const xmlAttr *a;
+		f = v.v[i];
 		for (a = f->properties; a; a = a->next) {
-			const char *nm = (const char *)a->name;
-			const char *val = a->children && a->children->content ?
+			nm = (const char *)a->name;
+			val = a->children && a->children->content ?
 			    (const char *)a->children->content : "";
-			const char *dot;
-			int copy = 0;
 			if (!strcmp(nm, "src") || !strcmp(nm, "srcset") || !strcmp(nm, "alt"))
 				continue;
-			for (dot = val; (dot = strchr(dot, '.')) != NULL; dot++) {
-				static const char *const ext[] = { "jpg", "jpeg", "png", "webp", NULL };
-				const char *const *e;
-				for (e = ext; *e; e++) {
-					size_t n = strlen(*e);
-					const char *q = dot + 1 + n;
-					if (strncmp(dot + 1, *e, n) != 0)
-						continue;
-					if (*q == ' ' || *q == '\t' || *q == '\n') {
-						while (*q == ' ' || *q == '\t' || *q == '\n')
-							q++;
-						if (*q >= '0' && *q <= '9')
-							copy = 1;
-					}
-					/* /^\s*\S+\.(jpg|...)\S*\s*$/ */
-					if (!copy) {
-						const char *s = val;
-						int ok = 1;
-						while (*s == ' ' || *s == '\t' || *s == '\n')
-							s++;
-						if (s == dot)
-							ok = 0;
-						for (const char *x = s; x < dot && ok; x++)
-							if (*x == ' ' || *x == '\t' || *x == '\n')
-								ok = 0;
-						for (; *q && *q != ' ' && *q != '\t' && *q != '\n'; q++)
-							;
-						while (*q == ' ' || *q == '\t' || *q == '\n')
-							q++;
-						if (ok && *q == '\0')
-							copy = 2;
-					}
-				}
-			}
-			if (copy && bread_count_tag(f, "img") == 0 &&
+			kind = lazy_image_kind(val);
+			if (kind && bread_count_tag(f, "img") == 0 &&
 			    bread_count_tag(f, "picture") == 0) {
-				xmlNodePtr img = xmlNewDocNode(rd->doc, NULL, BAD_CAST "img", NULL);
-				xmlNewProp(img, BAD_CAST (copy == 1 ? "srcset" : "src"), BAD_CAST val);
+				img = xmlNewDocNode(rd->doc, NULL, BAD_CAST "img", NULL);
+				xmlNewProp(img, BAD_CAST (kind == 1 ? "srcset" : "src"), BAD_CAST val);
 				bread_append(f, img);
 			}
 		}
@@ -1832,27 +1985,136 @@ embed_is_video(const xmlNode *e)
 	return 0;
 }
 
-/* Readability.js _cleanConditionally: the removal test for one node */
+/* The elements under a node that _cleanConditionally counts. */
+struct el_counts {
+	double p, img, li, input;
+	size_t embeds;
+};
+
+/* Count them in one walk; 1 (and stop) at an embed that is a video. */
 static int
-conditionally_remove(struct rd *rd, xmlNodePtr node, const char *tag)
+count_elements(xmlNodePtr node, struct el_counts *k)
+{
+	xmlNodePtr c;
+	const char *t;
+
+	memset(k, 0, sizeof *k);
+	k->li = -100;
+	for (c = node->children; c; c = bread_walk(c, node, 0)) {
+		if (!bread_is_el(c))
+			continue;
+		t = (const char *)c->name;
+		if (!strcmp(t, "p"))
+			k->p++;
+		else if (!strcmp(t, "img"))
+			k->img++;
+		else if (!strcmp(t, "li"))
+			k->li++;
+		else if (!strcmp(t, "input"))
+			k->input++;
+		else if (!strcmp(t, "object") || !strcmp(t, "embed") ||
+		    !strcmp(t, "iframe")) {
+			if (embed_is_video(c))
+				return 1;
+			k->embeds++;
+		}
+	}
+	return 0;
+}
+
+/* A list: <ul>, <ol>, or a node whose text is over 90% in lists. */
+static int
+list_like(xmlNodePtr node, const char *tag, size_t nl)
+{
+	xmlNodePtr c;
+	size_t ll = 0;
+
+	if (!strcmp(tag, "ul") || !strcmp(tag, "ol"))
+		return 1;
+	for (c = node->children; c; c = bread_walk(c, node, 0))
+		if (bread_tag_is(c, "ul") || bread_tag_is(c, "ol"))
+			ll += bread_inner_len(c, 1);
+	return nl ? (double)ll / (double)nl > 0.9 : ll > 0;
+}
+
+/*
+ * A simple list of images: no item holds more than one element, and there
+ * are as many images as items.
+ */
+static int
+image_list(xmlNodePtr node, double img)
+{
+	xmlNodePtr k;
+
+	for (k = bread_first_el(node); k; k = bread_next_el(k))
+		if (bread_el_count(k) > 1)
+			return 0;
+	return img == (double)bread_count_tag(node, "li");
+}
+
+/*
+ * The content tests of _cleanConditionally on a node with fewer than ten
+ * commas: too many images, list items or inputs for its paragraphs, little
+ * text under much link text, embeds, ads; 1 to remove it.
+ */
+static int
+remove_by_content(struct rd *rd, xmlNodePtr node, const char *tag, int weight)
 {
 	static const char *const heads[] = { "h1", "h2", "h3", "h4", "h5", "h6", NULL };
 	static const char *const textish[] = {
 		"span", "li", "td", "blockquote", "dl", "div", "img", "ol", "p",
 		"pre", "table", "ul", NULL
 	};
-	int is_list = !strcmp(tag, "ul") || !strcmp(tag, "ol");
-	int weight, remove = 0;
-	size_t nl = bread_inner_len(node, 1);
-	xmlNodePtr c;
+	size_t nl = bread_inner_len(node, 1), clen;
+	int is_list = list_like(node, tag, nl), fig, remove = 0;
+	struct el_counts k;
+	struct buf it = BUF_INIT;
+	double hd, ld, td;
 
-	if (!is_list) {
-		size_t ll = 0;
-		for (c = node->children; c; c = bread_walk(c, node, 0))
-			if (bread_tag_is(c, "ul") || bread_tag_is(c, "ol"))
-				ll += bread_inner_len(c, 1);
-		is_list = nl ? (double)ll / (double)nl > 0.9 : ll > 0;
+	if (count_elements(node, &k))
+		return 0;
+	hd = text_density(node, heads, nl);
+	bread_inner_text(node, 1, &it);
+	if (ad_or_loading(buf_str(&it))) {
+		buf_release(&it);
+		return 1;
 	}
+	clen = bread_js_len(buf_str(&it), it.len);
+	buf_release(&it);
+	ld = link_density_len(node, nl);
+	td = text_density(node, textish, nl);
+	fig = has_ancestor_tag(node, "figure", 3, 0);
+
+	if (!fig && k.img > 1 && k.p / k.img < 0.5)
+		remove = 1;
+	if (!is_list && k.li > k.p)
+		remove = 1;
+	if (k.input > floor(k.p / 3))
+		remove = 1;
+	if (!is_list && !fig && hd < 0.9 && clen < 25 &&
+	    (k.img == 0 || k.img > 2) && ld > 0)
+		remove = 1;
+	if (!is_list && weight < 25 && ld > 0.2)
+		remove = 1;
+	if (weight >= 25 && ld > 0.5)
+		remove = 1;
+	if ((k.embeds == 1 && clen < 75) || k.embeds > 1)
+		remove = 1;
+	if (k.img == 0 && td == 0)
+		remove = 1;
+	/* allow simple lists of images to remain */
+	if (is_list && remove && image_list(node, k.img))
+		return 0;
+	return remove;
+}
+
+/* Readability.js _cleanConditionally: the removal test for one node */
+static int
+conditionally_remove(struct rd *rd, xmlNodePtr node, const char *tag)
+{
+	xmlNodePtr c;
+	int weight;
+
 	if (!strcmp(tag, "table") && info_get(node) && info_get(node)->datatable == 1)
 		return 0;
 	if (has_ancestor_tag(node, "table", -1, 1))
@@ -1865,75 +2127,9 @@ conditionally_remove(struct rd *rd, xmlNodePtr node, const char *tag)
 	weight = class_weight(rd, node);
 	if (weight < 0)
 		return 1;
-	if (count_commas(node, 1) < 10) {
-		double p = 0, img = 0, li = -100, input = 0, hd, ld, td;
-		size_t embeds = 0, clen;
-		int fig;
-		struct buf it = BUF_INIT;
-
-		/* the element counts, in one walk */
-		for (c = node->children; c; c = bread_walk(c, node, 0)) {
-			const char *t;
-			if (!bread_is_el(c))
-				continue;
-			t = (const char *)c->name;
-			if (!strcmp(t, "p"))
-				p++;
-			else if (!strcmp(t, "img"))
-				img++;
-			else if (!strcmp(t, "li"))
-				li++;
-			else if (!strcmp(t, "input"))
-				input++;
-			else if (!strcmp(t, "object") || !strcmp(t, "embed") ||
-			    !strcmp(t, "iframe")) {
-				if (embed_is_video(c))
-					return 0;
-				embeds++;
-			}
-		}
-		hd = text_density(node, heads, nl);
-		bread_inner_text(node, 1, &it);
-		if (ad_or_loading(buf_str(&it))) {
-			buf_release(&it);
-			return 1;
-		}
-		clen = bread_js_len(buf_str(&it), it.len);
-		buf_release(&it);
-		ld = link_density_len(node, nl);
-		td = text_density(node, textish, nl);
-		fig = has_ancestor_tag(node, "figure", 3, 0);
-
-		if (!fig && img > 1 && p / img < 0.5)
-			remove = 1;
-		if (!is_list && li > p)
-			remove = 1;
-		if (input > floor(p / 3))
-			remove = 1;
-		if (!is_list && !fig && hd < 0.9 && clen < 25 &&
-		    (img == 0 || img > 2) && ld > 0)
-			remove = 1;
-		if (!is_list && weight < 25 && ld > 0.2)
-			remove = 1;
-		if (weight >= 25 && ld > 0.5)
-			remove = 1;
-		if ((embeds == 1 && clen < 75) || embeds > 1)
-			remove = 1;
-		if (img == 0 && td == 0)
-			remove = 1;
-
-		/* allow simple lists of images to remain */
-		if (is_list && remove) {
-			xmlNodePtr k;
-			for (k = bread_first_el(node); k; k = bread_next_el(k))
-				if (bread_el_count(k) > 1)
-					return remove;
-			if (img == (double)bread_count_tag(node, "li"))
-				return 0;
-		}
-		return remove;
-	}
-	return 0;
+	if (count_commas(node, 1) >= 10)
+		return 0;
+	return remove_by_content(rd, node, tag, weight);
 }
 
 static void

@@ -20,8 +20,9 @@
 #include "hints.h"
 #include "sheet.h"
 
-char *
-bsm_today(char *out, size_t n)
+/* Today's UTC date as YYYY-MM-DD into out (>= 11 bytes). */
+static char *
+today_utc(char *out, size_t n)
 {
 	char now[32];
 
@@ -60,113 +61,173 @@ sections_of(const json_t *row)
 	return arr;
 }
 
+/* The fields of the rubric's "autoscore" section a score goes to (or NULL). */
+struct auto_fields {
+	const json_t *thresholds;	/* [{min, value}], highest first */
+	const char *acc, *comp, *cit, *cnt, *ref, *notes;
+};
+
+static void
+auto_fields(const struct bsm_rubric *r, struct auto_fields *af)
+{
+	json_t *as = json_object_get(r->def, "autoscore");
+
+	if (!json_is_object(as))
+		die("rubric %s has no \"autoscore\" section: autoscore cannot rate it", r->name);
+	af->thresholds = json_object_get(as, "accuracy_thresholds");
+	af->acc = json_get_str(as, "accuracy_field");
+	af->comp = json_get_str(as, "completeness_field");
+	af->cit = json_get_str(as, "citation_field");
+	af->cnt = json_get_str(as, "count_field");
+	af->ref = json_get_str(as, "refusal_field");
+	af->notes = json_get_str(as, "notes_field");
+	if (!af->acc || !bsm_rubric_field(r, af->acc))
+		die("rubric %s: autoscore.accuracy_field: expected a field of the rubric", r->name);
+}
+
+/*
+ * The columns autoscore reads, checked on the header even of a sheet
+ * without rows (an NDJSON sheet without records has no columns then).
+ */
+static void
+check_columns(const char *path, const json_t *rows, const json_t *cols)
+{
+	static const char *const need[] = {
+		"response_id", "question", "gold_answer", "response", NULL
+	};
+	const char *const *n;
+	json_t *cv;
+	size_t c;
+	int has;
+
+	if (!json_array_size(rows) && !json_array_size(cols))
+		return;
+	for (n = need; *n; n++) {
+		has = 0;
+		json_array_foreach(cols, c, cv)
+			if (!strcmp(json_string_value(cv), *n))
+				has = 1;
+		if (!has)
+			die("%s:1: no %s column: autoscore reads the sheets bscore-merge blind writes",
+			    path, *n);
+	}
+}
+
+/* The accuracy score of a gold-answer term recall: the first threshold met. */
+static int
+accuracy_of(const struct auto_fields *af, double recall)
+{
+	json_t *t;
+	size_t i;
+
+	json_array_foreach(af->thresholds, i, t)
+		if (recall + 1e-9 >= json_number_value(json_object_get(t, "min")))
+			return (int)json_integer_value(json_object_get(t, "value"));
+	return 0;
+}
+
+/* What one response scored, and the evidence the notes give. */
+struct auto_score {
+	double recall;
+	size_t nref, nhit;
+	int acc, refusal, covered, cites;
+};
+
+static void
+score_response(const struct auto_fields *af, const json_t *row, struct auto_score *sc)
+{
+	const char *q = cell(row, "question"), *gold = cell(row, "gold_answer");
+	const char *resp = cell(row, "response");
+	json_t *secs = sections_of(row);
+
+	sc->recall = bsm_term_recall(gold, resp, &sc->nref, &sc->nhit);
+	sc->refusal = bsm_is_refusal(resp);
+	sc->acc = accuracy_of(af, sc->recall);
+	free(bsm_completeness_hint(q, resp, secs, &sc->covered));
+	free(bsm_citation_hint(q, resp, secs, &sc->cites));
+	if (sc->refusal) {
+		sc->acc = 0;
+		sc->covered = 0;
+	}
+	json_decref(secs);
+}
+
+/* The record of a scored response: the rubric's fields and the notes. */
+static json_t *
+score_record(const struct auto_fields *af, const struct auto_score *sc,
+    const char *rid, const char *rater, const char *date)
+{
+	json_t *out = json_object();
+	struct buf notes = BUF_INIT;
+
+	json_set_str(out, "response_id", rid);
+	json_set_str(out, "rater_id", rater);
+	json_set_str(out, "rater_kind", "autoscore");
+	json_set_str(out, "scoring_date", date);
+	json_set_int(out, af->acc, sc->acc);
+	if (af->ref)
+		json_set_bool(out, af->ref, sc->refusal);
+	if (af->cnt)
+		json_set_int(out, af->cnt, 0);
+	if (af->comp)
+		json_set_int(out, af->comp, sc->covered);
+	/* Cited with a source section named: 2; cited without: 1; asked, none: 0. */
+	if (af->cit && sc->cites == 0)
+		json_set_null(out, af->cit);
+	else if (af->cit)
+		json_set_int(out, af->cit, sc->cites - 1);
+	buf_addf(&notes, "autoscore: gold-answer term recall %.2f (%zu/%zu)",
+	    sc->recall, sc->nhit, sc->nref);
+	if (sc->refusal)
+		buf_adds(&notes, "; refusal (EC-05)");
+	if (af->cit && sc->cites == 1)
+		buf_adds(&notes, "; attribution asked for but none given");
+	if (af->cit && sc->cites == 2)
+		buf_adds(&notes, "; citation names no source section");
+	buf_adds(&notes, "; hallucinations not assessed");
+	if (af->notes)
+		json_set_str(out, af->notes, notes.s);
+	buf_release(&notes);
+	return out;
+}
+
 int
 bsm_autoscore(const struct bsm_opts *o)
 {
 	struct bsm_rubric *r = bsm_rubric_load(o->rubric ? o->rubric : "context-collapse");
-	json_t *as = json_object_get(r->def, "autoscore"), *seen = json_object();
+	json_t *seen = json_object(), *cols, *rows, *row;
 	struct bsm_problems p;
-	const char *acc_f, *comp_f, *cit_f, *cnt_f, *ref_f, *notes_f;
+	struct auto_fields af;
+	struct auto_score sc;
+	const char *rid, *self;
 	char today[16];
+	size_t k;
 	int i;
 
 	memset(&p, 0, sizeof p);
-	if (!json_is_object(as))
-		die("rubric %s has no \"autoscore\" section: autoscore cannot rate it", r->name);
-	acc_f = json_string_value(json_object_get(as, "accuracy_field"));
-	comp_f = json_string_value(json_object_get(as, "completeness_field"));
-	cit_f = json_string_value(json_object_get(as, "citation_field"));
-	cnt_f = json_string_value(json_object_get(as, "count_field"));
-	ref_f = json_string_value(json_object_get(as, "refusal_field"));
-	notes_f = json_string_value(json_object_get(as, "notes_field"));
-	if (!acc_f || !bsm_rubric_field(r, acc_f))
-		die("rubric %s: autoscore.accuracy_field: expected a field of the rubric", r->name);
+	auto_fields(r, &af);
 	if (o->date)
 		snprintf(today, sizeof today, "%s", o->date);
 	else
-		bsm_today(today, sizeof today);
+		today_utc(today, sizeof today);
 	ndj_output_open(o->output);
 	for (i = 0; i < o->nfiles; i++) {
-		json_t *cols, *rows = bsm_sheet_load(o->files[i], r, &cols, &p), *row;
-		size_t k;
+		rows = bsm_sheet_load(o->files[i], r, &cols, &p);
 		if (p.n) {
 			bsm_problems_report(&p);
 			die("%s: cannot read the sheet", o->files[i]);
 		}
-		/* The header, even of a sheet without rows (an NDJSON one has no columns then). */
-		if (json_array_size(rows) || json_array_size(cols))
-			for (k = 0; k < 4; k++) {
-				const char *need[] = { "response_id", "question", "gold_answer", "response" };
-				size_t c;
-				json_t *cv;
-				int has = 0;
-				json_array_foreach(cols, c, cv)
-					if (!strcmp(json_string_value(cv), need[k]))
-						has = 1;
-				if (!has)
-					die("%s:1: no %s column: autoscore reads the sheets bscore-merge blind writes",
-					    o->files[i], need[k]);
-			}
+		check_columns(o->files[i], rows, cols);
 		json_array_foreach(rows, k, row) {
-			const char *rid = cell(row, "response_id"), *q = cell(row, "question");
-			const char *gold = cell(row, "gold_answer"), *resp = cell(row, "response");
-			json_t *out, *secs, *th, *t;
-			size_t nref, nhit, ti;
-			double rec;
-			int refusal, covered, cites, acc = 0;
-			struct buf notes = BUF_INIT;
-			const char *sc = cell(row, "self_check");
-			if (!*rid || json_object_get(seen, rid) || (*sc && strcasecmp(sc, "no")))
+			/* each response once (its first row), never a self-check row */
+			rid = cell(row, "response_id");
+			self = cell(row, "self_check");
+			if (!*rid || json_object_get(seen, rid) || (*self && strcasecmp(self, "no")))
 				continue;
 			json_object_set_new(seen, rid, json_true());
-			secs = sections_of(row);
-			rec = bsm_term_recall(gold, resp, &nref, &nhit);
-			refusal = bsm_is_refusal(resp);
-			th = json_object_get(as, "accuracy_thresholds");
-			json_array_foreach(th, ti, t)
-				if (rec + 1e-9 >= json_number_value(json_object_get(t, "min"))) {
-					acc = (int)json_integer_value(json_object_get(t, "value"));
-					break;
-				}
-			free(bsm_completeness_hint(q, resp, secs, &covered));
-			free(bsm_citation_hint(q, resp, secs, &cites));
-			if (refusal) {
-				acc = 0;
-				covered = 0;
-			}
-			out = json_object();
-			json_set_str(out, "response_id", rid);
-			json_set_str(out, "rater_id", o->rater ? o->rater : "autoscore");
-			json_set_str(out, "rater_kind", "autoscore");
-			json_set_str(out, "scoring_date", today);
-			json_set_int(out, acc_f, acc);
-			if (ref_f)
-				json_set_bool(out, ref_f, refusal);
-			if (cnt_f)
-				json_set_int(out, cnt_f, 0);
-			if (comp_f)
-				json_set_int(out, comp_f, covered);
-			if (cit_f) {
-				/* Cited with a source section named: 2; cited without: 1; asked, none: 0. */
-				if (cites == 0)
-					json_set_null(out, cit_f);
-				else
-					json_set_int(out, cit_f, cites - 1);
-			}
-			buf_addf(&notes, "autoscore: gold-answer term recall %.2f (%zu/%zu)",
-			    rec, nhit, nref);
-			if (refusal)
-				buf_adds(&notes, "; refusal (EC-05)");
-			if (cit_f && cites == 1)
-				buf_adds(&notes, "; attribution asked for but none given");
-			if (cit_f && cites == 2)
-				buf_adds(&notes, "; citation names no source section");
-			buf_adds(&notes, "; hallucinations not assessed");
-			if (notes_f)
-				json_set_str(out, notes_f, notes.s);
-			buf_release(&notes);
-			ndj_emit_free(out);
-			json_decref(secs);
+			score_response(&af, row, &sc);
+			ndj_emit_free(score_record(&af, &sc, rid,
+			    o->rater ? o->rater : "autoscore", today));
 		}
 		json_decref(rows);
 		json_decref(cols);

@@ -26,6 +26,7 @@
 #include "ctx.h"
 #include "bsm.h"
 #include "hints.h"
+#include "key.h"
 #include "page.h"
 
 struct item {
@@ -67,16 +68,6 @@ index_of(json_t *map, const char *k)
 	return n;
 }
 
-static int
-is_excluded(const json_t *rec)
-{
-	json_t *e = json_object_get(rec, "exclusion_reason");
-
-	if (json_is_string(e) && json_string_length(e))
-		return 1;
-	return json_is_true(json_object_get(rec, "excluded"));
-}
-
 static void
 read_responses(struct blind *b, const char *path)
 {
@@ -103,7 +94,7 @@ read_responses(struct blind *b, const char *path)
 		it->rec = rec;
 		it->file = nr.name;
 		it->line = nr.line;
-		it->excluded = is_excluded(rec);
+		it->excluded = bsm_is_excluded(rec);
 		tk = xasprintf("%s\x1f%s\x1f%s\x1f%s", site, qid, model, cond);
 		if ((prev = json_object_get(b->tuples, tk)))
 			ndj_die("duplicate response for %s %s model %s condition %s (first at line %lld)",
@@ -655,7 +646,7 @@ random_seed(void)
 }
 
 static json_t *
-id_array(struct blind *b, const size_t *idx, size_t m)
+id_array(const struct blind *b, const size_t *idx, size_t m)
 {
 	json_t *a = json_array();
 	size_t i;
@@ -730,17 +721,141 @@ write_sources(struct blind *b, const size_t *order, size_t m)
 	free(d);
 }
 
+/* The draws of a blind run: presentation order and the two subsets. */
+struct draws {
+	unsigned long seed;
+	size_t *order, m;	/* the blinded items, in presentation order */
+	size_t *second, n2;	/* the second rater's subset */
+	size_t *selfc, ns;	/* the primary rater's self-check subset */
+};
+
+/* Everything drawn from the seeded stream, in an order that never changes. */
+static void
+draw_all(struct blind *b, struct draws *d)
+{
+	const struct bsm_opts *o = b->o;
+	json_t *used = json_object();
+	size_t i, m = 0;
+
+	d->seed = o->have_seed ? o->seed : random_seed();
+	b->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(b->rng, d->seed);
+	d->order = xmalloc((b->n ? b->n : 1) * sizeof *d->order);
+	for (i = 0; i < b->n; i++)
+		if (!b->items[i].excluded)
+			d->order[m++] = i;
+	d->m = m;
+	draw_order(b, d->order, m);
+	for (i = 0; i < m; i++)
+		new_id(b, used, b->items[d->order[i]].id, sizeof b->items[d->order[i]].id, "R");
+	if (o->sources)
+		for (i = 0; i < m; i++)
+			if (json_is_string(json_object_get(b->items[d->order[i]].rec, "content")))
+				new_id(b, used, b->items[d->order[i]].src,
+				    sizeof b->items[d->order[i]].src, "C");
+	d->second = xmalloc((m ? m : 1) * sizeof *d->second);
+	d->selfc = xmalloc((m ? m : 1) * sizeof *d->selfc);
+	d->n2 = draw_subset(b, d->order, m, o->second_rater, d->second);
+	d->ns = draw_subset(b, d->order, m, o->self_check, d->selfc);
+	draw_order(b, d->second, d->n2);
+	draw_order(b, d->selfc, d->ns);
+	json_decref(used);
+}
+
+/* The key: the rubric, the seed, the draws and every response's tuple. */
+static json_t *
+make_key(const struct blind *b, const struct draws *d)
+{
+	const struct bsm_opts *o = b->o;
+	json_t *key = json_object(), *version = json_object_get(b->r->def, "version");
+	char now[32];
+
+	json_set_int(key, "ctxbench_key", 1);
+	json_set_str(key, "rubric", b->r->name);
+	json_set_new(key, "rubric_version", json_incref(version ? version : json_null()));
+	json_set_int(key, "seed", (long long)d->seed);
+	json_set_str(key, "created", ctx_utc_now(now, sizeof now));
+	json_set_bool(key, "passes", o->passes);
+	json_set_real(key, "second_rater_fraction", o->second_rater);
+	json_set_real(key, "self_check_fraction", o->self_check);
+	json_set_new(key, "order", id_array(b, d->order, d->m));
+	json_set_new(key, "second_rater", id_array(b, d->second, d->n2));
+	json_set_new(key, "self_check", id_array(b, d->selfc, d->ns));
+	key_responses(b, key);
+	return key;
+}
+
+/* The key file (0600), beside the sheets' temporaries. */
+static void
+open_key(struct blind *b, const char *kj)
+{
+	struct atomic_file *kf = atomic_open(b->o->key, 0600);
+
+	if (!kf)
+		die_errno("%s", b->o->key);
+	fputs(kj, atomic_fp(kf));
+	fputc('\n', atomic_fp(kf));
+	b->files = xreallocarray(b->files, b->nfiles + 1, sizeof *b->files);
+	b->files[b->nfiles++] = kf;
+}
+
+/* Every sheet set, the sources and the key to temporaries, then all committed. */
+static void
+write_all(struct blind *b, const struct draws *d, const char *kj)
+{
+	const struct bsm_opts *o = b->o;
+	char *dir;
+	size_t i;
+
+	write_sheet_set(b, o->dir, "", d->order, d->m, 0);
+	if (d->n2) {
+		dir = path_join(o->dir, "second-rater");
+		write_sheet_set(b, dir, "second-rater", d->second, d->n2, 0);
+		free(dir);
+	}
+	if (d->ns) {
+		dir = path_join(o->dir, "self-check");
+		write_sheet_set(b, dir, "self-check", d->selfc, d->ns, 1);
+		free(dir);
+	}
+	if (o->sources && d->m)
+		write_sources(b, d->order, d->m);
+	open_key(b, kj);
+	for (i = 0; i < b->nfiles; i++)
+		if (atomic_commit(b->files[i]) < 0)
+			die_errno("cannot write output");
+}
+
+static void
+release_blind(struct blind *b, struct draws *d)
+{
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		json_decref(b->items[i].rec);
+		free(b->items[i].citation);
+		free(b->items[i].completeness);
+	}
+	free(b->items);
+	free(b->files);
+	free(d->order);
+	free(d->second);
+	free(d->selfc);
+	json_decref(b->questions);
+	json_decref(b->conds);
+	json_decref(b->tuples);
+	gsl_rng_free(b->rng);
+}
+
 int
 bsm_blind(const struct bsm_opts *o)
 {
 	struct blind b;
+	struct draws d;
 	struct bsm_rubric *r = bsm_rubric_load(o->rubric ? o->rubric : "context-collapse");
-	size_t *order, m = 0, i, n2, ns;
-	size_t *second, *selfc;
-	json_t *key, *used = json_object();
-	unsigned long seed;
-	char now[32];
+	json_t *key;
 	char *kj;
+	int i;
 
 	memset(&b, 0, sizeof b);
 	b.o = o;
@@ -750,95 +865,19 @@ bsm_blind(const struct bsm_opts *o)
 	b.tuples = json_object();
 	if (o->nfiles == 0)
 		read_responses(&b, NULL);
-	for (i = 0; i < (size_t)o->nfiles; i++)
+	for (i = 0; i < o->nfiles; i++)
 		read_responses(&b, o->files[i]);
-	seed = o->have_seed ? o->seed : random_seed();
-	b.rng = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(b.rng, seed);
-
-	order = xmalloc((b.n ? b.n : 1) * sizeof *order);
-	for (i = 0; i < b.n; i++)
-		if (!b.items[i].excluded)
-			order[m++] = i;
-	draw_order(&b, order, m);
-	for (i = 0; i < m; i++)
-		new_id(&b, used, b.items[order[i]].id, sizeof b.items[order[i]].id, "R");
-	if (o->sources)
-		for (i = 0; i < m; i++)
-			if (json_is_string(json_object_get(b.items[order[i]].rec, "content")))
-				new_id(&b, used, b.items[order[i]].src, sizeof b.items[order[i]].src, "C");
-	second = xmalloc((m ? m : 1) * sizeof *second);
-	selfc = xmalloc((m ? m : 1) * sizeof *selfc);
-	n2 = draw_subset(&b, order, m, o->second_rater, second);
-	ns = draw_subset(&b, order, m, o->self_check, selfc);
-	draw_order(&b, second, n2);
-	draw_order(&b, selfc, ns);
-
-	/* The key. */
-	key = json_object();
-	json_set_int(key, "ctxbench_key", 1);
-	json_set_str(key, "rubric", r->name);
-	json_set_new(key, "rubric_version", json_incref(json_object_get(r->def, "version") ?
-	    json_object_get(r->def, "version") : json_null()));
-	json_set_int(key, "seed", (long long)seed);
-	json_set_str(key, "created", ctx_utc_now(now, sizeof now));
-	json_set_bool(key, "passes", o->passes);
-	json_set_real(key, "second_rater_fraction", o->second_rater);
-	json_set_real(key, "self_check_fraction", o->self_check);
-	json_set_new(key, "order", id_array(&b, order, m));
-	json_set_new(key, "second_rater", id_array(&b, second, n2));
-	json_set_new(key, "self_check", id_array(&b, selfc, ns));
-	key_responses(&b, key);
+	draw_all(&b, &d);
+	key = make_key(&b, &d);
 	kj = json_dumps(key, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	if (!kj)
 		die("cannot serialise the key");
-
-	/* Everything goes to temporaries first; all is committed at the end. */
-	write_sheet_set(&b, o->dir, "", order, m, 0);
-	if (n2) {
-		char *d = path_join(o->dir, "second-rater");
-		write_sheet_set(&b, d, "second-rater", second, n2, 0);
-		free(d);
-	}
-	if (ns) {
-		char *d = path_join(o->dir, "self-check");
-		write_sheet_set(&b, d, "self-check", selfc, ns, 1);
-		free(d);
-	}
-	if (o->sources && m)
-		write_sources(&b, order, m);
-	{
-		struct atomic_file *kf = atomic_open(o->key, 0600);
-		if (!kf)
-			die_errno("%s", o->key);
-		fputs(kj, atomic_fp(kf));
-		fputc('\n', atomic_fp(kf));
-		b.files = xreallocarray(b.files, b.nfiles + 1, sizeof *b.files);
-		b.files[b.nfiles++] = kf;
-	}
-	for (i = 0; i < b.nfiles; i++)
-		if (atomic_commit(b.files[i]) < 0)
-			die_errno("cannot write output");
+	write_all(&b, &d, kj);
 	warn("%zu responses blinded (%zu excluded), %zu for a second rater, %zu for the self-check; seed %lu",
-	    m, b.n - m, n2, ns, seed);
-
+	    d.m, b.n - d.m, d.n2, d.ns, d.seed);
 	free(kj);
 	json_decref(key);
-	for (i = 0; i < b.n; i++) {
-		json_decref(b.items[i].rec);
-		free(b.items[i].citation);
-		free(b.items[i].completeness);
-	}
-	free(b.items);
-	free(b.files);
-	free(order);
-	free(second);
-	free(selfc);
-	json_decref(used);
-	json_decref(b.questions);
-	json_decref(b.conds);
-	json_decref(b.tuples);
-	gsl_rng_free(b.rng);
+	release_blind(&b, &d);
 	bsm_rubric_free(r);
 	return 0;
 }

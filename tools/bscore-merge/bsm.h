@@ -3,6 +3,27 @@
  * main.c parses the command line into struct bsm_opts and calls one of
  * bsm_blind (blind.c), bsm_autoscore (autoscore.c), bsm_merge and bsm_check
  * (merge.c).  Each returns the exit status.
+ *
+ * The files, each above the ones it calls (calls only go down; all of them
+ * also call common/), with the header that holds each one's contracts:
+ *
+ *   main.c       options; one call per subcommand, `rubric` itself
+ *                             -> blind.c autoscore.c merge.c rubric.c
+ *   blind.c      blind: responses to sheets, pages and the key (bsm.h)
+ *                             -> hints.c page.c key.c rubric.c
+ *   autoscore.c  autoscore: a first-pass rater over blinded sheets (bsm.h)
+ *                             -> hints.c sheet.c rubric.c
+ *   merge.c      merge and check: sheets typed and assembled per
+ *                (response, rater), unblinded into the outputs (bsm.h)
+ *                             -> sheet.c key.c rubric.c
+ *   page.c       the scoring page (page.h)     -> rubric.c expr.c
+ *   sheet.c      filled sheets read as spreadsheets leave them (sheet.h)
+ *                                              -> rubric.c
+ *   hints.c      citation and completeness hints, term recall (hints.h)
+ *   key.c        the key and the tuples it knows responses by (key.h)
+ *   rubric.c     rubric definitions, cell typing, row completion, the
+ *                problem list (rubric.h)       -> expr.c
+ *   expr.c       the rubric expression language (expr.h)
  */
 #ifndef BSM_BSM_H
 #define BSM_BSM_H
@@ -36,18 +57,5 @@ int bsm_blind(const struct bsm_opts *o);
 int bsm_autoscore(const struct bsm_opts *o);
 int bsm_merge(const struct bsm_opts *o);
 int bsm_check(const struct bsm_opts *o);
-
-/*
- * The key blind wrote (merge.c): loaded and checked (an object with
- * ctxbench_key, rubric and responses whose response_id and tuple fields are
- * strings); dies with "FILE[:LINE]: what" otherwise.  A new reference.
- */
-json_t *bsm_key_load(const char *path);
-
-/* Fields of a response record dropped from scored records (bulky texts). */
-extern const char *const bsm_bulky_fields[];
-
-/* Today's UTC date as YYYY-MM-DD into out (>= 11 bytes). */
-char *bsm_today(char *out, size_t n);
 
 #endif

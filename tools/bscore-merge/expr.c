@@ -189,6 +189,55 @@ enter(struct parser *p)
 
 static struct bsm_expr *p_or(struct parser *p);
 
+/* The arguments of a call, its '(' read: expr { "," expr } ")". */
+static void
+p_args(struct parser *p, struct bsm_expr *e)
+{
+	if (p->tok != T_RP) {
+		for (;;) {
+			add_arg(p, e, p_or(p));
+			if (p->err || p->tok != T_COMMA)
+				break;
+			next(p);
+		}
+	}
+	if (p->tok != T_RP)
+		perr(p, "expected ')' after arguments");
+	next(p);
+}
+
+/* A NAME: true, false, null, a field, NAME.SUB or a call. */
+static struct bsm_expr *
+p_name(struct parser *p)
+{
+	struct bsm_expr *e;
+
+	if (!strcmp(p->text.s, "true") || !strcmp(p->text.s, "false") ||
+	    !strcmp(p->text.s, "null")) {
+		e = node(N_LIT);
+		e->lit = p->text.s[0] == 't' ? json_true() :
+		    p->text.s[0] == 'f' ? json_false() : json_null();
+		next(p);
+		return e;
+	}
+	e = node(N_FIELD);
+	e->name = xstrdup(p->text.s);
+	next(p);
+	if (p->tok == T_LP) {
+		e->kind = N_CALL;
+		next(p);
+		p_args(p, e);
+	} else if (p->tok == T_DOT) {
+		next(p);
+		if (p->tok != T_NAME)
+			perr(p, "expected a field name after '.'");
+		else
+			e->sub = xstrdup(p->text.s);
+		next(p);
+	}
+	return e;
+}
+
 static struct bsm_expr *
 p_primary(struct parser *p)
 {
@@ -217,40 +266,7 @@ p_primary(struct parser *p)
 		next(p);
 		return e;
 	case T_NAME:
-		if (!strcmp(p->text.s, "true") || !strcmp(p->text.s, "false") ||
-		    !strcmp(p->text.s, "null")) {
-			e = node(N_LIT);
-			e->lit = p->text.s[0] == 't' ? json_true() :
-			    p->text.s[0] == 'f' ? json_false() : json_null();
-			next(p);
-			return e;
-		}
-		e = node(N_FIELD);
-		e->name = xstrdup(p->text.s);
-		next(p);
-		if (p->tok == T_LP) {
-			e->kind = N_CALL;
-			next(p);
-			if (p->tok != T_RP) {
-				for (;;) {
-					add_arg(p, e, p_or(p));
-					if (p->err || p->tok != T_COMMA)
-						break;
-					next(p);
-				}
-			}
-			if (p->tok != T_RP)
-				perr(p, "expected ')' after arguments");
-			next(p);
-		} else if (p->tok == T_DOT) {
-			next(p);
-			if (p->tok != T_NAME)
-				perr(p, "expected a field name after '.'");
-			else
-				e->sub = xstrdup(p->text.s);
-			next(p);
-		}
-		return e;
+		return p_name(p);
 	default:
 		perr(p, "expected a value");
 		return NULL;

@@ -145,6 +145,45 @@ check_allowed(int c, const char *cmd)
 		}
 }
 
+/* The subcommand cmd with its options checked; returns the exit status. */
+static int
+run(const char *cmd, const struct bsm_opts *o)
+{
+	struct bsm_rubric *r;
+
+	if (!strcmp(cmd, "blind")) {
+		if (!o->key || !o->dir)
+			die_usage("blind needs --key FILE and --dir DIR");
+		if (o->spot_check >= 0 && !o->html)
+			die_usage("--spot-check: only with --html");
+		return bsm_blind(o);
+	}
+	if (!strcmp(cmd, "autoscore")) {
+		if (!o->nfiles)
+			die_usage("autoscore needs at least one sheet");
+		return bsm_autoscore(o);
+	}
+	if (!strcmp(cmd, "merge")) {
+		if (!o->key || !o->nresponses)
+			die_usage("merge needs --key FILE and --responses FILE");
+		if (!o->nfiles)
+			die_usage("merge needs at least one filled sheet");
+		return bsm_merge(o);
+	}
+	if (!strcmp(cmd, "check")) {
+		if (!o->nfiles)
+			die_usage("check needs at least one sheet");
+		return bsm_check(o);
+	}
+	if (o->nfiles)
+		die_usage("rubric takes no file arguments");
+	r = bsm_rubric_load(o->rubric ? o->rubric : "context-collapse");
+	ndj_output_open(NULL);
+	ndj_emit(r->def);
+	bsm_rubric_free(r);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -215,36 +254,7 @@ main(int argc, char **argv)
 	}
 	o.nfiles = argc - optind;
 	o.files = argv + optind;
-	if (!strcmp(cmd, "blind")) {
-		if (!o.key || !o.dir)
-			die_usage("blind needs --key FILE and --dir DIR");
-		if (o.spot_check >= 0 && !o.html)
-			die_usage("--spot-check: only with --html");
-		rc = bsm_blind(&o);
-	} else if (!strcmp(cmd, "autoscore")) {
-		if (!o.nfiles)
-			die_usage("autoscore needs at least one sheet");
-		rc = bsm_autoscore(&o);
-	} else if (!strcmp(cmd, "merge")) {
-		if (!o.key || !o.nresponses)
-			die_usage("merge needs --key FILE and --responses FILE");
-		if (!o.nfiles)
-			die_usage("merge needs at least one filled sheet");
-		rc = bsm_merge(&o);
-	} else if (!strcmp(cmd, "check")) {
-		if (!o.nfiles)
-			die_usage("check needs at least one sheet");
-		rc = bsm_check(&o);
-	} else {
-		struct bsm_rubric *r;
-		if (o.nfiles)
-			die_usage("rubric takes no file arguments");
-		r = bsm_rubric_load(o.rubric ? o.rubric : "context-collapse");
-		ndj_output_open(NULL);
-		ndj_emit(r->def);
-		bsm_rubric_free(r);
-		rc = 0;
-	}
+	rc = run(cmd, &o);
 	free(o.responses);
 	if (rc)
 		exit(rc);

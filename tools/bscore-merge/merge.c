@@ -14,9 +14,12 @@
 
 #include "ctx.h"
 #include "bsm.h"
+#include "key.h"
 #include "sheet.h"
+#include "sort.h"
 
-const char *const bsm_bulky_fields[] = {
+/* Fields of a response record dropped from scored records (bulky texts). */
+static const char *const bulky_fields[] = {
 	"content", "system_prompt", "user_prompt", "response_raw", NULL
 };
 
@@ -71,11 +74,14 @@ get_entry(struct merge *m, const char *rid, const char *rater, int self, const c
 	return e;
 }
 
+/*
+ * A cell of a row's header part (response_id, rater_id ...) as text: trimmed,
+ * an integer as its digits; NULL when absent, null or of another type.
+ */
 static char *
 cell_text(const json_t *row, const char *col)
 {
 	json_t *v = json_object_get(row, col);
-	const char *s, *e;
 
 	if (!v || json_is_null(v))
 		return NULL;
@@ -83,13 +89,7 @@ cell_text(const json_t *row, const char *col)
 		return xasprintf("%lld", (long long)json_integer_value(v));
 	if (!json_is_string(v))
 		return NULL;
-	s = json_string_value(v);
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
-		e--;
-	return xstrndup(s, (size_t)(e - s));
+	return bsm_trim(json_string_value(v));
 }
 
 static int
@@ -147,8 +147,6 @@ note_rater(struct merge *m, const char *rater, const char *kind, const char *whe
 }
 
 /* Common row header: response id, rater, kind, self-check; NULL entry on a problem. */
-static char *tuple_of(const json_t *o);
-
 static struct entry *
 row_entry(struct merge *m, const json_t *row, const char *where)
 {
@@ -161,7 +159,7 @@ row_entry(struct merge *m, const json_t *row, const char *where)
 
 	if ((!rid || !*rid) && m->tuples && json_is_string(json_object_get(row, "site_id"))) {
 		/* Response records scored in place (binfer --judge): found by their tuple. */
-		char *t = tuple_of(row);
+		char *t = bsm_tuple(row);
 		json_t *v = json_object_get(m->tuples, t);
 		if (v) {
 			free(rid);
@@ -300,13 +298,175 @@ check_header(struct merge *m, const char *path, const json_t *cols,
 	return -1;
 }
 
+/*
+ * A row no rater scores here: an excluded response passed through unscored,
+ * or one scored with another rubric (a problem).
+ */
+static int
+row_skipped(struct merge *m, const json_t *row, const char *where)
+{
+	json_t *rb = json_object_get(row, "rubric");
+	json_t *ex = json_object_get(row, "exclusion_reason");
+
+	if (json_is_string(ex) && json_string_length(ex) &&
+	    !json_object_get(row, "rater_id"))
+		return 1;
+	if (json_is_string(rb) && json_string_length(rb) &&
+	    strcmp(json_string_value(rb), m->r->name)) {
+		bsm_problem(&m->p, "%s: scored with rubric %s, not %s", where,
+		    json_string_value(rb), m->r->name);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Append one typed item to the records field rf of entry e.  All of an
+ * entry's items come from one records sheet (path); another sheet giving
+ * them again is a problem.
+ */
+static void
+append_item(struct merge *m, struct entry *e, const struct bsm_field *rf,
+    json_t *typed, const char *path, const char *where)
+{
+	json_t *prov = json_object_get(e->prov, rf->name);
+	char *tag = xasprintf("records:%s", path);
+
+	if (prov && strcmp(json_string_value(prov), tag)) {
+		bsm_problem(&m->p, "%s: %s of %s by rater \"%s\" was already given at %s",
+		    where, rf->name, e->response_id, e->rater_id, json_string_value(prov));
+		e->bad = 1;
+		json_decref(typed);
+	} else {
+		if (!prov) {
+			json_object_set_new(e->prov, rf->name, json_string(tag));
+			json_object_set_new(e->row, rf->name, json_array());
+		}
+		json_array_append_new(json_object_get(e->row, rf->name), typed);
+	}
+	free(tag);
+}
+
+/* A row of a records sheet: one item of records field rf. */
+static void
+take_item(struct merge *m, struct entry *e, const struct bsm_field *rf,
+    const json_t *row, const char *path, const char *where)
+{
+	json_t *item = json_object(), *typed, *c;
+	char *err;
+	size_t k;
+
+	for (k = 0; k < rf->nitems; k++)
+		if ((c = json_object_get(row, rf->items[k].name)) != NULL)
+			json_object_set(item, rf->items[k].name, c);
+	if (bsm_type_item(rf, item, &typed, &err) < 0) {
+		bsm_problem(&m->p, "%s: %s record: %s", where, rf->name, err);
+		free(err);
+		e->bad = 1;
+	} else {
+		append_item(m, e, rf, typed, path, where);
+	}
+	json_decref(item);
+}
+
+/*
+ * 1 when a sheet gives e's response a second time (seen: response, rater
+ * and self-check -> the line where the sheet first gave it).
+ */
+static int
+row_repeated(struct merge *m, json_t *seen, struct entry *e, const json_t *row,
+    const char *where)
+{
+	char *sk = xasprintf("%s\x1f%s\x1f%d", e->response_id, e->rater_id,
+	    e->self_check);
+	json_t *prev = json_object_get(seen, sk);
+
+	if (prev) {
+		bsm_problem(&m->p, "%s: duplicate response_id %s for rater \"%s\" (first at line %lld)",
+		    where, e->response_id, e->rater_id, (long long)json_integer_value(prev));
+		e->bad = 1;
+	} else {
+		json_object_set_new(seen, sk, json_incref(json_object_get(row, "_line")));
+	}
+	free(sk);
+	return prev != NULL;
+}
+
+/*
+ * The value a row gives field f, typed; an empty cell gives the field's
+ * default (empty text, null, or its "default").  0 with *v a new reference,
+ * 1 when there is nothing to give, -1 on a problem.
+ */
+static int
+field_value(struct merge *m, struct entry *e, const struct bsm_field *f,
+    const json_t *cell, json_t **v, const char *where)
+{
+	char *err;
+	int rc = bsm_type_cell(f, cell, v, &err);
+
+	if (rc < 0) {
+		bsm_problem(&m->p, "%s: %s: %s", where, f->name, err);
+		free(err);
+		e->bad = 1;
+		return -1;
+	}
+	if (rc == 0)
+		return 0;
+	if (f->required) {
+		bsm_problem(&m->p, "%s: %s: missing value for %s", where, f->name,
+		    e->response_id);
+		e->bad = 1;
+		return -1;
+	}
+	*v = f->type == BT_TEXT ? json_string("") : json_null();
+	if (f->dflt) {
+		json_decref(*v);
+		*v = json_incref(f->dflt);
+	}
+	if (f->type == BT_RECORDS) {
+		json_decref(*v);
+		return 1;
+	}
+	return 0;
+}
+
+/* A row of a scoring sheet: the rubric's fields and any derived scores given. */
+static void
+take_fields(struct merge *m, struct entry *e, const json_t *row, const char *where)
+{
+	const struct bsm_field *f;
+	json_t *cell, *v;
+	size_t k;
+
+	for (k = 0; k < m->r->nfields; k++) {
+		f = &m->r->fields[k];
+		cell = json_object_get(row, f->name);
+		if (cell && field_value(m, e, f, cell, &v, where) == 0)
+			provide(m, e, f, v, where);
+	}
+	for (k = 0; k < m->r->nderived; k++) {
+		const char *dn = m->r->derived[k].name;
+
+		cell = json_object_get(row, dn);
+		if (cell && !json_is_null(cell) &&
+		    !(json_is_string(cell) && !json_string_length(cell)))
+			json_object_set(e->row, dn, cell);
+	}
+}
+
+/*
+ * Take every row of the sheet at path: a scoring sheet (fields of the
+ * rubric) or a records sheet (items of one records field).
+ */
 static void
 take_sheet(struct merge *m, const char *path)
 {
 	json_t *cols = NULL, *rows = bsm_sheet_load(path, m->r, &cols, &m->p), *row;
 	const struct bsm_field *rf = records_sheet_field(m->r, cols);
 	json_t *seen = json_object();
-	size_t i, k;
+	struct entry *e;
+	char *where;
+	size_t i;
 
 	/* An NDJSON sheet without records has no columns: nothing to check. */
 	if (!json_array_size(rows) && !json_array_size(cols))
@@ -314,107 +474,16 @@ take_sheet(struct merge *m, const char *path)
 	if (check_header(m, path, cols, rf) < 0)
 		goto out;
 	json_array_foreach(rows, i, row) {
-		char *where = xasprintf("%s:%lld", path, (long long)json_integer_value(json_object_get(row, "_line")));
-		struct entry *e;
-		json_t *rb = json_object_get(row, "rubric"), *ex = json_object_get(row, "exclusion_reason");
-		if (json_is_string(ex) && json_string_length(ex) && !json_object_get(row, "rater_id")) {
-			free(where);	/* an excluded response passed through unscored */
-			continue;
-		}
-		if (json_is_string(rb) && json_string_length(rb) && strcmp(json_string_value(rb), m->r->name)) {
-			bsm_problem(&m->p, "%s: scored with rubric %s, not %s", where, json_string_value(rb),
-			    m->r->name);
-			free(where);
-			continue;
-		}
-		e = row_entry(m, row, where);
-		if (!e) {
-			free(where);
-			continue;
-		}
-		if (rf) {
-			json_t *item = json_object(), *typed;
-			char *err;
-			for (k = 0; k < rf->nitems; k++) {
-				json_t *c = json_object_get(row, rf->items[k].name);
-				if (c)
-					json_object_set(item, rf->items[k].name, c);
-			}
-			if (bsm_type_item(rf, item, &typed, &err) < 0) {
-				bsm_problem(&m->p, "%s: %s record: %s", where, rf->name, err);
-				free(err);
-				e->bad = 1;
-			} else {
-				json_t *prov = json_object_get(e->prov, rf->name);
-				char *tag = xasprintf("records:%s", path);
-				if (prov && strcmp(json_string_value(prov), tag)) {
-					bsm_problem(&m->p, "%s: %s of %s by rater \"%s\" was already given at %s",
-					    where, rf->name, e->response_id, e->rater_id, json_string_value(prov));
-					e->bad = 1;
-					json_decref(typed);
-				} else {
-					if (!prov) {
-						json_object_set_new(e->prov, rf->name, json_string(tag));
-						json_object_set_new(e->row, rf->name, json_array());
-					}
-					json_array_append_new(json_object_get(e->row, rf->name), typed);
-				}
-				free(tag);
-			}
-			json_decref(item);
-			free(where);
-			continue;
-		}
-		{
-			char *sk = xasprintf("%s\x1f%s\x1f%d", e->response_id, e->rater_id, e->self_check);
-			json_t *prev = json_object_get(seen, sk);
-			if (prev) {
-				bsm_problem(&m->p, "%s: duplicate response_id %s for rater \"%s\" (first at line %lld)",
-				    where, e->response_id, e->rater_id, (long long)json_integer_value(prev));
-				free(sk);
-				free(where);
-				e->bad = 1;
-				continue;
-			}
-			json_object_set_new(seen, sk, json_incref(json_object_get(row, "_line")));
-			free(sk);
-		}
-		for (k = 0; k < m->r->nfields; k++) {
-			const struct bsm_field *f = &m->r->fields[k];
-			json_t *cell = json_object_get(row, f->name), *v;
-			char *err;
-			int rc;
-			if (!cell)
-				continue;
-			rc = bsm_type_cell(f, cell, &v, &err);
-			if (rc < 0) {
-				bsm_problem(&m->p, "%s: %s: %s", where, f->name, err);
-				free(err);
-				e->bad = 1;
-				continue;
-			}
-			if (rc == 1) {
-				if (f->required) {
-					bsm_problem(&m->p, "%s: %s: missing value for %s", where, f->name,
-					    e->response_id);
-					e->bad = 1;
-					continue;
-				}
-				v = f->type == BT_TEXT ? json_string("") : json_null();
-				if (f->dflt)
-					json_decref(v), v = json_incref(f->dflt);
-				if (f->type == BT_RECORDS)
-					continue;
-			}
-			provide(m, e, f, v, where);
-		}
-		for (k = 0; k < m->r->nderived; k++) {
-			const char *dn = m->r->derived[k].name;
-			json_t *cell;
-			if ((cell = json_object_get(row, dn)) && !json_is_null(cell) &&
-			    !(json_is_string(cell) && !json_string_length(cell)))
-				json_object_set(e->row, dn, cell);
-		}
+		where = xasprintf("%s:%lld", path,
+		    (long long)json_integer_value(json_object_get(row, "_line")));
+		if (row_skipped(m, row, where))
+			e = NULL;
+		else
+			e = row_entry(m, row, where);
+		if (e && rf)
+			take_item(m, e, rf, row, path, where);
+		else if (e && !row_repeated(m, seen, e, row, where))
+			take_fields(m, e, row, where);
 		free(where);
 	}
 out:
@@ -434,13 +503,16 @@ kind_rank(const char *k)
 	return 9;
 }
 
-/* Order raters: human before llm_judge before autoscore, then most scored, then id. */
-static struct merge *sort_m;
+/*
+ * Order raters (arg: the struct merge): human before llm_judge before
+ * autoscore, then most scored, then id.
+ */
 static int
-cmp_rater(const void *a, const void *b)
+cmp_rater(const void *a, const void *b, void *arg)
 {
+	const struct merge *m = arg;
 	const char *x = *(const char *const *)a, *y = *(const char *const *)b;
-	json_t *rx = json_object_get(sort_m->raters, x), *ry = json_object_get(sort_m->raters, y);
+	json_t *rx = json_object_get(m->raters, x), *ry = json_object_get(m->raters, y);
 	int kx = kind_rank(json_string_value(json_object_get(rx, "kind")));
 	int ky = kind_rank(json_string_value(json_object_get(ry, "kind")));
 	long long cx = json_integer_value(json_object_get(rx, "count"));
@@ -596,57 +668,6 @@ struct run {
 	size_t norder;
 };
 
-static const char *const key_keys[] = { "site_id", "question_id", "model_id", "condition" };
-
-static char *
-tuple_of(const json_t *o)
-{
-	struct buf b = BUF_INIT;
-	size_t i;
-
-	for (i = 0; i < 4; i++) {
-		json_t *v = json_object_get(o, key_keys[i]);
-		if (i)
-			buf_addc(&b, ' ');
-		buf_adds(&b, json_is_string(v) ? json_string_value(v) : "?");
-	}
-	return buf_detach(&b, NULL);
-}
-
-static int
-is_excluded(const json_t *rec)
-{
-	json_t *e = json_object_get(rec, "exclusion_reason");
-
-	if (json_is_string(e) && json_string_length(e))
-		return 1;
-	return json_is_true(json_object_get(rec, "excluded"));
-}
-
-json_t *
-bsm_key_load(const char *path)
-{
-	json_error_t je;
-	json_t *key, *ke;
-	size_t i, j;
-
-	key = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-	if (!key)
-		die("%s:%d: %s", path, je.line, je.text);
-	if (!json_is_object(key) || !json_is_integer(json_object_get(key, "ctxbench_key")) ||
-	    !json_is_array(json_object_get(key, "responses")) ||
-	    !json_is_string(json_object_get(key, "rubric")))
-		die("%s: not a bscore-merge key (written by bscore-merge blind)", path);
-	json_array_foreach(json_object_get(key, "responses"), i, ke) {
-		if (!json_is_string(json_object_get(ke, "response_id")))
-			die("%s: responses[%zu]: response_id: expected a string", path, i);
-		for (j = 0; j < 4; j++)
-			if (!json_is_string(json_object_get(ke, key_keys[j])))
-				die("%s: responses[%zu]: %s: expected a string", path, i, key_keys[j]);
-	}
-	return key;
-}
-
 /* Read the key written by blind; the merge's rubric is the key's. */
 static void
 load_key(struct run *u)
@@ -670,14 +691,14 @@ load_key(struct run *u)
 	u->bytuple = json_object();
 	json_array_foreach(json_object_get(key, "responses"), i, ke) {
 		const char *rid = json_string_value(json_object_get(ke, "response_id"));
-		char *t = tuple_of(ke);
+		char *t = bsm_tuple(ke);
 		json_object_set(u->m.known, rid, ke);
 		json_object_set(u->bytuple, t, ke);
 		json_object_set_new(u->m.tuples, t, json_string(rid));
 		free(t);
 	}
 	json_array_foreach(json_object_get(key, "excluded"), i, ke) {
-		char *t = tuple_of(ke);
+		char *t = bsm_tuple(ke);
 		json_object_set(u->bytuple, t, ke);
 		free(t);
 	}
@@ -702,13 +723,13 @@ check_response(struct run *u, const json_t *rec, const char *where, const char *
 		bsm_problem(p, "%s: response %s is not in the key %s", where, t, u->o->key);
 		return;
 	}
-	if (is_excluded(rec) != !json_object_get(ke, "response_id")) {
+	if (bsm_is_excluded(rec) != !json_object_get(ke, "response_id")) {
 		bsm_problem(p, "%s: response %s is %s here but %s in the key", where, t,
-		    is_excluded(rec) ? "excluded" : "not excluded",
-		    is_excluded(rec) ? "blinded" : "excluded");
+		    bsm_is_excluded(rec) ? "excluded" : "not excluded",
+		    bsm_is_excluded(rec) ? "blinded" : "excluded");
 		return;
 	}
-	if (is_excluded(rec))
+	if (bsm_is_excluded(rec))
 		return;
 	txt = json_object_get(rec, "response_text");
 	if (!json_is_string(txt)) {
@@ -728,19 +749,16 @@ take_response(struct run *u, json_t *rec, char *where)
 {
 	struct resp *r;
 	json_t *ke;
+	const char *bad;
 	char *t;
-	size_t j;
 
-	for (j = 0; j < 4; j++)
-		if (!json_is_string(json_object_get(rec, key_keys[j])))
-			break;
-	if (j < 4) {
-		bsm_problem(&u->m.p, "%s: %s: expected a string", where, key_keys[j]);
+	if ((bad = bsm_tuple_missing(rec)) != NULL) {
+		bsm_problem(&u->m.p, "%s: %s: expected a string", where, bad);
 		json_decref(rec);
 		free(where);
 		return;
 	}
-	t = tuple_of(rec);
+	t = bsm_tuple(rec);
 	ke = json_object_get(u->bytuple, t);
 	check_response(u, rec, where, t, ke);
 	json_object_set_new(u->matched, t, json_string(where));
@@ -797,8 +815,7 @@ order_raters(struct run *u)
 	u->order = xcalloc(u->norder + 1, sizeof *u->order);
 	json_object_foreach(u->m.raters, rid, v)
 		u->order[j++] = (char *)rid;
-	sort_m = &u->m;
-	qsort(u->order, u->norder, sizeof *u->order, cmp_rater);
+	ctx_sort(u->order, u->norder, sizeof *u->order, cmp_rater, &u->m);
 	u->scored = json_object();
 	for (j = 0; j < u->m.n; j++) {
 		const struct entry *e = &u->m.e[j];
@@ -1101,7 +1118,7 @@ write_outputs(struct run *u)
 		const struct resp *r = &u->rs[i];
 		json_t *base = json_deep_copy(r->rec);
 		if (!u->o->keep_texts)
-			for (bf = bsm_bulky_fields; *bf; bf++)
+			for (bf = bulky_fields; *bf; bf++)
 				json_object_del(base, *bf);
 		if (r->rid)
 			write_scored(u, &os, r, base);

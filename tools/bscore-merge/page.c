@@ -138,6 +138,13 @@ put_html_text(FILE *fp, const char *s)
 	}
 }
 
+/*
+ * The page's Content-Security-Policy: nothing from outside, its own inline
+ * style and script, data: images.
+ */
+#define PAGE_CSP "default-src 'none'; style-src 'unsafe-inline'; " \
+	"script-src 'unsafe-inline'; img-src data:"
+
 void
 bsm_page_write(FILE *fp, json_t *data, const char *title)
 {
@@ -164,6 +171,9 @@ bsm_page_write(FILE *fp, json_t *data, const char *title)
 		if (!strncmp(q, "@TITLE@", 7)) {
 			put_html_text(fp, title);
 			p = q + 7;
+		} else if (!strncmp(q, "@CSP@", 5)) {
+			fputs(PAGE_CSP, fp);
+			p = q + 5;
 		} else if (!strncmp(q, "@CSS@", 5)) {
 			fputs(css, fp);
 			p = q + 5;

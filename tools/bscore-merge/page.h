@@ -1,8 +1,9 @@
 /*
  * page.h - the blinded scoring page of `bscore-merge blind --html`: one
  * self-contained HTML file (data, styles and script inline) per scoring pass
- * and sheet set.  The template is share/bscore-merge/page.html with
- * page.css and page.js, read at run time; the data is one JSON object put
+ * and sheet set.  The template is share/bscore-merge/page.html (opening
+ * with share/page-head.html, the head it shares with bstats's results
+ * browser) with page.css and page.js, read at run time; the data is one JSON object put
  * inside <script type="application/json"> with every '<', '>' and '&'
  * escaped as \u003c, \u003e, \u0026 so no text can close the element.
  */

@@ -84,7 +84,7 @@ bad(struct loader *l, const char *where, const char *msg)
 }
 
 static const char *
-get_str(struct loader *l, json_t *o, const char *key, const char *where, int required)
+get_str(struct loader *l, const json_t *o, const char *key, const char *where, int required)
 {
 	json_t *v = json_object_get(o, key);
 
@@ -115,7 +115,7 @@ file_name_safe(const char *s)
 }
 
 static struct bsm_expr *
-get_expr(struct loader *l, json_t *o, const char *key, const char *where, int required)
+get_expr(struct loader *l, const json_t *o, const char *key, const char *where, int required)
 {
 	const char *s = get_str(l, o, key, where, required);
 	struct bsm_expr *e;
@@ -212,81 +212,108 @@ load_field(struct loader *l, json_t *def, struct bsm_field *f, const char *where
 	}
 }
 
-static void
-load_rules(struct loader *l, json_t *arr, const char *what, struct bsm_rule **out, size_t *n)
-{
-	size_t i;
-	json_t *item;
+/* Load one element (elem) from item, an object named w in messages. */
+typedef void load_item_fn(struct loader *l, const json_t *item, const char *w,
+    void *elem);
 
-	*out = NULL;
+/*
+ * An optional array member of objects, each loaded by fn into an element of
+ * size bytes: NULL with *n 0 when absent or null, else a zeroed array of *n
+ * + 1 elements.  Dies naming what (what[i] for an element) when it is not
+ * an array or an element is not an object.
+ */
+static void *
+load_array(struct loader *l, const json_t *arr, const char *what, size_t size,
+    size_t *n, load_item_fn *fn)
+{
+	json_t *item;
+	size_t i;
+	char *v, *w;
+
 	*n = 0;
 	if (!arr || json_is_null(arr))
-		return;
+		return NULL;
 	if (!json_is_array(arr))
 		bad(l, what, "expected an array");
-	*out = xcalloc(json_array_size(arr) + 1, sizeof **out);
+	v = xcalloc(json_array_size(arr) + 1, size);
 	json_array_foreach(arr, i, item) {
-		char *w = xasprintf("%s[%zu]", what, i);
-		struct bsm_rule *r = &(*out)[i];
+		w = xasprintf("%s[%zu]", what, i);
 		if (!json_is_object(item))
 			bad(l, w, "expected an object");
-		r->id = get_str(l, item, "id", w, 1);
-		r->message = get_str(l, item, "message", w, 1);
-		r->when = get_expr(l, item, "when", w, 0);
-		r->require = get_expr(l, item, "require", w, 1);
+		fn(l, item, w, v + i * size);
 		free(w);
 	}
 	*n = json_array_size(arr);
+	return v;
+}
+
+/* A rule: {id, message, when, require}. */
+static void
+load_rule(struct loader *l, const json_t *item, const char *w, void *elem)
+{
+	struct bsm_rule *r = elem;
+
+	r->id = get_str(l, item, "id", w, 1);
+	r->message = get_str(l, item, "message", w, 1);
+	r->when = get_expr(l, item, "when", w, 0);
+	r->require = get_expr(l, item, "require", w, 1);
+}
+
+static void
+load_rules(struct loader *l, json_t *arr, const char *what, struct bsm_rule **out, size_t *n)
+{
+	*out = load_array(l, arr, what, sizeof **out, n, load_rule);
+}
+
+/* The "cases" of derived value d: {when, value}, a case without when the default. */
+static void
+load_cases(struct loader *l, struct bsm_derived *d, json_t *cases, const char *w)
+{
+	json_t *c;
+	size_t j;
+	char *cw;
+
+	d->ncases = json_array_size(cases);
+	d->case_when = xcalloc(d->ncases + 1, sizeof *d->case_when);
+	d->case_value = xcalloc(d->ncases + 1, sizeof *d->case_value);
+	json_array_foreach(cases, j, c) {
+		cw = xasprintf("%s.cases[%zu]", w, j);
+		if (!json_is_object(c) || !json_object_get(c, "value"))
+			bad(l, cw, "expected an object with a \"value\"");
+		d->case_when[j] = get_expr(l, c, "when", cw, 0);
+		d->case_value[j] = json_object_get(c, "value");
+		free(cw);
+	}
+}
+
+/* A derived value: {name, type, when, expr or cases, round}. */
+static void
+load_one_derived(struct loader *l, const json_t *item, const char *w, void *elem)
+{
+	struct bsm_derived *d = elem;
+	json_t *cases, *rnd;
+	const char *t;
+
+	d->name = get_str(l, item, "name", w, 1);
+	t = get_str(l, item, "type", w, 0);
+	d->type = t ? parse_type(l, t, w) : BT_NUMBER;
+	d->when = get_expr(l, item, "when", w, 0);
+	d->expr = get_expr(l, item, "expr", w, 0);
+	d->round = -1;
+	if ((rnd = json_object_get(item, "round")) && json_is_integer(rnd))
+		d->round = (int)json_integer_value(rnd);
+	cases = json_object_get(item, "cases");
+	if (!d->expr && !json_is_array(cases))
+		bad(l, w, "expected \"expr\" or \"cases\"");
+	if (json_is_array(cases))
+		load_cases(l, d, cases, w);
 }
 
 static void
 load_derived(struct loader *l, json_t *arr, const char *what, struct bsm_derived **out,
     size_t *n)
 {
-	size_t i, j;
-	json_t *item, *c;
-
-	*out = NULL;
-	*n = 0;
-	if (!arr || json_is_null(arr))
-		return;
-	if (!json_is_array(arr))
-		bad(l, what, "expected an array");
-	*out = xcalloc(json_array_size(arr) + 1, sizeof **out);
-	json_array_foreach(arr, i, item) {
-		char *w = xasprintf("%s[%zu]", what, i);
-		struct bsm_derived *d = &(*out)[i];
-		json_t *cases, *rnd;
-		const char *t;
-		if (!json_is_object(item))
-			bad(l, w, "expected an object");
-		d->name = get_str(l, item, "name", w, 1);
-		t = get_str(l, item, "type", w, 0);
-		d->type = t ? parse_type(l, t, w) : BT_NUMBER;
-		d->when = get_expr(l, item, "when", w, 0);
-		d->expr = get_expr(l, item, "expr", w, 0);
-		d->round = -1;
-		if ((rnd = json_object_get(item, "round")) && json_is_integer(rnd))
-			d->round = (int)json_integer_value(rnd);
-		cases = json_object_get(item, "cases");
-		if (!d->expr && !json_is_array(cases))
-			bad(l, w, "expected \"expr\" or \"cases\"");
-		if (json_is_array(cases)) {
-			d->ncases = json_array_size(cases);
-			d->case_when = xcalloc(d->ncases + 1, sizeof *d->case_when);
-			d->case_value = xcalloc(d->ncases + 1, sizeof *d->case_value);
-			json_array_foreach(cases, j, c) {
-				char *cw = xasprintf("%s.cases[%zu]", w, j);
-				if (!json_is_object(c) || !json_object_get(c, "value"))
-					bad(l, cw, "expected an object with a \"value\"");
-				d->case_when[j] = get_expr(l, c, "when", cw, 0);
-				d->case_value[j] = json_object_get(c, "value");
-				free(cw);
-			}
-		}
-		free(w);
-	}
-	*n = json_array_size(arr);
+	*out = load_array(l, arr, what, sizeof **out, n, load_one_derived);
 }
 
 struct bsm_rubric *
@@ -428,17 +455,6 @@ bsm_rubric_field(const struct bsm_rubric *r, const char *name)
 	return NULL;
 }
 
-const struct bsm_derived *
-bsm_rubric_derived(const struct bsm_rubric *r, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < r->nderived; i++)
-		if (!strcmp(r->derived[i].name, name))
-			return &r->derived[i];
-	return NULL;
-}
-
 char *
 bsm_canon_column(const struct bsm_rubric *r, const char *h)
 {
@@ -473,8 +489,8 @@ bsm_canon_column(const struct bsm_rubric *r, const char *h)
 
 /* ------------------------------------------------------------ typing cells */
 
-static char *
-trimmed(const char *s)
+char *
+bsm_trim(const char *s)
 {
 	const char *e;
 
@@ -555,7 +571,7 @@ type_records_cell(const struct bsm_field *f, const json_t *cell, json_t **out, c
 
 	if (!json_is_string(cell))
 		return type_records(f, cell, out, err);
-	s = trimmed(json_string_value(cell));
+	s = bsm_trim(json_string_value(cell));
 	if (!*s) {
 		free(s);
 		return 1;
@@ -598,6 +614,110 @@ type_number(const struct bsm_field *f, const json_t *cell, const char *s, json_t
 	return 0;
 }
 
+/*
+ * The typers of one cell by field type, after bsm_type_cell has dealt with
+ * null and empty cells: cell is the cell, s its trimmed text (the text as it
+ * is for BT_TEXT) or NULL when the cell is not a string.  0 with *out, or -1
+ * with *err.
+ */
+static int
+type_text(const json_t *cell, const char *s, json_t **out, char **err)
+{
+	if (!json_is_string(cell)) {
+		*err = xasprintf("expected text, got %s", json_type_desc(cell));
+		return -1;
+	}
+	*out = json_string(s);
+	if (!*out)
+		*out = json_string("");
+	return 0;
+}
+
+static int
+type_enum(const struct bsm_field *f, const json_t *cell, const char *s,
+    json_t **out, char **err)
+{
+	struct buf b = BUF_INIT;
+	const char *val;
+	size_t i;
+	json_t *v;
+
+	if (!s) {
+		*err = xasprintf("expected text, got %s", json_type_desc(cell));
+		return -1;
+	}
+	json_array_foreach(f->values, i, v) {
+		val = json_string_value(json_object_get(v, "value"));
+		if (!strcasecmp(val, s)) {
+			*out = json_string(val);
+			return 0;
+		}
+	}
+	json_array_foreach(f->values, i, v) {
+		if (i)
+			buf_adds(&b, ", ");
+		buf_adds(&b, json_string_value(json_object_get(v, "value")));
+	}
+	*err = xasprintf("\"%s\" is not one of %s", s, b.s);
+	buf_release(&b);
+	return -1;
+}
+
+static int
+type_bool(const json_t *cell, const char *s, json_t **out, char **err)
+{
+	int bv;
+
+	if (json_is_boolean(cell))
+		bv = json_is_true(cell);
+	else if (s && (!strcasecmp(s, "y") || !strcasecmp(s, "n")))
+		bv = (s[0] == 'y' || s[0] == 'Y');
+	else if (!s || parse_bool(s, &bv) < 0) {
+		*err = s ? xasprintf("\"%s\" is not yes or no", s) :
+		    xasprintf("expected a boolean, got %s", json_type_desc(cell));
+		return -1;
+	}
+	*out = json_boolean(bv);
+	return 0;
+}
+
+static int
+type_date(const char *s, json_t **out, char **err)
+{
+	if (!s || !valid_date(s)) {
+		*err = xasprintf("\"%s\" is not an ISO 8601 date (YYYY-MM-DD)", s ? s : "");
+		return -1;
+	}
+	*out = json_stringn(s, 10);
+	return 0;
+}
+
+/* A JSON array as it is, or comma-separated text (empty items dropped). */
+static int
+type_list(const json_t *cell, const char *s, json_t **out, char **err)
+{
+	char **v, **q, *t;
+
+	if (json_is_array(cell)) {
+		*out = json_deep_copy(cell);
+		return 0;
+	}
+	if (!s) {
+		*err = xasprintf("expected a list, got %s", json_type_desc(cell));
+		return -1;
+	}
+	v = strv_split(s, ',');
+	*out = json_array();
+	for (q = v; *q; q++) {
+		t = bsm_trim(*q);
+		if (*t)
+			json_array_append_new(*out, json_string(t));
+		free(t);
+	}
+	strv_free(v);
+	return 0;
+}
+
 int
 bsm_type_cell(const struct bsm_field *f, const json_t *cell, json_t **out, char **err)
 {
@@ -612,7 +732,7 @@ bsm_type_cell(const struct bsm_field *f, const json_t *cell, json_t **out, char 
 		return type_records_cell(f, cell, out, err);
 	if (json_is_string(cell)) {
 		s = f->type == BT_TEXT ? xstrdup(json_string_value(cell)) :
-		    trimmed(json_string_value(cell));
+		    bsm_trim(json_string_value(cell));
 		if (f->nullable && is_null_word(f, s)) {
 			free(s);
 			*out = json_null();
@@ -629,83 +749,19 @@ bsm_type_cell(const struct bsm_field *f, const json_t *cell, json_t **out, char 
 		rc = type_number(f, cell, s, out, err);
 		break;
 	case BT_TEXT:
-		if (!json_is_string(cell)) {
-			*err = xasprintf("expected text, got %s", json_type_desc(cell));
-			rc = -1;
-			break;
-		}
-		*out = json_string(s);
-		if (!*out)
-			*out = json_string("");
+		rc = type_text(cell, s, out, err);
 		break;
-	case BT_ENUM: {
-		size_t i;
-		json_t *v;
-		if (!s) {
-			*err = xasprintf("expected text, got %s", json_type_desc(cell));
-			rc = -1;
-			break;
-		}
-		json_array_foreach(f->values, i, v) {
-			const char *val = json_string_value(json_object_get(v, "value"));
-			if (!strcasecmp(val, s)) {
-				*out = json_string(val);
-				break;
-			}
-		}
-		if (!*out) {
-			struct buf b = BUF_INIT;
-			json_array_foreach(f->values, i, v) {
-				if (i)
-					buf_adds(&b, ", ");
-				buf_adds(&b, json_string_value(json_object_get(v, "value")));
-			}
-			*err = xasprintf("\"%s\" is not one of %s", s, b.s);
-			buf_release(&b);
-			rc = -1;
-		}
+	case BT_ENUM:
+		rc = type_enum(f, cell, s, out, err);
 		break;
-	}
-	case BT_BOOL: {
-		int bv;
-		if (json_is_boolean(cell))
-			bv = json_is_true(cell);
-		else if (s && (!strcasecmp(s, "y") || !strcasecmp(s, "n")))
-			bv = (s[0] == 'y' || s[0] == 'Y');
-		else if (!s || parse_bool(s, &bv) < 0) {
-			*err = s ? xasprintf("\"%s\" is not yes or no", s) :
-			    xasprintf("expected a boolean, got %s", json_type_desc(cell));
-			rc = -1;
-			break;
-		}
-		*out = json_boolean(bv);
+	case BT_BOOL:
+		rc = type_bool(cell, s, out, err);
 		break;
-	}
 	case BT_DATE:
-		if (!s || !valid_date(s)) {
-			*err = xasprintf("\"%s\" is not an ISO 8601 date (YYYY-MM-DD)", s ? s : "");
-			rc = -1;
-			break;
-		}
-		*out = json_stringn(s, 10);
+		rc = type_date(s, out, err);
 		break;
 	case BT_LIST:
-		if (json_is_array(cell)) {
-			*out = json_deep_copy(cell);
-		} else if (s) {
-			char **v = strv_split(s, ','), **q;
-			*out = json_array();
-			for (q = v; *q; q++) {
-				char *t = trimmed(*q);
-				if (*t)
-					json_array_append_new(*out, json_string(t));
-				free(t);
-			}
-			strv_free(v);
-		} else {
-			*err = xasprintf("expected a list, got %s", json_type_desc(cell));
-			rc = -1;
-		}
+		rc = type_list(cell, s, out, err);
 		break;
 	case BT_RECORDS:
 		break;
@@ -845,7 +901,7 @@ agrees(const json_t *typed, const json_t *computed)
 	if (json_is_string(typed)) {
 		const char *s = json_string_value(typed);
 		double d;
-		char *t = trimmed(s);
+		char *t = bsm_trim(s);
 		int r;
 		if (!*t) {
 			free(t);

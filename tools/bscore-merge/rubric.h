@@ -96,8 +96,8 @@ void bsm_rubric_free(struct bsm_rubric *r);
 
 const struct bsm_field *bsm_rubric_field(const struct bsm_rubric *r,
     const char *name);
-const struct bsm_derived *bsm_rubric_derived(const struct bsm_rubric *r,
-    const char *name);
+/* A copy of s without leading and trailing spaces, tabs, CRs and LFs; malloc'd. */
+char *bsm_trim(const char *s);
 /*
  * Canonical column name of a sheet header cell: trimmed, lower case, runs of
  * spaces and '-' as '_', then the rubric's aliases.  malloc'd.

@@ -3,7 +3,8 @@
  * kappa, the hallucination count correlation and category agreement, per
  * kind of second rating (another rater, the primary rater's self-check, an
  * LLM judge, the autoscorer); the 000 §8.2 decision; and the agreement
- * under the rubrics of specs 002 and 004.
+ * under the rubrics of specs 002 and 004.  Calls results.c, stats.c and
+ * obs.c.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 
 #include "ctx.h"
 #include "bstats.h"
-#include "stats.h"
+#include "analysis.h"
 
 /* The kappa threshold of 000 §8.2. */
 #define KAPPA_MIN 0.6
@@ -28,13 +29,8 @@ find_primary(const struct bst_study *s, const struct bst_obs *o)
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 		const struct bst_obs *m = s->idx[mid];
-		int c;
+		int c = bst_tuple_cmp(m, o);	/* the order of s->idx */
 
-		/* the order of s->idx (analysis.c, cmp_obs_key) */
-		if (!(c = bstats_natcmp(m->site, o->site)) &&
-		    !(c = bstats_natcmp(m->question, o->question)) &&
-		    !(c = bstats_cmp_str(m->model, o->model)))
-			c = m->cond - o->cond;
 		if (c == 0)
 			return m;
 		if (c < 0)
@@ -160,44 +156,62 @@ kappa_decision(struct bst_study *s, json_t *const k[4], size_t n)
 	json_set_real(r, "threshold", KAPPA_MIN);
 }
 
+/* The kappas of one kind of second rating; in dec the four that 000 §8.2
+ * reads (linear weighted for the ordinal metrics, plain for the binary). */
 static void
-agreement_kind(struct bst_study *s, size_t k)
+kappas(struct bst_study *s, const char *kind, const struct ratings *g,
+    json_t *dec[4])
 {
 	static const double acc_l[] = { 0, 1, 2, 3 }, cf_l[] = { 0, 1, 2 },
 	    bin_l[] = { 0, 1 };
+
+	dec[0] = kappa_res(s, kind, "factual_accuracy", g->x[0], g->y[0],
+	    g->n[0], acc_l, 4, BST_KAPPA_LINEAR);
+	kappa_res(s, kind, "factual_accuracy", g->x[0], g->y[0], g->n[0],
+	    acc_l, 4, BST_KAPPA_QUADRATIC);
+	kappa_res(s, kind, "factual_accuracy", g->x[0], g->y[0], g->n[0],
+	    acc_l, 4, BST_KAPPA_NONE);
+	dec[1] = kappa_res(s, kind, "citation_fidelity", g->x[1], g->y[1],
+	    g->n[1], cf_l, 3, BST_KAPPA_LINEAR);
+	kappa_res(s, kind, "citation_fidelity", g->x[1], g->y[1], g->n[1],
+	    cf_l, 3, BST_KAPPA_QUADRATIC);
+	dec[2] = kappa_res(s, kind, "completeness", g->x[2], g->y[2], g->n[2],
+	    bin_l, 2, BST_KAPPA_NONE);
+	dec[3] = kappa_res(s, kind, "hallucination_categories", g->x[4],
+	    g->y[4], g->n[4], bin_l, 2, BST_KAPPA_NONE);
+}
+
+/* The share of items (n > 0) whose factual accuracy both raters scored
+ * alike. */
+static void
+percent_agreement(struct bst_study *s, const char *kind,
+    const struct ratings *g)
+{
+	json_t *r = bst_res_new(s, "percent_agreement", "agreement", NULL, NULL,
+	    "factual_accuracy", kind);
+	size_t i, same = 0;
+
+	for (i = 0; i < g->n[0]; i++)
+		same += g->x[0][i] == g->y[0][i];
+	json_set_int(r, "n", (long long)g->n[0]);
+	json_set_bool(r, "computable", 1);
+	json_set_real(r, "statistic", 100.0 * (double)same / (double)g->n[0]);
+	json_set_str(r, "statistic_name", "percent");
+}
+
+static void
+agreement_kind(struct bst_study *s, size_t k)
+{
 	struct ratings g;
-	struct bst_test t;
-	json_t *r, *dec[4];
-	size_t i, same = 0, c;
+	json_t *dec[4];
+	size_t c;
 
 	gather(s, k, &g);
 	if (g.n[0] > 0) {
-		dec[0] = kappa_res(s, KINDS[k], "factual_accuracy", g.x[0], g.y[0],
-		    g.n[0], acc_l, 4, BST_KAPPA_LINEAR);
-		kappa_res(s, KINDS[k], "factual_accuracy", g.x[0], g.y[0], g.n[0],
-		    acc_l, 4, BST_KAPPA_QUADRATIC);
-		kappa_res(s, KINDS[k], "factual_accuracy", g.x[0], g.y[0], g.n[0],
-		    acc_l, 4, BST_KAPPA_NONE);
-		dec[1] = kappa_res(s, KINDS[k], "citation_fidelity", g.x[1],
-		    g.y[1], g.n[1], cf_l, 3, BST_KAPPA_LINEAR);
-		kappa_res(s, KINDS[k], "citation_fidelity", g.x[1], g.y[1], g.n[1],
-		    cf_l, 3, BST_KAPPA_QUADRATIC);
-		dec[2] = kappa_res(s, KINDS[k], "completeness", g.x[2], g.y[2],
-		    g.n[2], bin_l, 2, BST_KAPPA_NONE);
-		dec[3] = kappa_res(s, KINDS[k], "hallucination_categories", g.x[4],
-		    g.y[4], g.n[4], bin_l, 2, BST_KAPPA_NONE);
-		bst_spearman(g.x[3], g.y[3], g.n[3], BST_TWO_SIDED, &t);
-		r = bst_res_new(s, "spearman", "agreement", NULL, NULL,
+		kappas(s, KINDS[k], &g, dec);
+		bst_spearman_res(s, g.x[3], g.y[3], g.n[3], "agreement",
 		    "hallucination_count", KINDS[k]);
-		bst_res_test(r, &t, "rho", BST_TWO_SIDED, 1);
-		for (i = 0; i < g.n[0]; i++)
-			same += g.x[0][i] == g.y[0][i];
-		r = bst_res_new(s, "percent_agreement", "agreement", NULL, NULL,
-		    "factual_accuracy", KINDS[k]);
-		json_set_int(r, "n", (long long)g.n[0]);
-		json_set_bool(r, "computable", 1);
-		json_set_real(r, "statistic", 100.0 * (double)same / (double)g.n[0]);
-		json_set_str(r, "statistic_name", "percent");
+		percent_agreement(s, KINDS[k], &g);
 		if (k == 0)
 			kappa_decision(s, dec, g.n[0]);
 	}
@@ -219,61 +233,78 @@ bst_agreement(struct bst_study *s)
 /* ------------------------------------------------- spec 002 and 004 */
 
 static int
-cmp_alt_key(const void *x, const void *y)
-{
-	const struct bst_obs *a = *(const struct bst_obs *const *)x;
-	const struct bst_obs *b = *(const struct bst_obs *const *)y;
-	int c;
-
-	if ((c = bstats_natcmp(a->site, b->site)) ||
-	    (c = bstats_natcmp(a->question, b->question)) ||
-	    (c = bstats_cmp_str(a->model, b->model)))
-		return c;
-	if (a->cond != b->cond)
-		return a->cond - b->cond;
-	return a->line < b->line ? -1 : a->line > b->line;
-}
-
-static int
 same_response(const struct bst_obs *a, const struct bst_obs *b)
 {
-	return !bstats_cmp_str(a->site, b->site) &&
-	    !bstats_cmp_str(a->question, b->question) &&
-	    !bstats_cmp_str(a->model, b->model) && a->cond == b->cond;
+	return bst_same_triple(a, b) && a->cond == b->cond;
 }
 
-/* Spec 002 Phase 3: kappa on PASS (quality_score >= 0.70) versus FAIL. */
-static void
-agreement_002(struct bst_study *s, const double *x, const double *y, size_t m)
-{
-	static const double bin_l[] = { 0, 1 };
-	struct bst_test t;
-	json_t *r = bst_res_new(s, "cohen_kappa", "agreement", NULL, NULL,
-	    "pass_fail (quality_score >= 0.70)", "answer-quality raters");
+/* The rating pairs of one rubric: the primary rater's score (x: PASS or
+ * track 1; x2: track 2) against another rater's (y, y2). */
+struct rubric_pairs {
+	double *x, *y, *x2, *y2;
+	size_t n, cap;
+};
 
-	bst_kappa(x, y, m, bin_l, 2, BST_KAPPA_NONE, &t);
-	bst_res_test(r, &t, "kappa", BST_TWO_SIDED, 0);
-	json_object_del(r, "p");
-	json_object_del(r, "p_adjusted");
+static void
+rubric_push(struct rubric_pairs *pp, double x, double y, double x2, double y2)
+{
+	if (pp->n == pp->cap) {
+		pp->cap = pp->cap ? 2 * pp->cap : 16;
+		pp->x = xreallocarray(pp->x, pp->cap, sizeof *pp->x);
+		pp->y = xreallocarray(pp->y, pp->cap, sizeof *pp->y);
+		pp->x2 = xreallocarray(pp->x2, pp->cap, sizeof *pp->x2);
+		pp->y2 = xreallocarray(pp->y2, pp->cap, sizeof *pp->y2);
+	}
+	pp->x[pp->n] = x;
+	pp->y[pp->n] = y;
+	pp->x2[pp->n] = x2;
+	pp->y2[pp->n] = y2;
+	pp->n++;
+}
+
+/*
+ * The ratings idx[0..n) of one tuple: each primary rating under rubric rb
+ * against each other rating of the same response, into pp.  Returns the
+ * number of primary ratings under rb.
+ */
+static size_t
+tuple_pairs(const struct bst_obs *const *idx, size_t n, int rb,
+    struct rubric_pairs *pp)
+{
+	size_t i, j, any = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct bst_obs *p = idx[i];
+
+		if (p->rubric != rb || !p->primary || p->excluded)
+			continue;
+		any++;
+		for (j = 0; j < n; j++) {
+			const struct bst_obs *o = idx[j];
+
+			if (o->rubric != rb || o->primary || o->excluded ||
+			    !same_response(o, p))
+				continue;
+			rubric_push(pp, rb == BST_R002 ? p->q >= 0.70 : p->t1,
+			    rb == BST_R002 ? o->q >= 0.70 : o->t1, p->t2, o->t2);
+		}
+	}
+	return any;
 }
 
 /* Spec 004: each track between raters, and track 1 against track 2. */
 static void
-agreement_004(struct bst_study *s, double *x, double *y, const double *x2,
-    const double *y2, size_t m)
+agreement_004(struct bst_study *s, const struct rubric_pairs *pp)
 {
-	struct bst_test t;
-	json_t *r;
+	double *x = xreallocarray(NULL, s->nalt + 1, sizeof *x);
+	double *y = xreallocarray(NULL, s->nalt + 1, sizeof *y);
 	size_t i, n = 0;
+	json_t *r;
 
-	bst_spearman(x, y, m, BST_TWO_SIDED, &t);
-	r = bst_res_new(s, "spearman", "agreement", NULL, NULL,
+	bst_spearman_res(s, pp->x, pp->y, pp->n, "agreement",
 	    "factual_accuracy_score", "dual-track raters");
-	bst_res_test(r, &t, "rho", BST_TWO_SIDED, 1);
-	bst_spearman(x2, y2, m, BST_TWO_SIDED, &t);
-	r = bst_res_new(s, "spearman", "agreement", NULL, NULL,
+	bst_spearman_res(s, pp->x2, pp->y2, pp->n, "agreement",
 	    "reasoning_quality", "dual-track raters");
-	bst_res_test(r, &t, "rho", BST_TWO_SIDED, 1);
 	for (i = 0; i < s->nalt; i++)
 		if (s->alt[i].rubric == BST_R004 && s->alt[i].primary &&
 		    !s->alt[i].excluded) {
@@ -281,52 +312,40 @@ agreement_004(struct bst_study *s, double *x, double *y, const double *x2,
 			y[n] = s->alt[i].t2;
 			n++;
 		}
-	bst_spearman(x, y, n, BST_TWO_SIDED, &t);
-	r = bst_res_new(s, "spearman", "agreement", NULL, NULL,
+	r = bst_spearman_res(s, x, y, n, "agreement",
 	    "factual_accuracy_score~reasoning_quality", "dual-track tracks");
-	bst_res_test(r, &t, "rho", BST_TWO_SIDED, 1);
 	bst_res_note(r, "spec 004: the two tracks are meant to be independent; "
 	    "a strong correlation suggests they are not");
-}
-
-static void
-rubric_pairs(struct bst_study *s, const struct bst_obs **idx, int rb)
-{
-	double *x = xreallocarray(NULL, s->nalt + 1, sizeof *x);
-	double *y = xreallocarray(NULL, s->nalt + 1, sizeof *y);
-	double *x2 = xreallocarray(NULL, s->nalt + 1, sizeof *x2);
-	double *y2 = xreallocarray(NULL, s->nalt + 1, sizeof *y2);
-	size_t i, j, m = 0, any = 0;
-
-	/* the primary rating against each other rating of the same response */
-	for (i = 0; i < s->nalt; i++) {
-		const struct bst_obs *p = idx[i];
-
-		if (p->rubric != rb || !p->primary || p->excluded)
-			continue;
-		any++;
-		for (j = 0; j < s->nalt; j++) {
-			const struct bst_obs *o = idx[j];
-
-			if (o->rubric != rb || o->primary || o->excluded ||
-			    !same_response(o, p))
-				continue;
-			assert(m < s->nalt);
-			x[m] = rb == BST_R002 ? p->q >= 0.70 : p->t1;
-			y[m] = rb == BST_R002 ? o->q >= 0.70 : o->t1;
-			x2[m] = p->t2;
-			y2[m] = o->t2;
-			m++;
-		}
-	}
-	if (any && rb == BST_R002)
-		agreement_002(s, x, y, m);
-	else if (any)
-		agreement_004(s, x, y, x2, y2, m);
 	free(x);
 	free(y);
-	free(x2);
-	free(y2);
+}
+
+/* The agreement under rubric rb over idx (the alternative ratings sorted
+ * in the order of tuples), when a primary rating under rb exists. */
+static void
+rubric_agreement(struct bst_study *s, const struct bst_obs *const *idx,
+    int rb)
+{
+	static const double bin_l[] = { 0, 1 };
+	struct rubric_pairs pp = { NULL, NULL, NULL, NULL, 0, 0 };
+	size_t i, j, any = 0;
+
+	for (i = 0; i < s->nalt; i = j) {
+		for (j = i + 1; j < s->nalt && !bst_tuple_cmp(idx[i], idx[j]); j++)
+			;
+		any += tuple_pairs(idx + i, j - i, rb, &pp);
+	}
+	/* spec 002 Phase 3: kappa on PASS (quality_score >= 0.70) or FAIL */
+	if (any && rb == BST_R002)
+		kappa_res(s, "answer-quality raters",
+		    "pass_fail (quality_score >= 0.70)", pp.x, pp.y, pp.n, bin_l,
+		    2, BST_KAPPA_NONE);
+	else if (any)
+		agreement_004(s, &pp);
+	free(pp.x);
+	free(pp.y);
+	free(pp.x2);
+	free(pp.y2);
 }
 
 void
@@ -340,8 +359,8 @@ bst_rubric_agreement(struct bst_study *s)
 	idx = xreallocarray(NULL, s->nalt, sizeof *idx);
 	for (i = 0; i < s->nalt; i++)
 		idx[i] = &s->alt[i];
-	qsort(idx, s->nalt, sizeof *idx, cmp_alt_key);
-	rubric_pairs(s, idx, BST_R002);
-	rubric_pairs(s, idx, BST_R004);
+	qsort(idx, s->nalt, sizeof *idx, bst_obs_cmp);
+	rubric_agreement(s, idx, BST_R002);
+	rubric_agreement(s, idx, BST_R004);
 	free(idx);
 }

@@ -3,13 +3,52 @@
  * (NDJSON), a Markdown report, SVG figures with their data as CSV, and an
  * HTML results browser out (spec 001 §6, 000 §4 and §8).
  *
- * Files: records.c takes the scored records in; analysis.c pairs them, runs
- * the primary and secondary tests and the BH adjustment; groups.c the
- * clustering checks and subgroups; tokens.c the token analyses and the
- * correlations; agreement.c inter-rater reliability; parity.c the A<->B
- * content parity and its sensitivity analysis; conformance.c the corpus
- * conformance findings of `bctx check --json`; report.c and report-sec.c
- * the Markdown report; svg.c the figures; html.c the results browser.
+ * THE FILES, in floors: a file calls only files on the floors below it, and
+ * a file that calls its siblings exports nothing they call.
+ *
+ *   main.c          options, then the run: records.c, conformance.c,
+ *                   analysis.c, and the outputs report.c, svg.c, html.c
+ *   html.c          bstats_html: the results browser, one self-contained
+ *                   page; calls report.c (the report's Markdown) and
+ *                   svg.c (the figures inline)
+ *   records.c       bstats_add_record, bstats_free: scored records into
+ *                   struct bst_obs, every field checked
+ *   conformance.c   bstats_conformance: the findings of bctx check --json
+ *   analysis.c      bstats_analyse, the analysis' driver: runs the
+ *                   analyses below in report order, BH by family
+ *     pairs.c         pairing and the exclusion accounting (001 §2.5)
+ *     groups.c        clustering checks (§6.5), subgroups and follow-ups
+ *                     (§6.6), sectors
+ *     tokens.c        token analyses and correlations (§2.6, §6.7, §6.8)
+ *     parity.c        A<->B parity and its sensitivity analysis (§7.1)
+ *     agreement.c     inter-rater reliability (000 §8), specs 002 and 004
+ *     paired.c        the §6.2 test of one metric over a set of pairs
+ *                     (called by analysis.c, groups.c, parity.c)
+ *     results.c       the result records and their parts (called by
+ *                     paired.c and the analyses but pairs.c)
+ *   report.c        bstats_report, the report's driver: head and sections
+ *     report-tests.c  sections 1-4 (data, hypotheses, BH tables)
+ *     report-sec.c    sections 5-9 (clustering to correlations)
+ *     report-guide.c  agreement, conformance, interpretation, methods
+ *     report-fmt.c    the primitives of every section
+ *   svg.c           bstats_figures: the four figures and their CSV
+ *   obs.c           below all of them: a rating's metric values and THE
+ *                   SIGN CONVENTION (bst_delta), the order of tuples, the
+ *                   natural order of ids, the printed p-value
+ *   stats.c         the statistical procedures (stats.h); calls nothing
+ *                   of bstats
+ *
+ * analysis.h and report.h declare what their floors share; this header
+ * what main.c, the outputs and the fuzz target use, and obs.c.  Names:
+ * bstats_* is the program's interface, bst_* shared inside it, rp_* the
+ * report's.  Where new work goes: a new analysis is a file beside groups.c
+ * called from bstats_analyse (with its BH family there), built on paired.c
+ * and results.c; a new report section is an rp_* function in a report-*.c
+ * file called from bstats_report, reading only result records; a new
+ * output is a file beside svg.c and html.c called from main.c; work that
+ * runs the whole analysis many times (a simulation) sits above analysis.c
+ * and calls bstats_analyse, which keeps its state in the study (the only
+ * global it touches is GSL's error handler, turned off once by stats.c).
  */
 #ifndef BSTATS_BSTATS_H
 #define BSTATS_BSTATS_H
@@ -17,6 +56,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <jansson.h>
+
+#include "progress.h"
 
 /*
  * THE SIGN CONVENTION of every paired difference and effect size bstats
@@ -27,8 +68,8 @@
  * Δ_tokens; 000 §4 writes token deltas as B - A, which this report turns
  * round so that one sign holds everywhere).  Cliff's δ is the mean sign of
  * that Δ, Cohen's d its standardised mean, W+ the rank sum of its positive
- * values.  bst_delta() computes it; BST_SIGN is the sentence the report,
- * the figure captions, the CSV files and the records repeat.
+ * values.  bst_delta() (obs.c) computes it; BST_SIGN is the sentence the
+ * report, the figure captions, the CSV files and the records repeat.
  */
 #define BST_SIGN "positive = Condition B better (higher score, fewer " \
 	"hallucinations, fewer tokens)"
@@ -88,84 +129,58 @@ struct bst_study {
 	json_t *results;	/* array of result records, in report order */
 	json_t *exclusions;	/* exclusion accounting (object) */
 	json_t *conformance;	/* corpus conformance summary, or NULL */
+	struct progress boot_progress;	/* the bootstrap intervals, on stderr */
 };
 
-/* Take one scored record (borrowed); dies on invalid fields. */
+/* ------------------------------------------ the program's interface */
+
+/* records.c: take one scored record (borrowed); dies naming file, line and
+ * field on an invalid one. */
 void bstats_add_record(struct bst_study *s, json_t *rec);
-/* Read the findings of `bctx check --json` from path into s->conformance. */
+/* conformance.c: read the findings of `bctx check --json` from path into
+ * s->conformance; dies naming file, line and field on an invalid one. */
 void bstats_conformance(struct bst_study *s, const char *path);
-/* Pair the ratings and run every analysis into s->results. */
+/* analysis.c: pair the ratings and run every analysis into s->results (an
+ * array s owns); dies on a second primary rating of a tuple. */
 void bstats_analyse(struct bst_study *s);
-/* Write the Markdown report. */
+/* report.c: write the Markdown report of an analysed study. */
 void bstats_report(const struct bst_study *s, FILE *fp);
-/* Write the SVG figures and their CSV data into dir (created). */
+/* svg.c: write the SVG figures and their CSV data into dir (created). */
 void bstats_figures(const struct bst_study *s, const char *dir);
-/* The figures one by one (for the browser): name, and the SVG element. */
+/* svg.c: the figures one by one (for the browser): name, and the SVG
+ * element. */
 #define BST_NFIGURES 4
 const char *bstats_figure_name(size_t i);
 void bstats_figure_svg(const struct bst_study *s, size_t i, FILE *fp);
-/* Write the self-contained HTML results browser. */
+/* html.c: write the self-contained HTML results browser. */
 void bstats_html(const struct bst_study *s, FILE *fp);
+/* records.c: release everything s holds. */
 void bstats_free(struct bst_study *s);
 
-/* ------------------------------------------------ shared by the files */
+/* -------------------------------------------- obs.c: shared by all files */
 
+/* The names of the metrics, by enum bst_metric. */
+extern const char *const BST_METRIC_NAME[];
+/* The value of metric m of rating o. */
+double bst_metric_val(const struct bst_obs *o, enum bst_metric m);
 /* Δ of one pair's metric under THE SIGN CONVENTION above. */
 double bst_delta(enum bst_metric m, const struct bst_obs *a,
     const struct bst_obs *b);
-double bst_metric_val(const struct bst_obs *o, enum bst_metric m);
-extern const char *const BST_METRIC_NAME[];
 /* "B − A" or "A − B": how Δ of metric m is formed. */
 const char *bst_delta_def(enum bst_metric m);
-
-const char *bstats_magnitude(const char *measure, double v);
-char *bstats_fmt_p(double p, char *out, size_t len);
+/* strcmp with NULL as "". */
+int bst_cmp_str(const char *a, const char *b);
 /* strcmp that orders digit runs by value (T9 before T10); NULL as "". */
-int bstats_natcmp(const char *a, const char *b);
-int bstats_cmp_str(const char *a, const char *b);
-
-/* Result records (analysis.c). */
-json_t *bst_res_new(struct bst_study *s, const char *test, const char *group,
-    const char *hyp, const char *family, const char *metric,
-    const char *subset);
-struct bst_test;
-void bst_res_test(json_t *r, const struct bst_test *t, const char *statname,
-    int alt, int has_alt);
-void bst_res_effect(json_t *r, const char *measure, int ok, double v,
-    double lo, double hi, double level, const char *why);
-void bst_res_note(json_t *r, const char *note);
-json_t *bst_summary(const double *v, size_t n, int freq);
-void bst_cliff_effect(struct bst_study *s, json_t *r, const double *d,
-    size_t n);
-
-/* Which pairs a test uses: NULL for all. */
-typedef int (*bst_pair_filter)(const struct bst_pair *p, const void *arg);
-/* The oriented Δ of metric m over the pairs passing f (caller frees). */
-size_t bst_collect(const struct bst_study *s, enum bst_metric m,
-    bst_pair_filter f, const void *arg, double **bv, double **av,
-    double **dv);
-/* The §6.2 test of metric m over the pairs passing f; its result record. */
-json_t *bst_metric_test(struct bst_study *s, enum bst_metric m,
-    bst_pair_filter f, const void *arg, const char *group, const char *hyp,
-    const char *family, const char *subset);
-/* BH within one family (adj <= alpha rejects, as statsmodels). */
-void bst_adjust(struct bst_study *s, const char *family);
-
-/* The analyses in the other files. */
-void bst_clustering(struct bst_study *s);
-void bst_subgroup(struct bst_study *s, int which, const char *hyp,
-    const char *family, const char *label);
-void bst_followups(struct bst_study *s, int which, const char *hyp,
-    const char *label);
-void bst_sectors(struct bst_study *s);
-void bst_token_sites(struct bst_study *s);
-void bst_token_models(struct bst_study *s);
-void bst_correlations(struct bst_study *s);
-void bst_agreement(struct bst_study *s);
-void bst_rubric_agreement(struct bst_study *s);
-void bst_parity(struct bst_study *s);
-
-/* Markdown: s with |, *, _, `, [, ], <, >, &, #, \ escaped (report.c). */
-void bst_md(FILE *fp, const char *s);
+int bst_natcmp(const char *a, const char *b);
+/* The order of tuples: site and question natural, model, condition. */
+int bst_tuple_cmp(const struct bst_obs *a, const struct bst_obs *b);
+/* qsort comparator of struct bst_obs pointers: bst_tuple_cmp, then the
+ * input line (the order of s->idx). */
+int bst_obs_cmp(const void *x, const void *y);
+/* Same site, question and model (byte for byte). */
+int bst_same_triple(const struct bst_obs *a, const struct bst_obs *b);
+/* p as the report and figures print it ("0.0312", "1.23e-05", "< 1e-300")
+ * into out[len]; returns out. */
+char *bst_fmt_p(double p, char *out, size_t len);
 
 #endif

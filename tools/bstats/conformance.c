@@ -44,10 +44,7 @@ finding(json_t *rec, void *ctx)
 	if (!r) {
 		r = json_object();
 		json_set_str(r, "rule", id);
-		if (sec)
-			json_set_str(r, "section", sec);
-		else
-			json_set_null(r, "section");
+		json_set_new(r, "section", json_str_or_null(sec));
 		json_set_str(r, "level", level);
 		json_set_int(r, "findings", 0);
 		json_set_new(r, "examples", json_array());

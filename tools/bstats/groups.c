@@ -4,6 +4,7 @@
  * Kruskal-Wallis interaction on per-(site, question) accuracy Δ within each
  * group, Mann-Whitney follow-ups only after a significant Kruskal-Wallis,
  * one-tailed in the direction H4 and H5 state, and per-sector effect sizes.
+ * Calls paired.c, results.c, stats.c and obs.c.
  */
 #include <assert.h>
 #include <math.h>
@@ -11,46 +12,45 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "sort.h"
 #include "bstats.h"
-#include "stats.h"
-
-enum { G_TIER, G_COMPLEXITY, G_SECTOR };
+#include "analysis.h"
 
 static const char *const TIERS[] = { "small", "medium", "large" };
 static const char *const LEVELS[] = { "single-fact",
     "multi-section-synthesis", "conceptual-relationship" };
 
 static const char *
-group_of(const struct bst_pair *p, int which)
+group_of(const struct bst_pair *p, enum bst_grouping which)
 {
-	return which == G_TIER ? p->b->tier : which == G_COMPLEXITY ?
+	return which == BST_G_TIER ? p->b->tier : which == BST_G_COMPLEXITY ?
 	    p->b->complexity : p->b->sector;
 }
 
 static int
 by_tier(const struct bst_pair *p, const void *arg)
 {
-	return !bstats_cmp_str(p->b->tier, arg);
+	return !bst_cmp_str(p->b->tier, arg);
 }
 
 static int
 by_complexity(const struct bst_pair *p, const void *arg)
 {
-	return !bstats_cmp_str(p->b->complexity, arg);
+	return !bst_cmp_str(p->b->complexity, arg);
 }
 
 static int
 by_sector(const struct bst_pair *p, const void *arg)
 {
-	return !bstats_cmp_str(p->b->sector, arg);
+	return !bst_cmp_str(p->b->sector, arg);
 }
 
 /* Position of v in the known order of its field (3 when unknown). */
 static int
-known_rank(int which, const char *v)
+known_rank(enum bst_grouping which, const char *v)
 {
-	const char *const *known = which == G_TIER ? TIERS :
-	    which == G_COMPLEXITY ? LEVELS : NULL;
+	const char *const *known = which == BST_G_TIER ? TIERS :
+	    which == BST_G_COMPLEXITY ? LEVELS : NULL;
 	int k;
 
 	for (k = 0; known && k < 3; k++)
@@ -59,38 +59,37 @@ known_rank(int which, const char *v)
 	return 3;
 }
 
-static int distinct_which;
-
+/* Values of one field (which: *arg): known order, then natural. */
 static int
-cmp_group(const void *x, const void *y)
+cmp_group(const void *x, const void *y, void *arg)
 {
 	const char *a = *(const char *const *)x, *b = *(const char *const *)y;
-	int ka = known_rank(distinct_which, a), kb = known_rank(distinct_which, b);
+	enum bst_grouping which = *(const enum bst_grouping *)arg;
+	int ka = known_rank(which, a), kb = known_rank(which, b);
 
 	if (ka != kb)
 		return ka < kb ? -1 : 1;
-	return bstats_natcmp(a, b);
+	return bst_natcmp(a, b);
 }
 
 /* Distinct values of a field over the pairs: known order, then natural. */
 static size_t
-distinct(const struct bst_study *s, int which, const char ***out)
+distinct(const struct bst_study *s, enum bst_grouping which, const char ***out)
 {
 	const char **v = xreallocarray(NULL, s->npairs + 4, sizeof *v);
-	size_t n = 0, i, j;
+	json_t *seen = json_object();
+	size_t n = 0, i;
 
 	for (i = 0; i < s->npairs; i++) {
 		const char *x = group_of(&s->pairs[i], which);
 
-		if (!x)
-			continue;
-		for (j = 0; j < n && strcmp(v[j], x) != 0; j++)
-			;
-		if (j == n)
+		if (x && !json_object_get(seen, x)) {
+			json_object_set_new(seen, x, json_true());
 			v[n++] = x;
+		}
 	}
-	distinct_which = which;
-	qsort(v, n, sizeof *v, cmp_group);
+	json_decref(seen);
+	ctx_sort(v, n, sizeof *v, cmp_group, &which);
 	*out = v;
 	return n;
 }
@@ -101,8 +100,8 @@ distinct(const struct bst_study *s, int which, const char ***out)
  * group's models.  The pairs are sorted by site, question, model.
  */
 static size_t
-per_question(const struct bst_study *s, int which, const char *val,
-    double **out)
+per_question(const struct bst_study *s, enum bst_grouping which,
+    const char *val, double **out)
 {
 	double *v = xreallocarray(NULL, s->npairs + 1, sizeof *v);
 	size_t i, n = 0, c = 0;
@@ -112,10 +111,10 @@ per_question(const struct bst_study *s, int which, const char *val,
 	for (i = 0; i < s->npairs; i++) {
 		const struct bst_pair *p = &s->pairs[i];
 
-		if (bstats_cmp_str(group_of(p, which), val))
+		if (bst_cmp_str(group_of(p, which), val))
 			continue;
-		if (last && (bstats_cmp_str(last->a->site, p->a->site) ||
-		    bstats_cmp_str(last->a->question, p->a->question))) {
+		if (last && (bst_cmp_str(last->a->site, p->a->site) ||
+		    bst_cmp_str(last->a->question, p->a->question))) {
 			v[n++] = sum / (double)c;
 			sum = 0;
 			c = 0;
@@ -132,7 +131,7 @@ per_question(const struct bst_study *s, int which, const char *val,
 }
 
 static void
-kruskal_record(struct bst_study *s, int which, const char *hyp,
+kruskal_record(struct bst_study *s, enum bst_grouping which, const char *hyp,
     const char *family, const char *label, const char **vals, size_t nv)
 {
 	double **g = xcalloc(nv + 1, sizeof *g);
@@ -151,8 +150,7 @@ kruskal_record(struct bst_study *s, int which, const char *hyp,
 	for (i = 0; i < nv; i++)
 		json_set_new(gs, vals[i], bst_summary(g[i], gn[i], 0));
 	json_set_new(kw, "groups", gs);
-	json_set_str(kw, "delta", "Δ = B − A, mean over the group's models");
-	json_set_str(kw, "sign", BST_SIGN);
+	bst_res_sign(kw, "Δ = B − A, mean over the group's models");
 	bst_res_note(kw, "the omnibus test of the interaction; its direction "
 	    "is tested one-tailed by the Mann-Whitney follow-ups, run only when "
 	    "it is significant after BH (001 §6.6)");
@@ -163,12 +161,12 @@ kruskal_record(struct bst_study *s, int which, const char *hyp,
 }
 
 void
-bst_subgroup(struct bst_study *s, int which, const char *hyp,
+bst_subgroup(struct bst_study *s, enum bst_grouping which, const char *hyp,
     const char *family, const char *label)
 {
 	const char **vals;
 	size_t nv = distinct(s, which, &vals), i;
-	bst_pair_filter f = which == G_TIER ? by_tier : by_complexity;
+	bst_pair_filter f = which == BST_G_TIER ? by_tier : by_complexity;
 	char sub[160];
 
 	for (i = 0; i < nv; i++) {
@@ -187,15 +185,16 @@ bst_subgroup(struct bst_study *s, int which, const char *hyp,
  * for x = the group expected larger; swaps *x and *y to put it first.
  */
 static enum bst_alt
-followup_direction(int which, size_t *x, size_t *y, const char **vals)
+followup_direction(enum bst_grouping which, size_t *x, size_t *y,
+    const char **vals)
 {
 	int kx = known_rank(which, vals[*x]), ky = known_rank(which, vals[*y]);
 
 	if (kx == 3 || ky == 3)
 		return BST_TWO_SIDED;
-	if (which == G_COMPLEXITY && kx > 0 && ky > 0)
+	if (which == BST_G_COMPLEXITY && kx > 0 && ky > 0)
 		return BST_TWO_SIDED;	/* the two complex levels: no direction */
-	if (which == G_COMPLEXITY ? kx < ky : kx > ky) {
+	if (which == BST_G_COMPLEXITY ? kx < ky : kx > ky) {
 		size_t t = *x;
 
 		*x = *y;
@@ -219,7 +218,7 @@ find_kw(const struct bst_study *s, const char *label)
 }
 
 static void
-followup_pair(struct bst_study *s, int which, const char *hyp,
+followup_pair(struct bst_study *s, enum bst_grouping which, const char *hyp,
     const char *label, const char **vals, size_t i, size_t j)
 {
 	double *gx, *gy;
@@ -233,7 +232,7 @@ followup_pair(struct bst_study *s, int which, const char *hyp,
 	ny = per_question(s, which, vals[j], &gy);
 	bst_mannwhitney(gx, nx, gy, ny, alt, 1, BST_AUTO, &t);
 	snprintf(sub, sizeof sub, "%s=%s vs %s", label, vals[i], vals[j]);
-	r = bst_res_new(s, "mann_whitney_u", label, hyp, which == G_TIER ?
+	r = bst_res_new(s, "mann_whitney_u", label, hyp, which == BST_G_TIER ?
 	    "tier_followup" : "complexity_followup", "factual_accuracy_delta",
 	    sub);
 	bst_res_test(r, &t, "U1", alt, 1);
@@ -253,7 +252,7 @@ followup_pair(struct bst_study *s, int which, const char *hyp,
 
 /* Pairwise Mann-Whitney U, after a significant Kruskal-Wallis only. */
 void
-bst_followups(struct bst_study *s, int which, const char *hyp,
+bst_followups(struct bst_study *s, enum bst_grouping which, const char *hyp,
     const char *label)
 {
 	json_t *kw = (json_t *)find_kw(s, label);
@@ -281,7 +280,7 @@ void
 bst_sectors(struct bst_study *s)
 {
 	const char **vals;
-	size_t nv = distinct(s, G_SECTOR, &vals), i;
+	size_t nv = distinct(s, BST_G_SECTOR, &vals), i;
 
 	for (i = 0; i < nv; i++) {
 		double *bv, *av, *d;
@@ -307,42 +306,57 @@ bst_sectors(struct bst_study *s)
 
 /* ------------------------------------------------------------ clustering */
 
+/*
+ * The mean Δ of metric m per model over the pairs [i, j) of one site,
+ * appended to means in the order the models first appear.
+ */
+static size_t
+site_means(const struct bst_study *s, enum bst_metric m, size_t i, size_t j,
+    double *means)
+{
+	double *sum = xcalloc(j - i + 1, sizeof *sum);
+	size_t *cnt = xcalloc(j - i + 1, sizeof *cnt), k, nm = 0;
+	json_t *slot = json_object();
+
+	for (k = i; k < j; k++) {
+		const struct bst_pair *p = &s->pairs[k];
+		json_t *v = json_object_get(slot, p->a->model);
+		size_t at = v ? (size_t)json_integer_value(v) : nm;
+
+		if (!v)
+			json_object_set_new(slot, p->a->model, json_integer(
+			    (json_int_t)nm++));
+		sum[at] += bst_delta(m, p->a, p->b);
+		cnt[at]++;
+	}
+	for (k = 0; k < nm; k++)
+		means[k] = sum[k] / (double)cnt[k];
+	json_decref(slot);
+	free(sum);
+	free(cnt);
+	return nm;
+}
+
 /* Per-(site, model) mean Δ of metric m; pairs are sorted by site first. */
 static size_t
 site_model_means(const struct bst_study *s, enum bst_metric m, double *means)
 {
-	char *done = xcalloc(s->npairs + 1, 1);
 	size_t i, j, nm = 0;
 
-	for (i = 0; i < s->npairs; i++) {
-		double sum = 0;
-		size_t c = 0;
-
-		if (done[i])
-			continue;
-		for (j = i; j < s->npairs; j++) {
-			const struct bst_pair *p = &s->pairs[j];
-
-			if (bstats_cmp_str(p->a->site, s->pairs[i].a->site))
-				break;
-			if (done[j] || bstats_cmp_str(p->a->model,
-			    s->pairs[i].a->model))
-				continue;
-			done[j] = 1;
-			sum += bst_delta(m, p->a, p->b);
-			c++;
-		}
-		assert(c > 0);
-		means[nm++] = sum / (double)c;
+	for (i = 0; i < s->npairs; i = j) {
+		for (j = i; j < s->npairs && !bst_cmp_str(s->pairs[j].a->site,
+		    s->pairs[i].a->site); j++)
+			;
+		nm += site_means(s, m, i, j, means + nm);
 	}
-	free(done);
+	assert(nm <= s->npairs);
 	return nm;
 }
 
 static int
 cmp_natp(const void *a, const void *b)
 {
-	return bstats_natcmp(*(const char *const *)a, *(const char *const *)b);
+	return bst_natcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* The same object with its keys in natural order (steals o). */
@@ -365,15 +379,13 @@ sorted_object(json_t *o)
 	return out;
 }
 
-static void
-model_directions(struct bst_study *s, enum bst_metric m, const char *hyp)
+/* Per model, in the order models first appear: {"n", "sum" of Δ}. */
+static json_t *
+model_sums(const struct bst_study *s, enum bst_metric m)
 {
-	json_t *r = bst_res_new(s, "direction_summary", "clustering_model", hyp,
-	    NULL, BST_METRIC_NAME[m], "per-model mean Δ");
 	json_t *models = json_object();
-	size_t i, pos = 0, neg = 0, zero = 0;
+	size_t i;
 
-	/* pairs are sorted by site, question, model: gather per model */
 	for (i = 0; i < s->npairs; i++) {
 		const struct bst_pair *p = &s->pairs[i];
 		json_t *o = json_object_get(models, p->a->model);
@@ -388,34 +400,46 @@ model_directions(struct bst_study *s, enum bst_metric m, const char *hyp)
 		    "sum")) + bst_delta(m, p->a, p->b));
 		json_set_int(o, "n", json_integer_value(json_object_get(o, "n")) + 1);
 	}
-	{
-		const char *k;
-		json_t *o;
+	return models;
+}
 
-		json_object_foreach(models, k, o) {
-			double mean = json_number_value(json_object_get(o, "sum")) /
-			    (double)json_integer_value(json_object_get(o, "n"));
+/* Each model's sum replaced by its mean_delta; the count of models whose
+ * mean favours B, A, or neither in dir[0], dir[1], dir[2]. */
+static void
+model_means(json_t *models, size_t dir[3])
+{
+	const char *k;
+	json_t *o;
 
-			json_object_del(o, "sum");
-			json_set_real(o, "mean_delta", mean);
-			if (mean == 0)
-				zero++;
-			else if (mean > 0)
-				pos++;
-			else
-				neg++;
-		}
+	json_object_foreach(models, k, o) {
+		double mean = json_number_value(json_object_get(o, "sum")) /
+		    (double)json_integer_value(json_object_get(o, "n"));
+
+		json_object_del(o, "sum");
+		json_set_real(o, "mean_delta", mean);
+		dir[mean == 0 ? 2 : mean > 0 ? 0 : 1]++;
 	}
+}
+
+static void
+model_directions(struct bst_study *s, enum bst_metric m, const char *hyp)
+{
+	json_t *r = bst_res_new(s, "direction_summary", "clustering_model", hyp,
+	    NULL, BST_METRIC_NAME[m], "per-model mean Δ");
+	json_t *models = model_sums(s, m);
+	size_t dir[3] = { 0, 0, 0 };
+
+	model_means(models, dir);
 	models = sorted_object(models);
 	json_set_int(r, "n", (long long)json_object_size(models));
 	json_set_bool(r, "computable", json_object_size(models) > 0);
 	if (json_object_size(models) == 0)
 		json_set_str(r, "reason", "no pairs");
 	json_set_new(r, "models", models);
-	json_set_int(r, "models_favouring_b", (long long)pos);
-	json_set_int(r, "models_favouring_a", (long long)neg);
-	json_set_int(r, "models_no_difference", (long long)zero);
-	json_set_str(r, "sign", BST_SIGN);
+	json_set_int(r, "models_favouring_b", (long long)dir[0]);
+	json_set_int(r, "models_favouring_a", (long long)dir[1]);
+	json_set_int(r, "models_no_difference", (long long)dir[2]);
+	bst_res_sign(r, NULL);
 	bst_res_note(r, "descriptive (too few models for a test, 001 §6.5)");
 }
 
@@ -440,9 +464,8 @@ bst_clustering(struct bst_study *s)
 		json_set_int(r, "n_nonzero", (long long)t.n);
 		json_set_int(r, "n", (long long)nm);
 		if (t.ok)
-			json_set_str(r, "method", !t.exact ? "approx" :
-			    t.conditional ? "exact conditional" : "exact");
-		json_set_str(r, "sign", BST_SIGN);
+			json_set_str(r, "method", bst_signrank_method(&t));
+		bst_res_sign(r, NULL);
 		bst_res_note(r, "robustness check for within-site clustering "
 		    "(001 §6.5)");
 		free(means);

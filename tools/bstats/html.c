@@ -13,6 +13,7 @@
  * their SHA-256 digests; the data sit in a JSON element with '<', '>' and '&'
  * written as \u escapes, and the script puts every data string into the page
  * as text, never as markup (as bscore-merge's scoring page does).
+ * Calls report.c (the report's Markdown), svg.c (the figures) and obs.c.
  */
 #include <assert.h>
 #include <stdio.h>
@@ -53,18 +54,18 @@ csp_hash(const char *s, char out[60])
 
 /* ------------------------------------------------------------ the data */
 
-static void
-set_str_or_null(json_t *o, const char *k, const json_t *rec, const char *f)
+/* Score v of rating o, or null when o is excluded or v does not apply. */
+static json_t *
+score_or_null(const struct bst_obs *o, double v, int applies)
 {
-	json_t *v = rec ? json_object_get(rec, f) : NULL;
-
-	json_set_new(o, k, json_is_string(v) ? json_incref(v) : json_null());
+	return !o->excluded && applies ? json_real(v) : json_null();
 }
 
+/* The string field f of o's whole record (kept for --html), or null. */
 static json_t *
-num_or_null(const struct bst_obs *o, double v, int ok)
+rec_text(const struct bst_obs *o, const char *f)
 {
-	return !o->excluded && ok ? json_real(v) : json_null();
+	return json_str_or_null(json_get_str(o->rec, f));
 }
 
 /* One condition of a tuple; its content goes into contents once. */
@@ -77,16 +78,16 @@ side(const struct bst_obs *o, json_t *contents)
 
 	json_set_new(j, "excluded", o->excluded ? json_string(o->reason) :
 	    json_null());
-	json_set_new(j, "fa", num_or_null(o, o->fa, 1));
-	json_set_new(j, "hc", num_or_null(o, o->hc, 1));
-	json_set_new(j, "comp", num_or_null(o, o->comp, 1));
-	json_set_new(j, "cf", num_or_null(o, o->cf, o->cf >= 0));
-	json_set_new(j, "tok", num_or_null(o, o->tok, 1));
-	json_set_new(j, "reftok", num_or_null(o, o->reftok, o->has_reftok));
-	json_set_new(j, "gold_coverage", o->gold_cov >= 0 ?
-	    json_real(o->gold_cov) : json_null());
-	set_str_or_null(j, "response", o->rec, "response_text");
-	set_str_or_null(j, "response_id", o->rec, "response_id");
+	json_set_new(j, "fa", score_or_null(o, o->fa, 1));
+	json_set_new(j, "hc", score_or_null(o, o->hc, 1));
+	json_set_new(j, "comp", score_or_null(o, o->comp, 1));
+	json_set_new(j, "cf", score_or_null(o, o->cf, o->cf >= 0));
+	json_set_new(j, "tok", score_or_null(o, o->tok, 1));
+	json_set_new(j, "reftok", score_or_null(o, o->reftok, o->has_reftok));
+	/* gold_coverage and the parity shares: 0..1, or -1 when absent */
+	json_set_new(j, "gold_coverage", json_real_or_null(o->gold_cov));
+	json_set_new(j, "response", rec_text(o, "response_text"));
+	json_set_new(j, "response_id", rec_text(o, "response_id"));
 	snprintf(key, sizeof key, "%s\t%s\t%c", o->site, o->question, o->cond);
 	if (json_is_string(c)) {
 		if (!json_object_get(contents, key))
@@ -112,10 +113,8 @@ deltas(json_t *p, const struct bst_obs *a, const struct bst_obs *b)
 	if (paired && (b->par_b_in_a >= 0 || b->drift >= 0)) {
 		json_t *par = json_object();
 
-		json_set_new(par, "b_in_a", b->par_b_in_a >= 0 ?
-		    json_real(b->par_b_in_a) : json_null());
-		json_set_new(par, "a_in_b", b->par_a_in_b >= 0 ?
-		    json_real(b->par_a_in_b) : json_null());
+		json_set_new(par, "b_in_a", json_real_or_null(b->par_b_in_a));
+		json_set_new(par, "a_in_b", json_real_or_null(b->par_a_in_b));
 		json_set_new(par, "drift", b->drift >= 0 ? json_boolean(b->drift) :
 		    json_null());
 		json_set_new(p, "parity", par);
@@ -134,9 +133,7 @@ tuple(const struct bst_study *s, size_t i, json_t *pairs, json_t *questions,
 	char qkey[512];
 	size_t j;
 
-	for (j = i; j < s->nobs && !strcmp(s->idx[j]->site, o->site) &&
-	    !strcmp(s->idx[j]->question, o->question) &&
-	    !strcmp(s->idx[j]->model, o->model); j++) {
+	for (j = i; j < s->nobs && bst_same_triple(s->idx[j], o); j++) {
 		if (s->idx[j]->cond == 'A')
 			a = s->idx[j];
 		else
@@ -146,18 +143,17 @@ tuple(const struct bst_study *s, size_t i, json_t *pairs, json_t *questions,
 	if (!json_object_get(questions, qkey)) {
 		json_t *q = json_object();
 
-		set_str_or_null(q, "question_text", o->rec, "question_text");
-		set_str_or_null(q, "gold_answer", o->rec, "gold_answer");
+		json_set_new(q, "question_text", rec_text(o, "question_text"));
+		json_set_new(q, "gold_answer", rec_text(o, "gold_answer"));
 		json_object_set_new(questions, qkey, q);
 	}
 	json_set_int(p, "order", (long long)json_array_size(pairs));
 	json_set_str(p, "site", o->site);
 	json_set_str(p, "question", o->question);
 	json_set_str(p, "model", o->model);
-	json_set_new(p, "tier", o->tier ? json_string(o->tier) : json_null());
-	json_set_new(p, "complexity", o->complexity ? json_string(o->complexity) :
-	    json_null());
-	json_set_new(p, "sector", o->sector ? json_string(o->sector) : json_null());
+	json_set_new(p, "tier", json_str_or_null(o->tier));
+	json_set_new(p, "complexity", json_str_or_null(o->complexity));
+	json_set_new(p, "sector", json_str_or_null(o->sector));
 	json_set_str(p, "qkey", qkey);
 	json_set_new(p, "A", a ? side(a, contents) : json_null());
 	json_set_new(p, "B", b ? side(b, contents) : json_null());

@@ -7,7 +7,8 @@
  * gold-coverage asymmetry (gold_coverage of B against A); and the primary
  * tests again without the pairs bctx flagged as drifted, as a sensitivity
  * analysis.  Data from before parity was recorded carries none of the
- * fields: the record says so and nothing is made up.
+ * fields: the record says so and nothing is made up.  Calls paired.c and
+ * results.c.
  */
 #include <assert.h>
 #include <math.h>
@@ -17,6 +18,7 @@
 
 #include "ctx.h"
 #include "bstats.h"
+#include "analysis.h"
 
 /* The pair's parity value (B's record, else A's); -1 when absent. */
 static double

@@ -1,6 +1,7 @@
 /*
  * records.c - scored records into struct bst_obs: the fields bstats(1)
- * lists, checked with the record's file and line in every message.
+ * lists, checked with the record's file and line in every message; and
+ * bstats_free, which releases a study.  Calls no other file of bstats.
  */
 #include <assert.h>
 #include <stdlib.h>

@@ -2,7 +2,8 @@
  * report-guide.c - the end of the Markdown report: inter-rater reliability
  * and the 000 §8.2 decision, the corpus conformance summary, the 001 §6.10
  * interpretation guide applied with the direction of every effect, and the
- * methods, which state each choice the spec leaves open.
+ * methods, which state each choice the spec leaves open.  Calls
+ * report-fmt.c and obs.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -93,7 +94,7 @@ cmp_level(const void *x, const void *y)
 	}
 	if (la != lb)
 		return la - lb;
-	return bstats_natcmp(rp_str(a, "rule"), rp_str(b, "rule"));
+	return bst_natcmp(rp_str(a, "rule"), rp_str(b, "rule"));
 }
 
 void

@@ -1,9 +1,8 @@
 /*
- * report-sec.c - the later sections of the Markdown report: clustering,
- * subgroups, token efficiency, A<->B parity with its sensitivity analysis,
- * correlations, inter-rater reliability with the 000 §8.2 decision, corpus
- * conformance, the §6.10 interpretation guide applied, and the methods with
- * every choice the spec leaves open.
+ * report-sec.c - sections 5 to 9 of the Markdown report: the clustering
+ * checks, the subgroups, token efficiency per site and across models, A<->B
+ * parity with its sensitivity analysis, and the correlations.  Calls
+ * report-fmt.c.
  */
 #include <math.h>
 #include <stdlib.h>

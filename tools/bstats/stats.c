@@ -125,6 +125,17 @@ bst_chi2_sf(double x, double df)
 	return res.val;
 }
 
+/* The p-value of t on df degrees of freedom under the alternative. */
+static double
+t_p(double t, double df, enum bst_alt alt)
+{
+	if (alt == BST_TWO_SIDED)
+		return 2 * bst_t_sf(fabs(t), df);
+	if (alt == BST_GREATER)
+		return bst_t_sf(t, df);
+	return bst_t_sf(-t, df);
+}
+
 /* ----------------------------------------------------------------- ranks */
 
 struct idx_val { double v; size_t i; };
@@ -207,8 +218,8 @@ signrank_counts(size_t n, size_t *len)
 	return c;
 }
 
-static int
-cmp_double(const void *a, const void *b)
+int
+bst_cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 
@@ -395,12 +406,7 @@ bst_ttest_rel(const double *d, size_t n, enum bst_alt alt,
 	result_init(r, n);
 	r->statistic = t;
 	r->df = df;
-	if (alt == BST_TWO_SIDED)
-		r->p = 2 * bst_t_sf(fabs(t), df);
-	else if (alt == BST_GREATER)
-		r->p = bst_t_sf(t, df);
-	else
-		r->p = bst_t_sf(-t, df);
+	r->p = t_p(t, df, alt);
 }
 
 /* --------------------------------------------------------- Shapiro-Wilk */
@@ -423,28 +429,128 @@ sw_poly(const double *c, int nord, double x)
 
 /*
  * Royston (1995), Algorithm AS R94, Appl. Statist. 44(4) 547-551, for a
- * complete sample: the coefficients a[] from normal scores, W as the squared
- * correlation of the sorted sample with the antisymmetric coefficient
- * vector, and the normalising transformations of 1 - W for the p-value.
- * The polynomial constants are the algorithm's single precision ones (as
- * scipy's Fortran swilk holds them).  One function, as the published
- * algorithm is one routine: split, its steps would need a dozen shared values.
+ * complete sample, in its three steps: the coefficients a[] from normal
+ * scores (sw_coefficients), W as the squared correlation of the sorted
+ * sample with the antisymmetric coefficient vector (sw_one_minus_w), and
+ * the normalising transformations of 1 - W for the p-value (sw_p).  The
+ * polynomial constants are the algorithm's single precision ones (as
+ * scipy's Fortran swilk holds them).
  */
-void
-bst_shapiro(const double *x, size_t n, struct bst_test *r)
+
+/* The coefficients a[1..n/2] for a sample of n >= 3 (a new array of n/2 +
+ * 1 the caller frees; a[0] unused). */
+static double *
+sw_coefficients(size_t n)
 {
 	static const double c1[6] = { 0.0f, 0.221157f, -0.147981f, -2.07119f,
 	    4.434685f, -2.706056f };
 	static const double c2[6] = { 0.0f, 0.042981f, -0.293762f, -1.752461f,
 	    5.682633f, -3.582633f };
+	double *a, an = (double)n, an25 = an + 0.25, summ2 = 0, ssumm2, rsn, a1,
+	    a2, fac;
+	size_t i, i1, nn2 = n / 2;
+
+	a = xcalloc(nn2 + 1, sizeof *a);	/* 1-based a[1..nn2] */
+	if (n == 3) {
+		a[1] = 0.70710678f;
+		return a;
+	}
+	for (i = 1; i <= nn2; i++) {
+		a[i] = gsl_cdf_ugaussian_Pinv(((double)i - 0.375f) / an25);
+		summ2 += a[i] * a[i];
+	}
+	summ2 *= 2;
+	ssumm2 = sqrt(summ2);
+	rsn = 1.0 / sqrt(an);
+	a1 = sw_poly(c1, 6, rsn) - a[1] / ssumm2;
+	if (n > 5) {
+		i1 = 3;
+		a2 = -a[2] / ssumm2 + sw_poly(c2, 6, rsn);
+		fac = sqrt((summ2 - 2 * (a[1] * a[1]) - 2 * (a[2] * a[2]))
+		    / (1 - 2 * (a1 * a1) - 2 * (a2 * a2)));
+		a[2] = a2;
+	} else {
+		i1 = 2;
+		fac = sqrt((summ2 - 2 * (a[1] * a[1]))
+		    / (1 - 2 * (a1 * a1)));
+	}
+	a[1] = a1;
+	for (i = i1; i <= nn2; i++)
+		a[i] /= -fac;
+	return a;
+}
+
+/* 1 - W of the sorted, median-centred sample y[0..n) of the given range
+ * (> 0) with the coefficients a, computed so as to keep precision for W
+ * near 1. */
+static double
+sw_one_minus_w(const double *y, size_t n, double range, const double *a)
+{
+	double *c = xcalloc(n, sizeof *c), an = (double)n, sa = 0, sx = 0,
+	    ssa = 0, ssx = 0, sax = 0, ssassx;
+	size_t i, nn2 = n / 2;
+
+	/* the full antisymmetric coefficient vector over the sorted sample */
+	for (i = 0; i < nn2; i++) {
+		c[i] = -a[i + 1];
+		c[n - 1 - i] = a[i + 1];
+	}
+	for (i = 0; i < n; i++) {
+		sa += c[i];
+		sx += y[i] / range;
+	}
+	sa /= an;
+	sx /= an;
+	for (i = 0; i < n; i++) {
+		double asa = c[i] - sa, xsx = y[i] / range - sx;
+
+		ssa += asa * asa;
+		ssx += xsx * xsx;
+		sax += asa * xsx;
+	}
+	free(c);
+	ssassx = sqrt(ssa * ssx);
+	return (ssassx - sax) * (ssassx + sax) / (ssa * ssx);
+}
+
+/* The p-value of W = 1 - w1 for a sample of n. */
+static double
+sw_p(double w1, size_t n)
+{
 	static const double c3[4] = { 0.544f, -0.39978f, 0.025054f, -6.714e-4f };
 	static const double c4[4] = { 1.3822f, -0.77857f, 0.062767f, -0.0020322f };
 	static const double c5[4] = { -1.5861f, -0.31082f, -0.083751f, 0.0038915f };
 	static const double c6[3] = { -0.4803f, -0.082676f, 0.0030302f };
 	static const double g[2] = { -2.273f, 0.459f };
-	double *y, *a, *c, med, range, an = (double)n, w, w1, sa, sx, ssa, ssx,
-	    sax, ssassx, pw;
-	size_t i, nn2 = n / 2;
+	double w = 1 - w1, an = (double)n, yv, m, sd, pw;
+
+	if (n == 3) {
+		pw = 1.90985931710274 * (asin(sqrt(w)) - 1.04719755119660);
+		return pw < 0 ? 0 : pw;
+	}
+	yv = log(w1);
+	if (n <= 11) {
+		double gamma = sw_poly(g, 2, an);
+
+		if (yv >= gamma)
+			return 1e-19;	/* AS R94's SMALL */
+		yv = -log(gamma - yv);
+		m = sw_poly(c3, 4, an);
+		sd = exp(sw_poly(c4, 4, an));
+	} else {
+		double lx = log(an);
+
+		m = sw_poly(c5, 4, lx);
+		sd = exp(sw_poly(c6, 3, lx));
+	}
+	return bst_norm_sf((yv - m) / sd);
+}
+
+void
+bst_shapiro(const double *x, size_t n, struct bst_test *r)
+{
+	double *y, *a, med, range, w1;
+	size_t i;
 
 	if (n < 3) {
 		not_computable(r, n, "fewer than 3 observations");
@@ -452,7 +558,7 @@ bst_shapiro(const double *x, size_t n, struct bst_test *r)
 	}
 	y = xreallocarray(NULL, n, sizeof *y);
 	memcpy(y, x, n * sizeof *y);
-	qsort(y, n, sizeof *y, cmp_double);
+	qsort(y, n, sizeof *y, bst_cmp_double);
 	med = bst_quantile(y, n, 0.5);
 	for (i = 0; i < n; i++)
 		y[i] -= med;	/* scipy.stats.shapiro centres on the median */
@@ -464,90 +570,12 @@ bst_shapiro(const double *x, size_t n, struct bst_test *r)
 		r->p = 1;
 		return;
 	}
-	a = xcalloc(nn2 + 1, sizeof *a);	/* 1-based a[1..nn2] */
-	if (n == 3) {
-		a[1] = 0.70710678f;
-	} else {
-		double an25 = an + 0.25, summ2 = 0, ssumm2, rsn, a1, a2, fac;
-		size_t i1;
-
-		for (i = 1; i <= nn2; i++) {
-			a[i] = gsl_cdf_ugaussian_Pinv(((double)i - 0.375f) / an25);
-			summ2 += a[i] * a[i];
-		}
-		summ2 *= 2;
-		ssumm2 = sqrt(summ2);
-		rsn = 1.0 / sqrt(an);
-		a1 = sw_poly(c1, 6, rsn) - a[1] / ssumm2;
-		if (n > 5) {
-			i1 = 3;
-			a2 = -a[2] / ssumm2 + sw_poly(c2, 6, rsn);
-			fac = sqrt((summ2 - 2 * (a[1] * a[1]) - 2 * (a[2] * a[2]))
-			    / (1 - 2 * (a1 * a1) - 2 * (a2 * a2)));
-			a[2] = a2;
-		} else {
-			i1 = 2;
-			fac = sqrt((summ2 - 2 * (a[1] * a[1]))
-			    / (1 - 2 * (a1 * a1)));
-		}
-		a[1] = a1;
-		for (i = i1; i <= nn2; i++)
-			a[i] /= -fac;
-	}
-	/* the full antisymmetric coefficient vector over the sorted sample */
-	c = xcalloc(n, sizeof *c);
-	for (i = 0; i < nn2; i++) {
-		c[i] = -a[i + 1];
-		c[n - 1 - i] = a[i + 1];
-	}
-	sa = sx = 0;
-	for (i = 0; i < n; i++) {
-		sa += c[i];
-		sx += y[i] / range;
-	}
-	sa /= an;
-	sx /= an;
-	ssa = ssx = sax = 0;
-	for (i = 0; i < n; i++) {
-		double asa = c[i] - sa, xsx = y[i] / range - sx;
-
-		ssa += asa * asa;
-		ssx += xsx * xsx;
-		sax += asa * xsx;
-	}
-	/* w1 = 1 - W, computed so as to keep precision for W near 1 */
-	ssassx = sqrt(ssa * ssx);
-	w1 = (ssassx - sax) * (ssassx + sax) / (ssa * ssx);
-	w = 1 - w1;
-	if (n == 3) {
-		pw = 1.90985931710274 * (asin(sqrt(w)) - 1.04719755119660);
-		if (pw < 0)
-			pw = 0;
-	} else {
-		double yv = log(w1), m, s, lx = log(an);
-
-		if (n <= 11) {
-			double gamma = sw_poly(g, 2, an);
-
-			if (yv >= gamma) {
-				pw = 1e-19;	/* AS R94's SMALL */
-				goto done;
-			}
-			yv = -log(gamma - yv);
-			m = sw_poly(c3, 4, an);
-			s = exp(sw_poly(c4, 4, an));
-		} else {
-			m = sw_poly(c5, 4, lx);
-			s = exp(sw_poly(c6, 3, lx));
-		}
-		pw = bst_norm_sf((yv - m) / s);
-	}
-done:
+	a = sw_coefficients(n);
+	w1 = sw_one_minus_w(y, n, range, a);
 	result_init(r, n);
-	r->statistic = w;
-	r->p = pw;
+	r->statistic = 1 - w1;
+	r->p = sw_p(w1, n);
 	free(a);
-	free(c);
 	free(y);
 }
 
@@ -664,7 +692,7 @@ bst_cliff_boot(long npos, long nzero, long nneg, unsigned long seed,
 		gsl_ran_multinomial(rng, 3, (unsigned)n, p, cnt);
 		stat[b] = ((double)cnt[0] - (double)cnt[2]) / (double)n;
 	}
-	qsort(stat, nboot, sizeof *stat, cmp_double);
+	qsort(stat, nboot, sizeof *stat, bst_cmp_double);
 	*lo = bst_quantile(stat, nboot, (1 - level) / 2);
 	*hi = bst_quantile(stat, nboot, 1 - (1 - level) / 2);
 	free(stat);
@@ -939,49 +967,63 @@ bst_spearman(const double *x, const double *y, size_t n, enum bst_alt alt,
 		t = rho * sqrt(q > 0 ? q : 0);
 	}
 	r->z = t;
-	if (alt == BST_TWO_SIDED)
-		r->p = 2 * bst_t_sf(fabs(t), dof);
-	else if (alt == BST_GREATER)
-		r->p = bst_t_sf(t, dof);
-	else
-		r->p = bst_t_sf(-t, dof);
+	r->p = t_p(t, dof, alt);
 	free(rx);
 	free(ry);
 }
 
 /* ----------------------------------------------------------------- kappa */
 
-void
-bst_kappa(const double *y1, const double *y2, size_t n,
-    const double *labels, size_t nlabels, enum bst_kappa_weights w,
-    struct bst_test *r)
+/* The categories: labels[0..nlabels) when given, else the sorted union of
+ * the values of y1 and y2.  A new array the caller frees; *nl its length. */
+static double *
+kappa_labels(const double *y1, const double *y2, size_t n,
+    const double *labels, size_t nlabels, size_t *nl)
 {
-	double *lab = NULL, *conf, *s0, *s1, tot = 0, num = 0, den = 0;
-	size_t nl, i, j, used = 0;
+	double *lab;
+	size_t i, k;
 
 	if (labels) {
-		nl = nlabels;
-		lab = xreallocarray(NULL, nl ? nl : 1, sizeof *lab);
-		memcpy(lab, labels, nl * sizeof *lab);
-	} else {
-		lab = xreallocarray(NULL, 2 * n + 1, sizeof *lab);
-		for (i = 0; i < n; i++) {
-			lab[2 * i] = y1[i];
-			lab[2 * i + 1] = y2[i];
-		}
-		qsort(lab, 2 * n, sizeof *lab, cmp_double);
-		for (i = 0, nl = 0; i < 2 * n; i++)
-			if (nl == 0 || lab[nl - 1] != lab[i])
-				lab[nl++] = lab[i];
+		lab = xreallocarray(NULL, nlabels ? nlabels : 1, sizeof *lab);
+		memcpy(lab, labels, nlabels * sizeof *lab);
+		*nl = nlabels;
+		return lab;
 	}
-	if (n == 0 || nl == 0) {
-		free(lab);
-		not_computable(r, n, "no rated items");
-		return;
+	lab = xreallocarray(NULL, 2 * n + 1, sizeof *lab);
+	for (i = 0; i < n; i++) {
+		lab[2 * i] = y1[i];
+		lab[2 * i + 1] = y2[i];
 	}
-	conf = xcalloc(nl * nl, sizeof *conf);
-	s0 = xcalloc(nl, sizeof *s0);
-	s1 = xcalloc(nl, sizeof *s1);
+	qsort(lab, 2 * n, sizeof *lab, bst_cmp_double);
+	for (i = 0, k = 0; i < 2 * n; i++)
+		if (k == 0 || lab[k - 1] != lab[i])
+			lab[k++] = lab[i];
+	*nl = k;
+	return lab;
+}
+
+/* The weight of the disagreement between categories i and j. */
+static double
+kappa_weight(enum bst_kappa_weights w, size_t i, size_t j)
+{
+	double di = (double)i - (double)j;
+
+	if (w == BST_KAPPA_NONE)
+		return i == j ? 0 : 1;
+	if (w == BST_KAPPA_LINEAR)
+		return fabs(di);
+	return di * di;
+}
+
+/* The confusion table conf[nl][nl] of the items whose two ratings are both
+ * among the labels, with its row sums s1 (rater 1) and column sums s0
+ * (rater 2); returns the number of such items. */
+static size_t
+kappa_table(const double *y1, const double *y2, size_t n, const double *lab,
+    size_t nl, double *conf, double *s0, double *s1)
+{
+	size_t i, j, used = 0;
+
 	for (i = 0; i < n; i++) {
 		size_t a = nl, b = nl;
 
@@ -994,37 +1036,51 @@ bst_kappa(const double *y1, const double *y2, size_t n,
 		if (a == nl || b == nl)
 			continue;
 		conf[a * nl + b] += 1;
-		s1[a] += 1;	/* row sums: rater 1 */
-		s0[b] += 1;	/* column sums: rater 2 */
-		tot += 1;
+		s1[a] += 1;
+		s0[b] += 1;
 		used++;
 	}
+	return used;
+}
+
+void
+bst_kappa(const double *y1, const double *y2, size_t n,
+    const double *labels, size_t nlabels, enum bst_kappa_weights w,
+    struct bst_test *r)
+{
+	double *lab, *conf, *s0, *s1, tot, num = 0, den = 0;
+	size_t nl, i, j, used;
+
+	lab = kappa_labels(y1, y2, n, labels, nlabels, &nl);
+	if (n == 0 || nl == 0) {
+		free(lab);
+		not_computable(r, n, "no rated items");
+		return;
+	}
+	conf = xcalloc(nl * nl, sizeof *conf);
+	s0 = xcalloc(nl, sizeof *s0);
+	s1 = xcalloc(nl, sizeof *s1);
+	used = kappa_table(y1, y2, n, lab, nl, conf, s0, s1);
+	tot = (double)used;
+	/* observed and expected weighted disagreement; sklearn: expected =
+	 * outer(sum0, sum1) / sum */
+	for (i = 0; used > 0 && i < nl; i++)
+		for (j = 0; j < nl; j++) {
+			num += kappa_weight(w, i, j) * conf[i * nl + j];
+			den += kappa_weight(w, i, j) * (s0[i] * s1[j] / tot);
+		}
+	free(lab);
+	free(conf);
+	free(s0);
+	free(s1);
 	if (used == 0) {
-		free(lab); free(conf); free(s0); free(s1);
 		not_computable(r, n, "no item has both ratings among the "
 		    "scale points");
-		return;
+	} else if (den == 0) {
+		not_computable(r, used, "both raters give one and the same "
+		    "value to every item, so kappa is undefined");
+	} else {
+		result_init(r, used);
+		r->statistic = 1 - num / den;
 	}
-	for (i = 0; i < nl; i++)
-		for (j = 0; j < nl; j++) {
-			double wt, di = (double)i - (double)j;
-
-			if (w == BST_KAPPA_NONE)
-				wt = i == j ? 0 : 1;
-			else if (w == BST_KAPPA_LINEAR)
-				wt = fabs(di);
-			else
-				wt = di * di;
-			num += wt * conf[i * nl + j];
-			/* sklearn: expected = outer(sum0, sum1) / sum */
-			den += wt * (s0[i] * s1[j] / tot);
-		}
-	free(lab); free(conf); free(s0); free(s1);
-	if (den == 0) {
-		not_computable(r, used, "both raters give one and the same value "
-		    "to every item, so kappa is undefined");
-		return;
-	}
-	result_init(r, used);
-	r->statistic = 1 - num / den;
 }

@@ -52,6 +52,9 @@ double bst_chi2_sf(double x, double df);
  */
 double bst_rankdata(const double *x, size_t n, double *ranks);
 
+/* qsort comparator of doubles, ascending. */
+int bst_cmp_double(const void *a, const void *b);
+
 /* Quantile q in [0,1] of sorted[0..n) with linear interpolation (numpy's
  * default 'linear' method, R type 7). */
 double bst_quantile(const double *sorted, size_t n, double q);

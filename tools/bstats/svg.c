@@ -11,8 +11,9 @@
  * Each figure states the sign convention in its caption, and a CSV of the
  * data it plots is written beside it so that authors can re-plot (common's
  * CSV writer: text cells a spreadsheet would run as a formula get a leading
- * space, as in raw-data.csv).  Plain SVG
- * 1.1, deterministic: the scatter's jitter is a hash of the pair's key.
+ * space, as in raw-data.csv).  Plain SVG 1.1, deterministic: the
+ * scatter's jitter is a hash of the pair's key.  Reads the pairs and the
+ * result records of an analysed study; calls obs.c.
  */
 #include <assert.h>
 #include <math.h>
@@ -310,7 +311,7 @@ scatter_svg(const struct bst_study *s, FILE *fp)
 	if (sp && json_is_true(json_object_get(sp, "computable")))
 		snprintf(sub, sizeof sub, "Spearman ρ = %.3f, p = %s, n = %zu pairs",
 		    json_number_value(json_object_get(sp, "statistic")),
-		    bstats_fmt_p(json_number_value(json_object_get(sp, "p")), pb,
+		    bst_fmt_p(json_number_value(json_object_get(sp, "p")), pb,
 		    sizeof pb), s->npairs);
 	else
 		snprintf(sub, sizeof sub, "Spearman ρ not computable, n = %zu pairs",

@@ -3,7 +3,7 @@
  * site (mean and median tokens per condition, the reduction A - B in tokens
  * and as a percentage of A), across models (does one tokenizer see a larger
  * HTML-Markdown difference than another), and the token-quality and
- * freshness correlations (001 §6.7, §6.8).
+ * freshness correlations (001 §6.7, §6.8).  Calls results.c and obs.c.
  */
 #include <assert.h>
 #include <math.h>
@@ -13,7 +13,7 @@
 
 #include "ctx.h"
 #include "bstats.h"
-#include "stats.h"
+#include "analysis.h"
 
 static double
 median_of(double *v, size_t n)
@@ -100,8 +100,7 @@ bst_token_sites(struct bst_study *s)
 		json_set_str(r, "reason", "no site with scored pairs");
 	json_set_new(r, "delta_pct_across_sites", bst_summary(pct, np, 0));
 	json_set_new(r, "sites", sites);
-	json_set_str(r, "delta", "Δ = A − B (mean tokens); Δ % = 100 (A − B) / A");
-	json_set_str(r, "sign", BST_SIGN);
+	bst_res_sign(r, "Δ = A − B (mean tokens); Δ % = 100 (A − B) / A");
 	bst_res_note(r, "000 §4 writes the delta as B − A (negative: B uses "
 	    "fewer tokens); this report turns it round so that one sign holds "
 	    "everywhere: positive means Condition B (llms.txt) uses fewer");
@@ -116,7 +115,7 @@ cmp_model(const void *x, const void *y)
 	const struct bst_pair *a = *(const struct bst_pair *const *)x;
 	const struct bst_pair *b = *(const struct bst_pair *const *)y;
 
-	return bstats_natcmp(a->a->model, b->a->model);
+	return bst_natcmp(a->a->model, b->a->model);
 }
 
 /* One model's row over its pairs pp[0..n). */
@@ -141,10 +140,7 @@ model_row(const struct bst_pair *const *pp, size_t n, int *withref)
 		}
 	}
 	json_set_str(o, "model_id", pp[0]->a->model);
-	if (pp[0]->a->family)
-		json_set_str(o, "model_family", pp[0]->a->family);
-	else
-		json_set_null(o, "model_family");
+	json_set_new(o, "model_family", json_str_or_null(pp[0]->a->family));
 	json_set_int(o, "n", (long long)n);
 	json_set_new(o, "reduction_pct", bst_summary(red, nr, 0));
 	if (nref > 0) {
@@ -190,8 +186,7 @@ bst_token_models(struct bst_study *s)
 		json_set_str(r, "reason", "no scored pairs");
 	json_set_bool(r, "reference_counts", withref);
 	json_set_new(r, "models", models);
-	json_set_str(r, "delta", "reduction % = 100 (A − B) / A per pair");
-	json_set_str(r, "sign", BST_SIGN);
+	bst_res_sign(r, "reduction % = 100 (A − B) / A per pair");
 	bst_res_note(r, "cross-model token variation (001 §2.6, level 2): "
 	    "descriptive, no test");
 	free(pp);
@@ -230,26 +225,32 @@ parse_time(const char *s)
 	return (double)timegm(&tm);
 }
 
-void
-bst_correlations(struct bst_study *s)
+/* 001 §6.7: Δtokens against Δaccuracy over all pairs (Figure 4). */
+static void
+token_quality(struct bst_study *s, double *x, double *y)
 {
-	double *x = xreallocarray(NULL, s->npairs + 1, sizeof *x);
-	double *y = xreallocarray(NULL, s->npairs + 1, sizeof *y);
-	size_t i, n = 0;
-	struct bst_test t;
+	size_t i;
 	json_t *r;
 
 	for (i = 0; i < s->npairs; i++) {
 		x[i] = bst_delta(M_TOK, s->pairs[i].a, s->pairs[i].b);
 		y[i] = bst_delta(M_ACC, s->pairs[i].a, s->pairs[i].b);
 	}
-	bst_spearman(x, y, s->npairs, BST_TWO_SIDED, &t);
-	r = bst_res_new(s, "spearman", "correlation", NULL, NULL,
+	r = bst_spearman_res(s, x, y, s->npairs, "correlation",
 	    "delta_tokens~delta_accuracy", "all pairs");
-	bst_res_test(r, &t, "rho", BST_TWO_SIDED, 1);
-	json_set_str(r, "sign", BST_SIGN);
+	bst_res_sign(r, NULL);
 	bst_res_note(r, "token-quality correlation (001 §6.7, Figure 4): "
 	    "Δtokens = A − B, Δaccuracy = B − A");
+}
+
+/* 001 §6.8: staleness of the Markdown against Δaccuracy, where both
+ * conditions carry a Last-Modified date. */
+static void
+freshness(struct bst_study *s, double *x, double *y)
+{
+	size_t i, n = 0;
+	json_t *r;
+
 	for (i = 0; i < s->npairs; i++) {
 		const struct bst_pair *p = &s->pairs[i];
 		double ta, tb;
@@ -264,13 +265,21 @@ bst_correlations(struct bst_study *s)
 		y[n] = bst_delta(M_ACC, p->a, p->b);
 		n++;
 	}
-	bst_spearman(x, y, n, BST_TWO_SIDED, &t);
-	r = bst_res_new(s, "spearman", "correlation", NULL, NULL,
+	r = bst_spearman_res(s, x, y, n, "correlation",
 	    "staleness_days~delta_accuracy", "pairs with Last-Modified in both");
-	bst_res_test(r, &t, "rho", BST_TWO_SIDED, 1);
 	bst_res_note(r, "freshness analysis (001 §6.8), exploratory: staleness = "
 	    "Last-Modified(A) − Last-Modified(B) in days (positive: the Markdown "
 	    "is older)");
+}
+
+void
+bst_correlations(struct bst_study *s)
+{
+	double *x = xreallocarray(NULL, s->npairs + 1, sizeof *x);
+	double *y = xreallocarray(NULL, s->npairs + 1, sizeof *y);
+
+	token_quality(s, x, y);
+	freshness(s, x, y);
 	free(x);
 	free(y);
 }

@@ -4,13 +4,45 @@
  * A tokenizer is loaded from a Hugging Face tokenizer.json (byte-level BPE as
  * in Llama 3 and Qwen 3, SentencePiece-style BPE with byte fallback as in
  * Gemma 3) or from a Mistral tekken.json (tiktoken ranks), compiled into one
- * flat, position-independent image (struct btok_image) that can be written to
- * a cache file and mapped back with mmap(2) in a few milliseconds.
+ * flat, position-independent image (struct btok_hdr and the tables after it)
+ * that can be written to a cache file and mapped back with mmap(2) in a few
+ * milliseconds.
  *
  * Encoding reproduces the Hugging Face `tokenizers` pipeline (tokenizer.rs
  * encode_single_sequence with add_special_tokens=false): added tokens are
  * split off first (AddedVocabulary, leftmost-longest), every other segment is
  * normalised, pre-tokenised and run through the model.
+ *
+ * The files, each calling only the ones below it:
+ *
+ *   main.c     options, the tokenizer list (-t, -c, -T), one encoder each;
+ *              calls load.c, run.c, encode.c (btok_enc_new)
+ *   run.c      the inputs: mode from the first bytes, the record loop,
+ *              raw texts, progress (run.h); calls encode.c, load.c
+ *   load.c     the manifest, tokenizer files, the compiled cache (load.h);
+ *              calls compile.c, image.c
+ *   compile.c  tokenizer.json / tekken.json -> image; calls image.c
+ *              (btok_checksum)
+ *   encode.c   the encoder (struct btok_enc) and the pipeline: added tokens,
+ *              normalisers, the model's merges, the word and pair caches;
+ *              calls added.c, pretok.c, ucd.c
+ *   image.c    an image in memory: checksum, btok_attach with its structure
+ *              checks, btok_release, lookups; calls added.c
+ *   added.c    the tries of the added tokens, built at attach and matched
+ *              while encoding (added.h)
+ *   pretok.c   the split patterns, as hand-written matchers; calls ucd.c
+ *   ucd.c      Unicode classes and NFC (utf8proc)
+ *   hash.h     the hash functions of the image and the probes of its two
+ *              hash tables (inline: encode.c's inner loop uses them)
+ *
+ * Threads.  A tokenizer (struct btok) is read-only once btok_attach has
+ * returned: any number of threads may encode with it at once.  What an
+ * encoding writes (symbol arrays, merge queues, the word and pair caches)
+ * lives in an encoder, struct btok_enc, which belongs to one caller: make one
+ * per thread and tokenizer with btok_enc_new, release it with btok_enc_free
+ * before the tokenizer.  The output (struct btok_ids) is the caller's too.
+ * No function of this engine keeps state of its own between calls, so
+ * compiling and attaching other tokenizers may go on in other threads.
  */
 #ifndef BTOK_H
 #define BTOK_H
@@ -82,9 +114,11 @@ struct btok_merge { uint64_t key; uint32_t rank, id; };
 struct btok_added { uint32_t id, flags; };
 
 struct btok_trie;
-struct btok_wcache;
-struct btok_pcache;
 
+/*
+ * A tokenizer: an image attached by btok_attach (or btok_load in load.h).
+ * Every field is set there and only read afterwards.
+ */
 struct btok {
 	char *name;			/* family or file name, for messages */
 	const unsigned char *base;	/* the image */
@@ -98,12 +132,17 @@ struct btok {
 	const struct btok_added *added;
 	const uint32_t *bad;		/* h->nbad token ids */
 	uint32_t nranks;		/* pair ranks are below this */
-	struct btok_trie *trie;		/* added tokens, built at load */
-	struct btok_wcache *wcache;	/* piece -> ids cache */
-	struct btok_pcache *pcache;	/* (a, b) -> merge, and char -> id */
+	struct btok_trie *trie;		/* added tokens, built at attach */
 };
 
-/* Output of one encoding: ids (grown as needed) and their count. */
+/* An encoder: the state of encodings with one tokenizer (encode.c). */
+struct btok_enc;
+
+/*
+ * Output of one encoding: ids (grown as needed) and their count.  The caller
+ * owns it (zero it before the first use, btok_ids_free at the end) and may
+ * use it for any number of encodings, with any encoder.
+ */
 struct btok_ids {
 	uint32_t *v;
 	size_t n, cap;
@@ -132,23 +171,39 @@ unsigned char *btok_compile(const char *name, const char *text, size_t len,
 /*
  * Attach an image (malloc'd, or mapped when mapped is set) to t, after
  * checking its structure: every offset and id in bounds.  Returns 0, or -1
- * with *err set (malloc'd); the image is not freed on error.
+ * with *err set (malloc'd); the image is not freed on error.  The image
+ * stays the caller's: it must outlive t, and is freed (or unmapped) by the
+ * caller after btok_release (btok_unload in load.h does both).
  */
 int btok_attach(struct btok *t, const char *name, unsigned char *img,
     size_t size, int mapped, char **err);
+/* Free what btok_attach built (name, tries); t is zeroed. */
 void btok_release(struct btok *t);
 
 /* 64-bit checksum of a block (fast; used by the cache to detect damage). */
 uint64_t btok_checksum(const void *p, size_t n);
 
 /*
- * Encode s[0..n) (any bytes: invalid UTF-8 is replaced by U+FFFD first, as
- * a JavaScript or Python string would hold it).  When special is 0, special
- * added tokens are not matched (HF encode_special_tokens).  Appends to out.
- * Returns 0, or -1 when a piece was longer than BTOK_MAX_PIECE: it was not
- * encoded, out->toolong holds its length and the ids are incomplete.
+ * A new encoder for t, which must stay attached until btok_enc_free.  It
+ * holds caches of about 3 MB and scratch that grows with the longest piece
+ * encoded (scratch above 64 Ki symbols is given back after each call).  One
+ * encoder serves one caller at a time; threads each make their own, for the
+ * same tokenizer or different ones.  Allocation failure dies (xmalloc).
  */
-int btok_encode(struct btok *t, const char *s, size_t n, int special,
+struct btok_enc *btok_enc_new(const struct btok *t);
+/* Free e and all it holds; NULL is allowed. */
+void btok_enc_free(struct btok_enc *e);
+
+/*
+ * Encode s[0..n) with e's tokenizer (any bytes: invalid UTF-8 is replaced by
+ * U+FFFD first, as a JavaScript or Python string would hold it).  When
+ * special is 0, special added tokens are not matched (HF
+ * encode_special_tokens).  Appends to out.  Returns 0, or -1 when a piece
+ * was longer than BTOK_MAX_PIECE: it was not encoded, out->toolong holds its
+ * length and the ids are incomplete.  The result depends only on the
+ * tokenizer, s and special, never on what e encoded before.
+ */
+int btok_encode(struct btok_enc *e, const char *s, size_t n, int special,
     struct btok_ids *out);
 void btok_ids_free(struct btok_ids *ids);
 

@@ -153,28 +153,23 @@ mput(struct cbuild *b, uint32_t a, uint32_t c, uint32_t rank, uint32_t id)
 	}
 }
 
-/* GPT-2 bytes_to_unicode: code point of byte b, and the inverse. */
-static uint32_t
-byte_cp(unsigned b)
+/*
+ * GPT-2 bytes_to_unicode: the printable bytes (33..126, 161..172, 174..255)
+ * stand for themselves, the other 68 (0..32, 127..160, 173) in byte order
+ * for U+0100..U+0143.  The byte code point cp stands for, or -1.
+ */
+static int
+cp_byte(uint32_t cp)
 {
-	unsigned n = 0;
-	if ((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || b >= 174)
-		return b;
-	for (unsigned x = 0; x < b; x++)
-		if (!((x >= 33 && x <= 126) || (x >= 161 && x <= 172) || x >= 174))
-			n++;
-	return 256 + n;
-}
-
-static int cp_byte[512];
-
-static void
-init_cp_byte(void)
-{
-	for (int i = 0; i < 512; i++)
-		cp_byte[i] = -1;
-	for (unsigned b = 0; b < 256; b++)
-		cp_byte[byte_cp(b)] = (int)b;
+	if (cp < 256)
+		return (cp >= 33 && cp <= 126) || (cp >= 161 && cp <= 172) || cp >= 174 ?
+		    (int)cp : -1;
+	cp -= 256;
+	if (cp < 33)
+		return (int)cp;
+	if (cp < 33 + 34)
+		return (int)(127 + cp - 33);
+	return cp == 67 ? 173 : -1;
 }
 
 /* Byte-level text -> raw bytes; returns the length or -1. */
@@ -184,10 +179,10 @@ unbytelevel(const char *s, size_t n, char *out)
 	size_t i = 0, o = 0;
 	while (i < n) {
 		uint32_t cp;
-		int l = utf8_decode((const unsigned char *)s + i, n - i, &cp);
-		if (l == 0 || cp >= 512 || cp_byte[cp] < 0)
+		int l = utf8_decode((const unsigned char *)s + i, n - i, &cp), c;
+		if (l == 0 || (c = cp_byte(cp)) < 0)
 			return -1;
-		out[o++] = (char)cp_byte[cp];
+		out[o++] = (char)c;
 		i += (size_t)l;
 	}
 	return (long)o;
@@ -200,18 +195,28 @@ static const char RE_QWEN2[] =
 static const char RE_TEKKEN[] =
     "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+|[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
-static const char *
-jstr(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
 static int
 is_type(json_t *o, const char *t)
 {
-	const char *s = jstr(o, "type");
+	const char *s = json_get_str(o, "type");
 	return s && strcmp(s, t) == 0;
+}
+
+/* The string of o's "pattern": {"String": ...} or {"Regex": ...}, or NULL. */
+static const char *
+pattern(json_t *o, const char *kind)
+{
+	return json_get_str(json_object_get(o, "pattern"), kind);
+}
+
+/* A normaliser or pre-tokeniser o (what: which) that btok cannot reproduce. */
+static int
+unsupported(struct cbuild *b, const char *what, json_t *o)
+{
+	const char *type = json_get_str(o, "type");
+
+	cerr(b, "%s: type %s is not one btok reproduces", what, type ? type : "(none)");
+	return -1;
 }
 
 static int
@@ -234,9 +239,8 @@ bytelevel_ok(struct cbuild *b, json_t *o, int want_regex)
 static int
 split_regex(struct cbuild *b, json_t *sp)
 {
-	json_t *pat = json_object_get(sp, "pattern");
-	const char *re = pat ? jstr(pat, "Regex") : NULL;
-	const char *beh = jstr(sp, "behavior");
+	const char *re = pattern(sp, "Regex");
+	const char *beh = json_get_str(sp, "behavior");
 	if (!re || !beh || strcmp(beh, "Isolated") != 0 ||
 	    json_is_true(json_object_get(sp, "invert"))) {
 		cerr(b, "pre_tokenizer: only Split with an Isolated regex is supported");
@@ -252,6 +256,38 @@ split_regex(struct cbuild *b, json_t *sp)
 	return -1;
 }
 
+/* Sequence [Split (a pattern btok matches), ByteLevel use_regex=false]. */
+static int
+pre_sequence(struct cbuild *b, json_t *pre)
+{
+	json_t *a = json_object_get(pre, "pretokenizers");
+	int p;
+
+	if (json_array_size(a) != 2 || !is_type(json_array_get(a, 0), "Split") ||
+	    !is_type(json_array_get(a, 1), "ByteLevel")) {
+		cerr(b, "pre_tokenizer: this Sequence is not one btok reproduces");
+		return -1;
+	}
+	if ((p = split_regex(b, json_array_get(a, 0))) < 0 ||
+	    bytelevel_ok(b, json_array_get(a, 1), 0) < 0)
+		return -1;
+	b->h.pre = (uint32_t)p;
+	b->bytelevel = 1;
+	return 0;
+}
+
+/* Split " " MergedWithPrevious (SentencePiece-style files). */
+static int
+is_split_space(json_t *pre)
+{
+	const char *s = pattern(pre, "String");
+	const char *beh = json_get_str(pre, "behavior");
+
+	return is_type(pre, "Split") && s && strcmp(s, " ") == 0 && beh &&
+	    strcmp(beh, "MergedWithPrevious") == 0 &&
+	    !json_is_true(json_object_get(pre, "invert"));
+}
+
 static int
 parse_pre(struct cbuild *b, json_t *pre)
 {
@@ -259,22 +295,8 @@ parse_pre(struct cbuild *b, json_t *pre)
 		b->h.pre = BTOK_PRE_NONE;
 		return 0;
 	}
-	if (is_type(pre, "Sequence")) {
-		json_t *a = json_object_get(pre, "pretokenizers");
-		int p;
-		if (json_array_size(a) == 2 && is_type(json_array_get(a, 0), "Split") &&
-		    is_type(json_array_get(a, 1), "ByteLevel")) {
-			if ((p = split_regex(b, json_array_get(a, 0))) < 0)
-				return -1;
-			if (bytelevel_ok(b, json_array_get(a, 1), 0) < 0)
-				return -1;
-			b->h.pre = (uint32_t)p;
-			b->bytelevel = 1;
-			return 0;
-		}
-		cerr(b, "pre_tokenizer: this Sequence is not one btok reproduces");
-		return -1;
-	}
+	if (is_type(pre, "Sequence"))
+		return pre_sequence(b, pre);
 	if (is_type(pre, "ByteLevel")) {
 		if (bytelevel_ok(b, pre, 1) < 0)
 			return -1;
@@ -282,62 +304,51 @@ parse_pre(struct cbuild *b, json_t *pre)
 		b->bytelevel = 1;
 		return 0;
 	}
-	if (is_type(pre, "Split")) {
-		json_t *pat = json_object_get(pre, "pattern");
-		const char *s = pat ? jstr(pat, "String") : NULL;
-		const char *beh = jstr(pre, "behavior");
-		if (s && strcmp(s, " ") == 0 && beh && strcmp(beh, "MergedWithPrevious") == 0 &&
-		    !json_is_true(json_object_get(pre, "invert"))) {
-			b->h.pre = BTOK_PRE_SPACE_MERGED_PREV;
-			return 0;
-		}
+	if (is_split_space(pre)) {
+		b->h.pre = BTOK_PRE_SPACE_MERGED_PREV;
+		return 0;
 	}
-	cerr(b, "pre_tokenizer: type %s is not one btok reproduces",
-	    jstr(pre, "type") ? jstr(pre, "type") : "(none)");
-	return -1;
+	return unsupported(b, "pre_tokenizer", pre);
 }
 
 /* Replace(" ", "\u2581"): the metaspace of SentencePiece-style files. */
 static int
 is_replace_space(json_t *n)
 {
-	json_t *pat = n ? json_object_get(n, "pattern") : NULL;
-	const char *s = pat ? jstr(pat, "String") : NULL;
-	const char *c = n ? jstr(n, "content") : NULL;
+	const char *s = pattern(n, "String");
+	const char *c = json_get_str(n, "content");
 
 	return is_type(n, "Replace") && s && c && strcmp(s, " ") == 0 &&
 	    strcmp(c, "\xE2\x96\x81") == 0;
 }
 
+/* Sequence [Prepend("\u2581"), Replace(" ", "\u2581")]: SentencePiece as the
+   Llama 2 / Mistral v3 conversions write it. */
+static int
+is_prepend_replace(json_t *n)
+{
+	json_t *a = json_object_get(n, "normalizers");
+	const char *pre = json_get_str(json_array_get(a, 0), "prepend");
+
+	return is_type(n, "Sequence") && json_array_size(a) == 2 &&
+	    is_type(json_array_get(a, 0), "Prepend") && pre &&
+	    strcmp(pre, "\xE2\x96\x81") == 0 && is_replace_space(json_array_get(a, 1));
+}
+
 static int
 parse_norm(struct cbuild *b, json_t *n)
 {
-	if (!n || json_is_null(n)) {
+	if (!n || json_is_null(n))
 		b->h.norm = BTOK_NORM_NONE;
-		return 0;
-	}
-	if (is_type(n, "NFC")) {
+	else if (is_type(n, "NFC"))
 		b->h.norm = BTOK_NORM_NFC;
-		return 0;
-	}
-	if (is_replace_space(n)) {
+	else if (is_replace_space(n))
 		b->h.norm = BTOK_NORM_METASPACE;
-		return 0;
-	}
-	if (is_type(n, "Sequence")) {
-		/* SentencePiece as the Llama 2 / Mistral v3 conversions write it. */
-		json_t *a = json_object_get(n, "normalizers");
-		json_t *p0 = json_array_get(a, 0);
-		const char *pre = p0 ? jstr(p0, "prepend") : NULL;
-		if (json_array_size(a) == 2 && is_type(p0, "Prepend") && pre &&
-		    strcmp(pre, "\xE2\x96\x81") == 0 && is_replace_space(json_array_get(a, 1))) {
-			b->h.norm = BTOK_NORM_PREPEND_METASPACE;
-			return 0;
-		}
-	}
-	cerr(b, "normalizer: type %s is not one btok reproduces",
-	    jstr(n, "type") ? jstr(n, "type") : "(none)");
-	return -1;
+	else if (is_prepend_replace(n))
+		b->h.norm = BTOK_NORM_PREPEND_METASPACE;
+	else
+		return unsupported(b, "normalizer", n);
+	return 0;
 }
 
 /* Store a vocabulary entry; byte-level text is turned back into bytes. */
@@ -359,6 +370,45 @@ add_vocab(struct cbuild *b, const char *text, size_t n, uint32_t id,
 	return 0;
 }
 
+/* The id of token text p[0..n) as the file writes it (byte-level text
+   in a byte-level file), or BTOK_NONE. */
+static uint32_t
+vget_text(const struct cbuild *b, const char *p, size_t n, char *scratch)
+{
+	long r;
+
+	if (!b->bytelevel)
+		return vget(b, p, n);
+	r = unbytelevel(p, n, scratch);
+	return r < 0 ? BTOK_NONE : vget(b, scratch, (size_t)r);
+}
+
+/* Merge i: its two sides as "a b" or [a, b], into *l, *ll, *r, *rl. */
+static int
+merge_sides(struct cbuild *b, json_t *v, size_t i, const char **l, size_t *ll,
+    const char **r, size_t *rl)
+{
+	if (json_is_string(v)) {
+		const char *s = json_string_value(v), *sp = strchr(s, ' ');
+		if (!sp || strchr(sp + 1, ' ')) {
+			cerr(b, "model.merges[%zu]: expected two tokens", i);
+			return -1;
+		}
+		*l = s, *ll = (size_t)(sp - s), *r = sp + 1, *rl = strlen(*r);
+		return 0;
+	}
+	if (json_is_array(v) && json_array_size(v) == 2 &&
+	    json_is_string(json_array_get(v, 0)) && json_is_string(json_array_get(v, 1))) {
+		*l = json_string_value(json_array_get(v, 0));
+		*r = json_string_value(json_array_get(v, 1));
+		*ll = json_string_length(json_array_get(v, 0));
+		*rl = json_string_length(json_array_get(v, 1));
+		return 0;
+	}
+	cerr(b, "model.merges[%zu]: expected \"a b\" or [a, b]", i);
+	return -1;
+}
+
 /* model.merges: "a b" strings or [a, b] pairs, rank = index. */
 static int
 hf_merges(struct cbuild *b, json_t *merges)
@@ -372,42 +422,18 @@ hf_merges(struct cbuild *b, json_t *merges)
 	json_array_foreach(merges, i, v) {
 		const char *l, *r;
 		size_t ll, rl;
-		char *m;
+		char *m, *scratch;
 		uint32_t a, c, nid;
-		if (json_is_string(v)) {
-			const char *s = json_string_value(v), *sp = strchr(s, ' ');
-			if (!sp || strchr(sp + 1, ' ')) {
-				cerr(b, "model.merges[%zu]: expected two tokens", i);
-				return -1;
-			}
-			l = s, ll = (size_t)(sp - s), r = sp + 1, rl = strlen(r);
-		} else if (json_is_array(v) && json_array_size(v) == 2 &&
-		    json_is_string(json_array_get(v, 0)) && json_is_string(json_array_get(v, 1))) {
-			l = json_string_value(json_array_get(v, 0));
-			r = json_string_value(json_array_get(v, 1));
-			ll = json_string_length(json_array_get(v, 0));
-			rl = json_string_length(json_array_get(v, 1));
-		} else {
-			cerr(b, "model.merges[%zu]: expected \"a b\" or [a, b]", i);
+
+		if (merge_sides(b, v, i, &l, &ll, &r, &rl) < 0)
 			return -1;
-		}
-		m = xmalloc(ll + rl + 1);
+		m = xmalloc(2 * (ll + rl + 1));	/* the joined text, then scratch */
+		scratch = m + ll + rl + 1;
 		memcpy(m, l, ll);
 		memcpy(m + ll, r, rl);
-		if (b->bytelevel) {
-			char *raw = xmalloc(ll + rl + 1);
-			long x = unbytelevel(l, ll, raw), y, z;
-			a = x < 0 ? BTOK_NONE : vget(b, raw, (size_t)x);
-			y = unbytelevel(r, rl, raw);
-			c = y < 0 ? BTOK_NONE : vget(b, raw, (size_t)y);
-			z = unbytelevel(m, ll + rl, raw);
-			nid = z < 0 ? BTOK_NONE : vget(b, raw, (size_t)z);
-			free(raw);
-		} else {
-			a = vget(b, l, ll);
-			c = vget(b, r, rl);
-			nid = vget(b, m, ll + rl);
-		}
+		a = vget_text(b, l, ll, scratch);
+		c = vget_text(b, r, rl, scratch);
+		nid = vget_text(b, m, ll + rl, scratch);
 		free(m);
 		if (a == BTOK_NONE || c == BTOK_NONE || nid == BTOK_NONE) {
 			cerr(b, "model.merges[%zu]: token not in the vocabulary", i);
@@ -415,6 +441,56 @@ hf_merges(struct cbuild *b, json_t *merges)
 		}
 		mput(b, a, c, (uint32_t)i, nid);
 	}
+	return 0;
+}
+
+/* Byte-level added token c with the id of model token id: the same text? */
+static int
+same_bytelevel(const struct cbuild *b, uint32_t id, const char *c)
+{
+	char *raw = xmalloc(strlen(c) + 1);
+	long r = unbytelevel(c, strlen(c), raw);
+	int same = r >= 0 && (size_t)r == b->tok[id].len &&
+	    memcmp(raw, b->pool.s + b->tok[id].off, (size_t)r) == 0;
+
+	free(raw);
+	return same;
+}
+
+/* added_tokens[i] = v. */
+static int
+hf_added1(struct cbuild *b, json_t *v, size_t i)
+{
+	json_t *idv = json_object_get(v, "id");
+	const char *c = json_get_str(v, "content");
+	json_int_t id;
+
+	if (!json_is_integer(idv) || !c || (id = json_integer_value(idv)) < 0 ||
+	    id >= (1 << 24) || !*c) {
+		cerr(b, "added_tokens[%zu]: expected id and content", i);
+		return -1;
+	}
+	if (json_is_true(json_object_get(v, "lstrip")) ||
+	    json_is_true(json_object_get(v, "rstrip")) ||
+	    json_is_true(json_object_get(v, "single_word"))) {
+		cerr(b, "added_tokens[%zu]: lstrip, rstrip and single_word are not supported by btok", i);
+		return -1;
+	}
+	if ((uint32_t)id < b->captok && b->tok[id].len != UINT32_MAX && b->bytelevel) {
+		/* Already a model token (stored as raw bytes): the added
+		   content must be the same text, and the added token is
+		   matched by its surface text, the raw bytes. */
+		if (!same_bytelevel(b, (uint32_t)id, c)) {
+			cerr(b, "added_tokens[%zu]: id %lld is a different model token", i, (long long)id);
+			return -1;
+		}
+	} else if (set_tok(b, (uint32_t)id, c, strlen(c)) < 0)
+		return -1;
+	b->added[b->nadded].id = (uint32_t)id;
+	b->added[b->nadded].flags =
+	    (json_is_true(json_object_get(v, "special")) ? BTOK_ADDED_SPECIAL : 0) |
+	    (json_is_true(json_object_get(v, "normalized")) ? BTOK_ADDED_NORMALIZED : 0);
+	b->nadded++;
 	return 0;
 }
 
@@ -431,69 +507,24 @@ hf_added(struct cbuild *b, json_t *root)
 		return -1;
 	}
 	b->added = xcalloc(json_array_size(added) + 1, sizeof *b->added);
-	json_array_foreach(added, i, v) {
-		json_t *idv = json_object_get(v, "id");
-		const char *c = jstr(v, "content");
-		json_int_t id;
-		if (!json_is_integer(idv) || !c || (id = json_integer_value(idv)) < 0 ||
-		    id >= (1 << 24) || !*c) {
-			cerr(b, "added_tokens[%zu]: expected id and content", i);
+	json_array_foreach(added, i, v)
+		if (hf_added1(b, v, i) < 0)
 			return -1;
-		}
-		if (json_is_true(json_object_get(v, "lstrip")) ||
-		    json_is_true(json_object_get(v, "rstrip")) ||
-		    json_is_true(json_object_get(v, "single_word"))) {
-			cerr(b, "added_tokens[%zu]: lstrip, rstrip and single_word are not supported by btok", i);
-			return -1;
-		}
-		if ((uint32_t)id < b->captok && b->tok[id].len != UINT32_MAX && b->bytelevel) {
-			/* Already a model token (stored as raw bytes): the
-			   added content must be the same text. */
-			char *raw = xmalloc(strlen(c) + 1);
-			long r = unbytelevel(c, strlen(c), raw);
-			int same = r >= 0 && (size_t)r == b->tok[id].len &&
-			    memcmp(raw, b->pool.s + b->tok[id].off, (size_t)r) == 0;
-			free(raw);
-			if (!same) {
-				cerr(b, "added_tokens[%zu]: id %lld is a different model token", i, (long long)id);
-				return -1;
-			}
-			/* Match the added token by its surface text: the raw
-			   bytes of its byte-level form. */
-		} else if (set_tok(b, (uint32_t)id, c, strlen(c)) < 0)
-			return -1;
-		b->added[b->nadded].id = (uint32_t)id;
-		b->added[b->nadded].flags =
-		    (json_is_true(json_object_get(v, "special")) ? BTOK_ADDED_SPECIAL : 0) |
-		    (json_is_true(json_object_get(v, "normalized")) ? BTOK_ADDED_NORMALIZED : 0);
-		b->nadded++;
-	}
 	return 0;
 }
 
+/* model: a BPE model without the options btok does not reproduce; its flags. */
 static int
-load_hf(struct cbuild *b, json_t *root)
+hf_model(struct cbuild *b, json_t *model)
 {
-	json_t *model = json_object_get(root, "model");
-	json_t *vocab, *merges, *v;
-	const char *key, *unk;
-	char *scratch;
-	size_t maxlen = 0;
+	const char *prefix = json_get_str(model, "continuing_subword_prefix");
+	const char *suffix = json_get_str(model, "end_of_word_suffix");
 
-	if (!json_is_object(model) || !is_type(model, "BPE")) {
-		cerr(b, "model: expected a BPE model");
-		return -1;
-	}
-	if (parse_norm(b, json_object_get(root, "normalizer")) < 0 ||
-	    parse_pre(b, json_object_get(root, "pre_tokenizer")) < 0)
-		return -1;
-	if (json_is_string(json_object_get(model, "continuing_subword_prefix")) &&
-	    *jstr(model, "continuing_subword_prefix")) {
+	if (prefix && *prefix) {
 		cerr(b, "model: continuing_subword_prefix is not supported by btok");
 		return -1;
 	}
-	if (json_is_string(json_object_get(model, "end_of_word_suffix")) &&
-	    *jstr(model, "end_of_word_suffix")) {
+	if (suffix && *suffix) {
 		cerr(b, "model: end_of_word_suffix is not supported by btok");
 		return -1;
 	}
@@ -501,16 +532,18 @@ load_hf(struct cbuild *b, json_t *root)
 	b->h.ignore_merges = json_is_true(json_object_get(model, "ignore_merges"));
 	b->h.byte_fallback = json_is_true(json_object_get(model, "byte_fallback"));
 	b->h.fuse_unk = json_is_true(json_object_get(model, "fuse_unk"));
-	vocab = json_object_get(model, "vocab");
-	merges = json_object_get(model, "merges");
-	if (!json_is_object(vocab) || json_object_size(vocab) == 0) {
-		cerr(b, "model.vocab: expected a non-empty object");
-		return -1;
-	}
-	if (!json_is_array(merges)) {
-		cerr(b, "model.merges: expected an array");
-		return -1;
-	}
+	return 0;
+}
+
+/* model.vocab: {token text: id}, into the token table and its hash. */
+static int
+hf_vocab(struct cbuild *b, json_t *vocab)
+{
+	json_t *v;
+	const char *key;
+	char *scratch;
+	size_t maxlen = 0;
+
 	json_object_foreach(vocab, key, v) {
 		size_t l = strlen(key);
 		if (l > maxlen)
@@ -531,11 +564,13 @@ load_hf(struct cbuild *b, json_t *root)
 			break;
 	}
 	free(scratch);
-	if (b->err)
-		return -1;
-	if (hf_merges(b, merges) < 0)
-		return -1;
-	/* Single bytes: byte-level symbols, or <0xNN> for byte fallback. */
+	return b->err ? -1 : 0;
+}
+
+/* Single bytes: byte-level symbols, or <0xNN> for byte fallback. */
+static int
+hf_bytes(struct cbuild *b)
+{
 	for (unsigned x = 0; x < 256; x++) {
 		char t[8];
 		if (b->bytelevel) {
@@ -552,8 +587,36 @@ load_hf(struct cbuild *b, json_t *root)
 				cerr(b, "model.vocab: byte-level vocabulary lacks byte 0x%02X", x);
 				return -1;
 			}
+	return 0;
+}
+
+static int
+load_hf(struct cbuild *b, json_t *root)
+{
+	json_t *model = json_object_get(root, "model");
+	json_t *vocab = json_object_get(model, "vocab");
+	json_t *merges = json_object_get(model, "merges");
+	const char *unk = json_get_str(model, "unk_token");
+
+	if (!json_is_object(model) || !is_type(model, "BPE")) {
+		cerr(b, "model: expected a BPE model");
+		return -1;
+	}
+	if (parse_norm(b, json_object_get(root, "normalizer")) < 0 ||
+	    parse_pre(b, json_object_get(root, "pre_tokenizer")) < 0 ||
+	    hf_model(b, model) < 0)
+		return -1;
+	if (!json_is_object(vocab) || json_object_size(vocab) == 0) {
+		cerr(b, "model.vocab: expected a non-empty object");
+		return -1;
+	}
+	if (!json_is_array(merges)) {
+		cerr(b, "model.merges: expected an array");
+		return -1;
+	}
+	if (hf_vocab(b, vocab) < 0 || hf_merges(b, merges) < 0 || hf_bytes(b) < 0)
+		return -1;
 	b->h.unk_id = BTOK_NONE;
-	unk = jstr(model, "unk_token");
 	if (unk && (b->h.unk_id = vget(b, unk, strlen(unk))) == BTOK_NONE && !b->bytelevel) {
 		cerr(b, "model.unk_token: not in the vocabulary");
 		return -1;
@@ -586,6 +649,8 @@ b64dec(const char *s, size_t n, unsigned char *out)
 	return o;
 }
 
+/* The token of rank: base64 s[0..n), id rank + id_offset; ranks from
+   maxrank on are left out (as mistral-common does). */
 static int
 tk_rank(struct cbuild *b, uint32_t rank, uint32_t maxrank,
     const char *s, size_t n)
@@ -604,18 +669,18 @@ tk_rank(struct cbuild *b, uint32_t rank, uint32_t maxrank,
 	return 0;
 }
 
+/*
+ * config: the Tekken pattern, default_vocab_size and
+ * default_num_special_tokens; sets the header of a tiktoken model and
+ * *nspecial (control tokens: ids 0 .. nspecial-1) and *maxrank (the ranks
+ * used: ids nspecial ..).
+ */
 static int
-load_tekken(struct cbuild *b, json_t *root, char *const *control)
+tk_config(struct cbuild *b, json_t *cfg, uint32_t *nspecial, uint32_t *maxrank)
 {
-	json_t *cfg = json_object_get(root, "config");
-	json_t *vocab = json_object_get(root, "vocab");
-	json_t *ranks = json_object_get(root, "bpe_ranks");
-	json_t *specials = json_object_get(root, "special_tokens");
 	json_t *jv = json_object_get(cfg, "default_vocab_size");
 	json_t *jn = json_object_get(cfg, "default_num_special_tokens");
-	const char *pat = jstr(cfg, "pattern");
-	uint32_t nspecial, maxrank;
-	size_t i;
+	const char *pat = json_get_str(cfg, "pattern");
 
 	if (!json_is_integer(jv) || !json_is_integer(jn) || !pat ||
 	    json_integer_value(jn) <= 0 || json_integer_value(jn) > 100000 ||
@@ -628,74 +693,136 @@ load_tekken(struct cbuild *b, json_t *root, char *const *control)
 		cerr(b, "config.pattern: not the Tekken pattern btok matches");
 		return -1;
 	}
-	nspecial = (uint32_t)json_integer_value(jn);
-	maxrank = (uint32_t)json_integer_value(jv) - nspecial;
+	*nspecial = (uint32_t)json_integer_value(jn);
+	*maxrank = (uint32_t)json_integer_value(jv) - *nspecial;
 	b->h.model = BTOK_MODEL_TIKTOKEN;
 	b->h.pre = BTOK_PRE_TEKKEN;
 	b->h.norm = BTOK_NORM_NONE;
-	b->h.id_offset = nspecial;
+	b->h.id_offset = *nspecial;
 	b->h.unk_id = BTOK_NONE;
-	b->vcap = pow2cap(maxrank);
-	b->vtab = xmalloc((size_t)b->vcap * sizeof *b->vtab);
-	memset(b->vtab, 0xFF, (size_t)b->vcap * sizeof *b->vtab);
-	b->mcap = 16;
-	b->mtab = xmalloc((size_t)b->mcap * sizeof *b->mtab);
-	memset(b->mtab, 0xFF, (size_t)b->mcap * sizeof *b->mtab);
-	if (json_is_array(vocab)) {
-		json_t *e;
-		json_array_foreach(vocab, i, e) {
-			json_t *r = json_object_get(e, "rank");
-			json_t *tb = json_object_get(e, "token_bytes");
-			if (!json_is_integer(r) || !json_is_string(tb) ||
-			    json_integer_value(r) != (json_int_t)i) {
-				cerr(b, "vocab[%zu]: expected rank %zu and token_bytes", i, i);
-				return -1;
-			}
-			if (tk_rank(b, (uint32_t)i, maxrank, json_string_value(tb),
-			    json_string_length(tb)) < 0)
-				return -1;
+	return 0;
+}
+
+/* "vocab": [{rank, token_bytes}, ...], rank i at index i. */
+static int
+tk_vocab(struct cbuild *b, json_t *vocab, uint32_t maxrank)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(vocab, i, e) {
+		json_t *r = json_object_get(e, "rank");
+		json_t *tb = json_object_get(e, "token_bytes");
+		if (!json_is_integer(r) || !json_is_string(tb) ||
+		    json_integer_value(r) != (json_int_t)i) {
+			cerr(b, "vocab[%zu]: expected rank %zu and token_bytes", i, i);
+			return -1;
 		}
-	} else if (json_is_string(ranks)) {
-		/* js-tiktoken: lines "! OFFSET tok tok ...", ranks consecutive. */
-		const char *s = json_string_value(ranks), *end = s + json_string_length(ranks);
-		while (s < end) {
-			const char *nl = memchr(s, '\n', (size_t)(end - s));
-			const char *le = nl ? nl : end, *p;
-			unsigned long long off = 0;
-			uint32_t rank;
-			p = s;
-			while (p < le && *p != ' ')
-				p++;
-			p++;
-			if (p >= le || *p < '0' || *p > '9') {
-				if (le > s) {
-					cerr(b, "bpe_ranks: expected \"NAME OFFSET tokens\"");
-					return -1;
-				}
-			} else {
-				while (p < le && *p >= '0' && *p <= '9' && off < (1u << 24))
-					off = off * 10 + (unsigned)(*p++ - '0');
-				rank = (uint32_t)off;
-				while (p < le) {
-					const char *q;
-					while (p < le && *p == ' ')
-						p++;
-					q = p;
-					while (q < le && *q != ' ')
-						q++;
-					if (q > p) {
-						if (tk_rank(b, rank++, maxrank, p, (size_t)(q - p)) < 0)
-							return -1;
-					}
-					p = q;
-				}
-			}
-			s = nl ? nl + 1 : end;
-		}
-	} else {
-		cerr(b, "expected \"vocab\" or \"bpe_ranks\"");
+		if (tk_rank(b, (uint32_t)i, maxrank, json_string_value(tb),
+		    json_string_length(tb)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * One line s[0..le) of "bpe_ranks": "NAME OFFSET tok tok ...", the tokens
+ * base64, their ranks OFFSET, OFFSET + 1, ...; an empty line is allowed.
+ */
+static int
+tk_ranks_line(struct cbuild *b, const char *s, const char *le, uint32_t maxrank)
+{
+	const char *p = memchr(s, ' ', (size_t)(le - s));
+	unsigned long long off = 0;
+	uint32_t rank;
+
+	p = p ? p + 1 : le;
+	if (p >= le || *p < '0' || *p > '9') {
+		if (le == s)
+			return 0;
+		cerr(b, "bpe_ranks: expected \"NAME OFFSET tokens\"");
 		return -1;
 	}
+	while (p < le && *p >= '0' && *p <= '9' && off < (1u << 24))
+		off = off * 10 + (unsigned)(*p++ - '0');
+	rank = (uint32_t)off;
+	while (p < le) {
+		const char *q;
+		while (p < le && *p == ' ')
+			p++;
+		for (q = p; q < le && *q != ' '; q++)
+			;
+		if (q > p && tk_rank(b, rank++, maxrank, p, (size_t)(q - p)) < 0)
+			return -1;
+		p = q;
+	}
+	return 0;
+}
+
+/* "bpe_ranks": js-tiktoken's compressed text, one line per run of ranks. */
+static int
+tk_ranks(struct cbuild *b, json_t *ranks, uint32_t maxrank)
+{
+	const char *s = json_string_value(ranks), *end = s + json_string_length(ranks);
+
+	while (s < end) {
+		const char *nl = memchr(s, '\n', (size_t)(end - s));
+
+		if (tk_ranks_line(b, s, nl ? nl : end, maxrank) < 0)
+			return -1;
+		s = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+/* "special_tokens": [{rank, token_str}, ...], the control tokens' names. */
+static int
+tk_specials(struct cbuild *b, json_t *specials, uint32_t nspecial)
+{
+	json_t *e;
+	size_t i;
+
+	json_array_foreach(specials, i, e) {
+		json_t *r = json_object_get(e, "rank");
+		const char *ts = json_get_str(e, "token_str");
+		if (!json_is_integer(r) || !ts || json_integer_value(r) < 0 ||
+		    json_integer_value(r) >= nspecial) {
+			cerr(b, "special_tokens[%zu]: expected rank and token_str", i);
+			return -1;
+		}
+		if (set_tok(b, (uint32_t)json_integer_value(r), ts, strlen(ts)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Without "special_tokens": control token k is named control[k] (the list
+   may be shorter or NULL), else <SPECIAL_k>. */
+static int
+tk_control_names(struct cbuild *b, char *const *control, uint32_t nspecial)
+{
+	uint32_t known = 0;
+
+	while (control && control[known])
+		known++;
+	for (uint32_t k = 0; k < nspecial; k++) {
+		char tmp[32];
+		const char *nm = k < known ? control[k] : NULL;
+
+		if (!nm) {
+			snprintf(tmp, sizeof tmp, "<SPECIAL_%u>", k);
+			nm = tmp;
+		}
+		if (set_tok(b, k, nm, strlen(nm)) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Every byte is a token of its own (tiktoken's byte-level ranks). */
+static int
+tk_bytes(struct cbuild *b)
+{
 	for (unsigned x = 0; x < 256; x++) {
 		char t = (char)x;
 		if ((b->h.byte_id[x] = vget(b, &t, 1)) == BTOK_NONE) {
@@ -703,40 +830,44 @@ load_tekken(struct cbuild *b, json_t *root, char *const *control)
 			return -1;
 		}
 	}
-	/* Control tokens: ids 0 .. nspecial-1. */
-	b->added = xcalloc(nspecial + 1, sizeof *b->added);
-	if (json_is_array(specials)) {
-		json_t *e;
-		json_array_foreach(specials, i, e) {
-			json_t *r = json_object_get(e, "rank");
-			const char *ts = jstr(e, "token_str");
-			if (!json_is_integer(r) || !ts || json_integer_value(r) < 0 ||
-			    json_integer_value(r) >= nspecial) {
-				cerr(b, "special_tokens[%zu]: expected rank and token_str", i);
-				return -1;
-			}
-			if (set_tok(b, (uint32_t)json_integer_value(r), ts, strlen(ts)) < 0)
-				return -1;
-		}
-	} else {
-		for (uint32_t k = 0; k < nspecial; k++) {
-			char tmp[32];
-			const char *nm = NULL;
-			if (control) {
-				uint32_t j = 0;
-				while (control[j] && j < k)
-					j++;
-				if (j == k && control[j])
-					nm = control[j];
-			}
-			if (!nm) {
-				snprintf(tmp, sizeof tmp, "<SPECIAL_%u>", k);
-				nm = tmp;
-			}
-			if (set_tok(b, k, nm, strlen(nm)) < 0)
-				return -1;
-		}
+	return 0;
+}
+
+static int
+load_tekken(struct cbuild *b, json_t *root, char *const *control)
+{
+	json_t *vocab = json_object_get(root, "vocab");
+	json_t *ranks = json_object_get(root, "bpe_ranks");
+	json_t *specials = json_object_get(root, "special_tokens");
+	uint32_t nspecial, maxrank;
+	int rc;
+
+	if (tk_config(b, json_object_get(root, "config"), &nspecial, &maxrank) < 0)
+		return -1;
+	b->vcap = pow2cap(maxrank);
+	b->vtab = xmalloc((size_t)b->vcap * sizeof *b->vtab);
+	memset(b->vtab, 0xFF, (size_t)b->vcap * sizeof *b->vtab);
+	b->mcap = 16;
+	b->mtab = xmalloc((size_t)b->mcap * sizeof *b->mtab);
+	memset(b->mtab, 0xFF, (size_t)b->mcap * sizeof *b->mtab);
+	if (json_is_array(vocab))
+		rc = tk_vocab(b, vocab, maxrank);
+	else if (json_is_string(ranks))
+		rc = tk_ranks(b, ranks, maxrank);
+	else {
+		cerr(b, "expected \"vocab\" or \"bpe_ranks\"");
+		rc = -1;
 	}
+	if (rc < 0 || tk_bytes(b) < 0)
+		return -1;
+	if (json_is_array(specials))
+		rc = tk_specials(b, specials, nspecial);
+	else
+		rc = tk_control_names(b, control, nspecial);
+	if (rc < 0)
+		return -1;
+	/* The control tokens are the added tokens, all special. */
+	b->added = xcalloc(nspecial + 1, sizeof *b->added);
 	for (uint32_t k = 0; k < nspecial; k++)
 		if (k < b->ntok && b->tok[k].len != UINT32_MAX) {
 			b->added[b->nadded].id = k;
@@ -757,6 +888,30 @@ load_tekken(struct cbuild *b, json_t *root, char *const *control)
  * token also holds byte-fallback or unknown-token text, whose input bytes
  * differ from the token text.
  */
+/* Token text p[0..len) holds U+2581 after a character other than U+2581. */
+static int
+holds_inner_metaspace(const char *p, size_t len)
+{
+	for (size_t k = 1; k + 3 <= len; k++)
+		if (memcmp(p + k, "\xE2\x96\x81", 3) == 0 &&
+		    !(k >= 3 && memcmp(p + k - 3, "\xE2\x96\x81", 3) == 0))
+			return 1;
+	return 0;
+}
+
+/* Token text p[0..len) holds the text of a byte-fallback or unknown token. */
+static int
+holds_byte_or_unk(const char *p, size_t len)
+{
+	for (size_t k = 0; k + 6 <= len; k++)
+		if (p[k] == '<' && p[k + 1] == '0' && p[k + 2] == 'x' && p[k + 5] == '>')
+			return 1;
+	for (size_t k = 0; k + 5 <= len; k++)
+		if (memcmp(p + k, "<unk>", 5) == 0)
+			return 1;
+	return 0;
+}
+
 static void
 find_bad(struct cbuild *b)
 {
@@ -769,24 +924,14 @@ find_bad(struct cbuild *b)
 	for (uint32_t i = 0; i < b->vcap && ok; i++) {
 		uint32_t id = b->vtab[i];
 		const char *p;
-		size_t len, k;
-		int hit = 0;
+
 		if (id == BTOK_NONE)
 			continue;
 		p = b->pool.s + b->tok[id].off;
-		len = b->tok[id].len;
-		for (k = 1; k + 3 <= len; k++)
-			if (memcmp(p + k, "\xE2\x96\x81", 3) == 0 &&
-			    !(k >= 3 && memcmp(p + k - 3, "\xE2\x96\x81", 3) == 0))
-				hit = 1;
-		if (!hit)
+		if (!holds_inner_metaspace(p, b->tok[id].len))
 			continue;
-		for (k = 0; k + 6 <= len; k++)
-			if (p[k] == '<' && p[k + 1] == '0' && p[k + 2] == 'x' && p[k + 5] == '>')
-				ok = 0;
-		for (k = 0; k + 5 <= len; k++)
-			if (memcmp(p + k, "<unk>", 5) == 0)
-				ok = 0;
+		if (holds_byte_or_unk(p, b->tok[id].len))
+			ok = 0;
 		if (n == cap) {
 			cap = cap ? cap * 2 : 8;
 			b->bad = xreallocarray(b->bad, cap, sizeof *b->bad);
@@ -810,6 +955,75 @@ align8(struct buf *o)
 		buf_add(o, z, 8 - o->len % 8);
 }
 
+/* Append the table p[0..n) to o, then pad to 8 bytes; returns its offset. */
+static uint64_t
+put_table(struct buf *o, const void *p, size_t n)
+{
+	uint64_t off = o->len;
+
+	buf_add(o, p, n);
+	align8(o);
+	return off;
+}
+
+/* The image of b: the header, then each table at an offset it records. */
+static unsigned char *
+write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
+{
+	struct btok_hdr *h = &b->h;
+	struct buf o;
+
+	memcpy(h->magic, "BTOKIMG", 8);
+	h->format = BTOK_FORMAT;
+	h->endian = 0x01020304u;
+	if (sha)
+		memcpy(h->source_sha256, sha, 32);
+	h->bytelevel = b->bytelevel || h->model == BTOK_MODEL_TIKTOKEN;
+	h->ntok = b->ntok;
+	h->vcap = b->vcap;
+	h->nvocab = b->nvocab;
+	h->mcap = b->mcap;
+	h->nmerges = b->nmerges;
+	h->nadded = b->nadded;
+	buf_init(&o);
+	put_table(&o, h, sizeof *h);
+	h->off_pool = put_table(&o, b->pool.s, b->pool.len);
+	h->len_pool = b->pool.len;
+	h->off_tok = put_table(&o, b->tok, (size_t)b->ntok * sizeof *b->tok);
+	h->off_vtab = put_table(&o, b->vtab, (size_t)b->vcap * sizeof *b->vtab);
+	h->off_mtab = put_table(&o, b->mtab, (size_t)b->mcap * sizeof *b->mtab);
+	h->off_added = put_table(&o, b->added, (size_t)b->nadded * sizeof *b->added);
+	h->off_bad = put_table(&o, b->bad, (size_t)h->nbad * sizeof *b->bad);
+	h->size = o.len;
+	h->checksum = btok_checksum(o.s + sizeof *h, o.len - sizeof *h);
+	memcpy(o.s, h, sizeof *h);
+	return (unsigned char *)buf_detach(&o, size);
+}
+
+/* The tokenizer file's root, read into b by its kind. */
+static int
+load_root(struct cbuild *b, json_t *root, char *const *control)
+{
+	if (!json_is_object(root)) {
+		cerr(b, "expected a JSON object");
+		return -1;
+	}
+	if (json_object_get(root, "model"))
+		return load_hf(b, root);
+	if (json_object_get(root, "config") &&
+	    (json_object_get(root, "vocab") || json_object_get(root, "bpe_ranks")))
+		return load_tekken(b, root, control);
+	cerr(b, "neither a tokenizer.json (\"model\") nor a tekken.json (\"config\")");
+	return -1;
+}
+
+static void
+cbuild_free(struct cbuild *b)
+{
+	free(b->tok), free(b->vtab), free(b->mtab), free(b->added), free(b->bad);
+	buf_release(&b->pool);
+}
+
 unsigned char *
 btok_compile(const char *name, const char *text, size_t len,
     const unsigned char sha[32], char *const *control, size_t *size, char **err)
@@ -817,13 +1031,12 @@ btok_compile(const char *name, const char *text, size_t len,
 	struct cbuild b;
 	json_t *root;
 	json_error_t je;
-	struct buf o;
+	unsigned char *img;
 	int rc;
 
 	memset(&b, 0, sizeof b);
 	b.name = name;
 	buf_init(&b.pool);
-	init_cp_byte();
 	*err = NULL;
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
@@ -831,65 +1044,15 @@ btok_compile(const char *name, const char *text, size_t len,
 		buf_release(&b.pool);
 		return NULL;
 	}
-	if (!json_is_object(root)) {
-		cerr(&b, "expected a JSON object");
-		rc = -1;
-	} else if (json_object_get(root, "model"))
-		rc = load_hf(&b, root);
-	else if (json_object_get(root, "config") &&
-	    (json_object_get(root, "vocab") || json_object_get(root, "bpe_ranks")))
-		rc = load_tekken(&b, root, control);
-	else {
-		cerr(&b, "neither a tokenizer.json (\"model\") nor a tekken.json (\"config\")");
-		rc = -1;
-	}
+	rc = load_root(&b, root, control);
 	json_decref(root);
 	if (rc < 0 || b.err) {
 		*err = b.err ? b.err : xasprintf("%s: invalid tokenizer", name);
-		free(b.tok), free(b.vtab), free(b.mtab), free(b.added);
-		buf_release(&b.pool);
+		cbuild_free(&b);
 		return NULL;
 	}
 	find_bad(&b);
-	memcpy(b.h.magic, "BTOKIMG", 8);
-	b.h.format = BTOK_FORMAT;
-	b.h.endian = 0x01020304u;
-	if (sha)
-		memcpy(b.h.source_sha256, sha, 32);
-	b.h.bytelevel = b.bytelevel || b.h.model == BTOK_MODEL_TIKTOKEN;
-	b.h.ntok = b.ntok;
-	b.h.vcap = b.vcap;
-	b.h.nvocab = b.nvocab;
-	b.h.mcap = b.mcap;
-	b.h.nmerges = b.nmerges;
-	b.h.nadded = b.nadded;
-
-	buf_init(&o);
-	buf_add(&o, &b.h, sizeof b.h);
-	align8(&o);
-	b.h.off_pool = o.len;
-	b.h.len_pool = b.pool.len;
-	buf_add(&o, b.pool.s, b.pool.len);
-	align8(&o);
-	b.h.off_tok = o.len;
-	buf_add(&o, b.tok, (size_t)b.ntok * sizeof *b.tok);
-	align8(&o);
-	b.h.off_vtab = o.len;
-	buf_add(&o, b.vtab, (size_t)b.vcap * sizeof *b.vtab);
-	align8(&o);
-	b.h.off_mtab = o.len;
-	buf_add(&o, b.mtab, (size_t)b.mcap * sizeof *b.mtab);
-	align8(&o);
-	b.h.off_added = o.len;
-	buf_add(&o, b.added, (size_t)b.nadded * sizeof *b.added);
-	align8(&o);
-	b.h.off_bad = o.len;
-	buf_add(&o, b.bad, (size_t)b.h.nbad * sizeof *b.bad);
-	align8(&o);
-	b.h.size = o.len;
-	b.h.checksum = btok_checksum(o.s + sizeof b.h, o.len - sizeof b.h);
-	memcpy(o.s, &b.h, sizeof b.h);
-	free(b.tok), free(b.vtab), free(b.mtab), free(b.added), free(b.bad);
-	buf_release(&b.pool);
-	return (unsigned char *)buf_detach(&o, size);
+	img = write_image(&b, sha, size);
+	cbuild_free(&b);
+	return img;
 }

@@ -1,11 +1,11 @@
 /*
- * encode.c - encoding text with a compiled tokenizer image.
+ * encode.c - encoding text with a compiled tokenizer.
  *
  * The steps follow Hugging Face tokenizers (tokenizer/mod.rs
  * encode_single_sequence, add_special_tokens = false):
  *  1. AddedVocabulary::extract_and_normalize: added tokens that are not
  *     "normalized" are found in the raw text, leftmost-longest (the
- *     aho-corasick MatchKind::LeftmostLongest the crate uses); with
+ *     aho-corasick MatchKind::LeftmostLongest the crate uses; added.c); with
  *     encode_special_tokens a special token's match is left in the text.
  *     Each remaining segment is normalised, then searched again for the
  *     "normalized" added tokens.
@@ -15,6 +15,11 @@
  *     the merges list, byte fallback to <0xNN>, fuse_unk) or, for tekken,
  *     tiktoken's byte_pair_merge (lowest rank first, leftmost on ties, the
  *     whole piece looked up first).
+ *
+ * The tokenizer is only read here.  What encoding writes is in the caller's
+ * encoder (struct btok_enc: the symbols and queues of the merges, the word
+ * and pair caches), and what belongs to one call (the output, whether
+ * special tokens are matched) in a struct pctx on the stack of btok_encode.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -22,301 +27,118 @@
 
 #include "ctx.h"
 #include "btok.h"
+#include "added.h"
 #include "hash.h"
 
-/* ------------------------------------------------------------ added tokens */
+/* ------------------------------------------------------------ the encoder */
 
-struct tedge { uint32_t node; uint32_t child; uint32_t byte; };
+struct sym { uint32_t id; int32_t prev, next; uint32_t start, len; };
+struct hent { uint32_t rank, pos, id, a, b; };	/* a, b: the pair's ids */
 
-struct trie1 {
-	struct tedge *e;
-	uint32_t ecap, nnodes;
-	uint32_t *term;		/* node -> index in added[], BTOK_NONE */
-	unsigned char first[256];
+struct bent { uint32_t pos, next; };
+
+/* The scratch of the merges of one piece, kept between pieces. */
+struct work {
+	struct sym *s;
+	size_t ns, cs;
+	struct hent *q;
+	size_t nq, cq;
+	/* The bucket queue of long pieces (merge_buckets). */
+	uint32_t *bhead;	/* per rank: 1 + its last entry in be, 0: none */
+	uint64_t *bbits;	/* ranks with entries */
+	uint32_t bcap;		/* ranks allocated */
+	struct bent *be;
+	size_t nbe, cbe;
+	uint32_t *bpos;		/* the positions of one rank, sorted */
+	size_t cbpos;
 };
 
-struct btok_trie {
-	struct trie1 raw, norm;
-};
+/* Scratch arrays grown past this many entries are freed after the call. */
+#define WORK_KEEP ((size_t)1 << 16)
 
-static uint32_t
-edge_find(const struct trie1 *t, uint32_t node, unsigned char c)
-{
-	uint32_t m = t->ecap - 1;
-	uint32_t i = (uint32_t)btok_mix64((uint64_t)node << 8 | c) & m;
-	for (;; i = (i + 1) & m) {
-		if (t->e[i].child == 0)
-			return 0;
-		if (t->e[i].node == node && t->e[i].byte == c)
-			return t->e[i].child;
-	}
-}
-
-static void
-trie_build(struct trie1 *t, const struct btok *k, unsigned want)
-{
-	size_t total = 1;
-	uint32_t i;
-	memset(t, 0, sizeof *t);
-	for (i = 0; i < k->h->nadded; i++)
-		if ((k->added[i].flags & BTOK_ADDED_NORMALIZED) == want)
-			total += k->tok[k->added[i].id].len;
-	t->ecap = 16;
-	while (t->ecap < total * 2)
-		t->ecap <<= 1;
-	t->e = xcalloc(t->ecap, sizeof *t->e);
-	t->term = xmalloc(total * sizeof *t->term);
-	t->term[0] = BTOK_NONE;
-	t->nnodes = 1;
-	for (i = 0; i < k->h->nadded; i++) {
-		const struct btok_span *sp;
-		const unsigned char *p;
-		uint32_t node = 0;
-		if ((k->added[i].flags & BTOK_ADDED_NORMALIZED) != want)
-			continue;
-		sp = &k->tok[k->added[i].id];
-		p = (const unsigned char *)k->pool + sp->off;
-		if (sp->len == 0)
-			continue;
-		t->first[p[0]] = 1;
-		for (uint32_t j = 0; j < sp->len; j++) {
-			uint32_t c = edge_find(t, node, p[j]);
-			if (!c) {
-				uint32_t m = t->ecap - 1;
-				uint32_t x = (uint32_t)btok_mix64((uint64_t)node << 8 | p[j]) & m;
-				while (t->e[x].child)
-					x = (x + 1) & m;
-				c = t->nnodes++;
-				t->term[c] = BTOK_NONE;
-				t->e[x].node = node;
-				t->e[x].byte = p[j];
-				t->e[x].child = c;
-			}
-			node = c;
-		}
-		/* The same content twice: the first entry wins. */
-		if (t->term[node] == BTOK_NONE)
-			t->term[node] = i;
-	}
-}
-
-static void
-trie_free(struct trie1 *t)
-{
-	free(t->e);
-	free(t->term);
-}
-
-/* Longest added token at s[0..n); returns its length, 0 if none. */
-static size_t
-trie_match(const struct trie1 *t, const unsigned char *s, size_t n,
-    uint32_t *which)
-{
-	uint32_t node = 0;
-	size_t best = 0;
-	if (!t->first[s[0]])
-		return 0;
-	for (size_t j = 0; j < n; j++) {
-		node = edge_find(t, node, s[j]);
-		if (!node)
-			break;
-		if (t->term[node] != BTOK_NONE) {
-			best = j + 1;
-			*which = t->term[node];
-		}
-	}
-	return best;
-}
-
-/* ------------------------------------------------------------ attach */
-
-uint64_t
-btok_checksum(const void *p, size_t n)
-{
-	const unsigned char *s = p;
-	uint64_t a = 0x243F6A8885A308D3ULL, b = 0x13198A2E03707344ULL;
-	while (n >= 16) {
-		uint64_t x, y;
-		memcpy(&x, s, 8);
-		memcpy(&y, s + 8, 8);
-		a = (a ^ x) * 0x9fb21c651e98df25ULL;
-		b = (b ^ y) * 0xc2b2ae3d27d4eb4fULL;
-		a ^= a >> 31;
-		b ^= b >> 29;
-		s += 16;
-		n -= 16;
-	}
-	while (n--) {
-		a = (a ^ *s++) * 0x100000001b3ULL;
-	}
-	return btok_mix64(a ^ btok_mix64(b));
-}
-
-static int
-span_ok(uint64_t off, uint64_t len, size_t size)
-{
-	return off <= size && len <= size - off && off % 8 == 0;
-}
-
-int
-btok_attach(struct btok *t, const char *name, unsigned char *img,
-    size_t size, int mapped, char **err)
-{
-	const struct btok_hdr *h = (const struct btok_hdr *)img;
-	uint64_t i;
-
-	memset(t, 0, sizeof *t);
-	*err = NULL;
-	if (size < sizeof *h || memcmp(h->magic, "BTOKIMG", 8) != 0) {
-		*err = xasprintf("%s: not a btok image", name);
-		return -1;
-	}
-	if (h->format != BTOK_FORMAT || h->endian != 0x01020304u) {
-		*err = xasprintf("%s: image format %u, this btok reads %u", name,
-		    h->format, BTOK_FORMAT);
-		return -1;
-	}
-	if (h->size != size) {
-		*err = xasprintf("%s: truncated image (%zu of %llu bytes)", name, size,
-		    (unsigned long long)h->size);
-		return -1;
-	}
-	if (btok_checksum(img + sizeof *h, size - sizeof *h) != h->checksum) {
-		*err = xasprintf("%s: image checksum mismatch", name);
-		return -1;
-	}
-	if (!span_ok(h->off_pool, h->len_pool, size) || h->len_pool > UINT32_MAX ||
-	    !span_ok(h->off_tok, (uint64_t)h->ntok * sizeof(struct btok_span), size) ||
-	    !span_ok(h->off_vtab, (uint64_t)h->vcap * 4, size) ||
-	    !span_ok(h->off_mtab, (uint64_t)h->mcap * sizeof(struct btok_merge), size) ||
-	    !span_ok(h->off_added, (uint64_t)h->nadded * sizeof(struct btok_added), size) ||
-	    !span_ok(h->off_bad, (uint64_t)h->nbad * 4, size) || h->msplit > 1 ||
-	    h->vcap == 0 || (h->vcap & (h->vcap - 1)) || h->mcap == 0 ||
-	    (h->mcap & (h->mcap - 1)) || h->nvocab >= h->vcap || h->nmerges >= h->mcap ||
-	    (h->model != BTOK_MODEL_BPE && h->model != BTOK_MODEL_TIKTOKEN) ||
-	    h->norm > BTOK_NORM_PREPEND_METASPACE || h->pre > BTOK_PRE_SPACE_MERGED_PREV) {
-		*err = xasprintf("%s: damaged image header", name);
-		return -1;
-	}
-	t->base = img;
-	t->size = size;
-	t->h = h;
-	t->pool = (const char *)img + h->off_pool;
-	t->tok = (const struct btok_span *)(img + h->off_tok);
-	t->vtab = (const uint32_t *)(img + h->off_vtab);
-	t->mtab = (const struct btok_merge *)(img + h->off_mtab);
-	t->added = (const struct btok_added *)(img + h->off_added);
-	t->bad = (const uint32_t *)(img + h->off_bad);
-	/* Every id in every table must name a token inside the pool. */
-	for (i = 0; i < h->ntok; i++)
-		if (t->tok[i].len != UINT32_MAX &&
-		    ((uint64_t)t->tok[i].off + t->tok[i].len > h->len_pool))
-			goto bad;
-	{
-		/* Open addressing needs a free slot, or a lookup never ends. */
-		uint64_t vfree = 0, mfree = 0;
-		for (i = 0; i < h->vcap; i++) {
-			if (t->vtab[i] == BTOK_NONE)
-				vfree++;
-			else if (t->vtab[i] >= h->ntok || t->tok[t->vtab[i]].len == UINT32_MAX)
-				goto bad;
-		}
-		for (i = 0; i < h->mcap; i++) {
-			if (t->mtab[i].key == UINT64_MAX)
-				mfree++;
-			else if ((t->mtab[i].key >> 32) >= h->ntok ||
-			    (uint32_t)t->mtab[i].key >= h->ntok || t->mtab[i].id >= h->ntok ||
-			    t->mtab[i].rank >= UINT32_MAX - 1)
-				goto bad;
-			else if (t->mtab[i].rank >= t->nranks)
-				t->nranks = t->mtab[i].rank + 1;
-		}
-		/* tiktoken: a pair's rank is its token's id. */
-		if (h->model == BTOK_MODEL_TIKTOKEN)
-			t->nranks = h->ntok;
-		if (!vfree || !mfree)
-			goto bad;
-	}
-	for (i = 0; i < h->nadded; i++)
-		if (t->added[i].id >= h->ntok || t->tok[t->added[i].id].len == UINT32_MAX)
-			goto bad;
-	for (i = 0; i < 256; i++)
-		if (h->byte_id[i] != BTOK_NONE && h->byte_id[i] >= h->ntok)
-			goto bad;
-	for (i = 0; i < h->nbad; i++)
-		if (t->bad[i] >= h->ntok || t->tok[t->bad[i]].len == UINT32_MAX)
-			goto bad;
-	if ((h->unk_id != BTOK_NONE && h->unk_id >= h->ntok) ||
-	    (h->model == BTOK_MODEL_TIKTOKEN && h->id_offset > h->ntok))
-		goto bad;
-	t->name = xstrdup(name);
-	t->mapped = mapped;
-	t->trie = xmalloc(sizeof *t->trie);
-	trie_build(&t->trie->raw, t, 0);
-	trie_build(&t->trie->norm, t, BTOK_ADDED_NORMALIZED);
-	return 0;
-bad:
-	memset(t, 0, sizeof *t);
-	*err = xasprintf("%s: damaged image tables", name);
-	return -1;
-}
-
+/*
+ * Small direct-mapped caches in front of the big hash tables, whose probes
+ * miss the processor caches: pairs of ids -> (rank, id), characters -> id,
+ * and short pieces -> their ids.  A pair's result depends only on the two
+ * ids (their bytes are fixed), a piece's only on its bytes.
+ */
+#define PC_BITS 16
+#define CC_BITS 12
+#define WC_BITS 15
+/* Aligned to its size, so that an entry never straddles two cache lines
+   (a lookup that misses would miss twice). */
+struct pc_ent { _Alignas(16) uint64_t key; uint32_t rank, id; };
+struct cc_ent { uint32_t cp, id; };
 struct wc_ent {
 	uint64_t h;
 	uint8_t len, nids;
 	char bytes[22];
 	uint32_t ids[6];
 };
-#define WC_BITS 15
-struct btok_wcache { struct wc_ent e[1u << WC_BITS]; };
+
+struct btok_enc {
+	const struct btok *t;
+	struct work w;
+	struct pc_ent pc[1u << PC_BITS];	/* key UINT64_MAX: empty */
+	struct cc_ent cc[1u << CC_BITS];	/* cp UINT32_MAX: empty */
+	struct wc_ent wc[1u << WC_BITS];	/* len 0: empty */
+};
+
+struct btok_enc *
+btok_enc_new(const struct btok *t)
+{
+	struct btok_enc *e = xcalloc(1, sizeof *e);
+
+	e->t = t;
+	for (size_t i = 0; i < (1u << PC_BITS); i++)
+		e->pc[i].key = UINT64_MAX;
+	for (size_t i = 0; i < (1u << CC_BITS); i++)
+		e->cc[i].cp = UINT32_MAX;
+	return e;
+}
+
+static void
+work_free(struct work *w)
+{
+	free(w->s);
+	free(w->q);
+	free(w->bhead);
+	free(w->bbits);
+	free(w->be);
+	free(w->bpos);
+	memset(w, 0, sizeof *w);
+}
+
+/* Give back the arrays a long piece grew (the per-rank ones stay: their
+   size is the tokenizer's). */
+static void
+work_trim(struct work *w)
+{
+	if (w->cs > WORK_KEEP) {
+		free(w->s);
+		w->s = NULL, w->ns = w->cs = 0;
+	}
+	if (w->cq > WORK_KEEP) {
+		free(w->q);
+		w->q = NULL, w->nq = w->cq = 0;
+	}
+	if (w->cbe > WORK_KEEP) {
+		free(w->be);
+		w->be = NULL, w->nbe = w->cbe = 0;
+	}
+	if (w->cbpos > WORK_KEEP) {
+		free(w->bpos);
+		w->bpos = NULL, w->cbpos = 0;
+	}
+}
 
 void
-btok_release(struct btok *t)
+btok_enc_free(struct btok_enc *e)
 {
-	if (t->trie) {
-		trie_free(&t->trie->raw);
-		trie_free(&t->trie->norm);
-		free(t->trie);
-	}
-	free(t->wcache);
-	free(t->pcache);
-	free(t->name);
-	memset(t, 0, sizeof *t);
-}
-
-const char *
-btok_token(const struct btok *t, uint32_t id, size_t *len)
-{
-	if (id >= t->h->ntok || t->tok[id].len == UINT32_MAX)
-		return NULL;
-	*len = t->tok[id].len;
-	return t->pool + t->tok[id].off;
-}
-
-uint32_t
-btok_vocab_get(const struct btok *t, const char *s, size_t n)
-{
-	uint32_t m = t->h->vcap - 1, i = (uint32_t)btok_hash(s, n) & m;
-	for (;; i = (i + 1) & m) {
-		uint32_t id = t->vtab[i];
-		if (id == BTOK_NONE)
-			return BTOK_NONE;
-		if (t->tok[id].len == n && memcmp(t->pool + t->tok[id].off, s, n) == 0)
-			return id;
-	}
-}
-
-static const struct btok_merge *
-merge_get(const struct btok *t, uint32_t a, uint32_t b)
-{
-	uint64_t key = (uint64_t)a << 32 | b;
-	uint32_t m = t->h->mcap - 1, i = (uint32_t)btok_mix64(key) & m;
-	for (;; i = (i + 1) & m) {
-		if (t->mtab[i].key == key)
-			return &t->mtab[i];
-		if (t->mtab[i].key == UINT64_MAX)
-			return NULL;
-	}
+	if (!e)
+		return;
+	work_free(&e->w);
+	free(e);
 }
 
 /* ------------------------------------------------------------ ids */
@@ -342,27 +164,6 @@ btok_ids_free(struct btok_ids *ids)
 }
 
 /* ------------------------------------------------------------ BPE */
-
-struct sym { uint32_t id; int32_t prev, next; uint32_t start, len; };
-struct hent { uint32_t rank, pos, id, a, b; };	/* a, b: the pair's ids */
-
-struct bent { uint32_t pos, next; };
-
-struct work {
-	struct sym *s;
-	size_t ns, cs;
-	struct hent *q;
-	size_t nq, cq;
-	uint32_t tmp[8];
-	/* The bucket queue of long pieces (merge_buckets). */
-	uint32_t *bhead;	/* per rank: 1 + its last entry in be, 0: none */
-	uint64_t *bbits;	/* ranks with entries */
-	uint32_t bcap;		/* ranks allocated */
-	struct bent *be;
-	size_t nbe, cbe;
-	uint32_t *bpos;		/* the positions of one rank, sorted */
-	size_t cbpos;
-};
 
 /* Pieces of at least this many symbols use the bucket queue. */
 #ifndef LONG_PIECE
@@ -436,55 +237,28 @@ sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
 	w->ns++;
 }
 
-/*
- * Small direct-mapped caches in front of the big hash tables, whose probes
- * miss the processor caches: pairs of ids -> (rank, id) and characters ->
- * id.  A pair's result depends only on the two ids (their bytes are fixed).
- */
-#define PC_BITS 16
-#define CC_BITS 12
-struct pc_ent { uint64_t key; uint32_t rank, id; };
-struct cc_ent { uint32_t cp, id; };
-struct btok_pcache {
-	struct pc_ent p[1u << PC_BITS];
-	struct cc_ent c[1u << CC_BITS];
-};
-
-static struct btok_pcache *
-pcache(struct btok *t)
-{
-	if (!t->pcache) {
-		t->pcache = xmalloc(sizeof *t->pcache);
-		for (size_t i = 0; i < (1u << PC_BITS); i++)
-			t->pcache->p[i].key = UINT64_MAX;
-		for (size_t i = 0; i < (1u << CC_BITS); i++)
-			t->pcache->c[i].cp = UINT32_MAX;
-	}
-	return t->pcache;
-}
-
 static int
 pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
     const struct sym *b, uint32_t *rank, uint32_t *id);
 
 /* Rank of a pair: HF merges table, or tiktoken rank of the joined bytes. */
 static inline int
-pair_rank(const struct btok *t, const char *piece, const struct sym *a,
+pair_rank(struct btok_enc *e, const char *piece, const struct sym *a,
     const struct sym *b, uint32_t *rank, uint32_t *id)
 {
 	uint64_t key = (uint64_t)a->id << 32 | b->id;
-	struct pc_ent *e = &t->pcache->p[btok_mix64(key) & ((1u << PC_BITS) - 1)];
-	if (e->key != key) {
+	struct pc_ent *c = &e->pc[btok_mix64(key) & ((1u << PC_BITS) - 1)];
+	if (c->key != key) {
 		uint32_t r = 0, i = BTOK_NONE;
-		if (!pair_rank_slow(t, piece, a, b, &r, &i))
+		if (!pair_rank_slow(e->t, piece, a, b, &r, &i))
 			i = BTOK_NONE;
-		e->key = key;
-		e->rank = r;
-		e->id = i;
+		c->key = key;
+		c->rank = r;
+		c->id = i;
 	}
-	*rank = e->rank;
-	*id = e->id;
-	return e->id != BTOK_NONE;
+	*rank = c->rank;
+	*id = c->id;
+	return c->id != BTOK_NONE;
 }
 
 static int
@@ -492,14 +266,14 @@ pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
     const struct sym *b, uint32_t *rank, uint32_t *id)
 {
 	if (t->h->model == BTOK_MODEL_BPE) {
-		const struct btok_merge *m = merge_get(t, a->id, b->id);
+		const struct btok_merge *m = btok_mtab_find(t, a->id, b->id);
 		if (!m)
 			return 0;
 		*rank = m->rank;
 		*id = m->id;
 		return 1;
 	}
-	*id = btok_vocab_get(t, piece + a->start, a->len + b->len);
+	*id = btok_vtab_find(t, piece + a->start, a->len + b->len);
 	*rank = *id;
 	return *id != BTOK_NONE;
 }
@@ -586,25 +360,26 @@ sym_merge(struct work *w, uint32_t pos, uint32_t id)
 
 /* Apply the pair at pos if it still has rank rr; queue the new pairs. */
 static void
-bq_apply(const struct btok *t, const char *piece, struct work *w, uint32_t rr,
-    uint32_t pos, uint32_t cur_rank)
+bq_apply(struct btok_enc *e, const char *piece, uint32_t rr, uint32_t pos,
+    uint32_t cur_rank)
 {
+	struct work *w = &e->w;
 	struct sym *cur = &w->s[pos];
 	uint32_t rank, id;
 
 	if (cur->len == 0 || cur->next < 0 ||
-	    !pair_rank(t, piece, cur, &w->s[cur->next], &rank, &id) || rank != rr)
+	    !pair_rank(e, piece, cur, &w->s[cur->next], &rank, &id) || rank != rr)
 		return;		/* stale: the pair changed */
 	sym_merge(w, pos, id);
 	/* Pairs ranked after the current bucket wait in theirs; the others
 	   (a merge can make a pair of lower rank) go to the heap. */
-	if (cur->prev >= 0 && pair_rank(t, piece, &w->s[cur->prev], cur, &rank, &id)) {
+	if (cur->prev >= 0 && pair_rank(e, piece, &w->s[cur->prev], cur, &rank, &id)) {
 		if (rank > cur_rank)
 			bq_push(w, rank, (uint32_t)cur->prev);
 		else
 			hpush(w, rank, (uint32_t)cur->prev, id);
 	}
-	if (cur->next >= 0 && pair_rank(t, piece, cur, &w->s[cur->next], &rank, &id)) {
+	if (cur->next >= 0 && pair_rank(e, piece, cur, &w->s[cur->next], &rank, &id)) {
 		if (rank > cur_rank)
 			bq_push(w, rank, pos);
 		else
@@ -622,21 +397,22 @@ bq_apply(const struct btok *t, const char *piece, struct work *w, uint32_t rr,
  * is merged with the current bucket by (rank, position).
  */
 static void
-merge_buckets(const struct btok *t, const char *piece, struct work *w)
+merge_buckets(struct btok_enc *e, const char *piece)
 {
+	struct work *w = &e->w;
 	uint32_t rank, id, r = 0;
 
-	if (w->bcap < t->nranks) {
+	if (w->bcap < e->t->nranks) {
 		free(w->bhead);
 		free(w->bbits);
-		w->bcap = t->nranks;
+		w->bcap = e->t->nranks;
 		w->bhead = xcalloc(w->bcap, sizeof *w->bhead);
 		w->bbits = xcalloc((w->bcap + 63) / 64, sizeof *w->bbits);
 	}
 	w->nbe = 0;
 	w->nq = 0;
 	for (size_t i = 0; i + 1 < w->ns; i++)
-		if (pair_rank(t, piece, &w->s[i], &w->s[i + 1], &rank, &id))
+		if (pair_rank(e, piece, &w->s[i], &w->s[i + 1], &rank, &id))
 			bq_push(w, rank, (uint32_t)i);
 	while ((r = bq_next(w, r)) != BTOK_NONE) {
 		size_t n = bq_take(w, r), k = 0;
@@ -644,9 +420,9 @@ merge_buckets(const struct btok *t, const char *piece, struct work *w)
 			if (w->nq && (k == n || w->q[0].rank < r ||
 			    (w->q[0].rank == r && w->q[0].pos < w->bpos[k]))) {
 				struct hent top = hpop(w);
-				bq_apply(t, piece, w, top.rank, top.pos, r);
+				bq_apply(e, piece, top.rank, top.pos, r);
 			} else if (k < n)
-				bq_apply(t, piece, w, r, w->bpos[k++], r);
+				bq_apply(e, piece, r, w->bpos[k++], r);
 			else
 				break;
 		}
@@ -668,18 +444,19 @@ merge_buckets(const struct btok *t, const char *piece, struct work *w)
  * would differ in length), so word.rs's check never matters here.
  */
 static void
-merge_small(const struct btok *t, const char *piece, struct work *w)
+merge_small(struct btok_enc *e, const char *piece)
 {
+	struct work *w = &e->w;
 	uint32_t rk[SMALL_PIECE], nid[SMALL_PIECE], rank, id;
 	size_t n = w->ns;
 
 	assert(n <= SMALL_PIECE);
 	for (size_t i = 0; i + 1 < n; i++) {
 		uint64_t key = (uint64_t)w->s[i].id << 32 | w->s[i + 1].id;
-		__builtin_prefetch(&t->pcache->p[btok_mix64(key) & ((1u << PC_BITS) - 1)]);
+		__builtin_prefetch(&e->pc[btok_mix64(key) & ((1u << PC_BITS) - 1)]);
 	}
 	for (size_t i = 0; i + 1 < n; i++)
-		if (!pair_rank(t, piece, &w->s[i], &w->s[i + 1], &rk[i], &nid[i]))
+		if (!pair_rank(e, piece, &w->s[i], &w->s[i + 1], &rk[i], &nid[i]))
 			rk[i] = BTOK_NONE;
 	if (n)
 		rk[n - 1] = BTOK_NONE;
@@ -695,32 +472,28 @@ merge_small(const struct btok *t, const char *piece, struct work *w)
 		sym_merge(w, (uint32_t)bi, nid[bi]);
 		if (w->s[bi].prev >= 0) {
 			int32_t pv = w->s[bi].prev;
-			if (!pair_rank(t, piece, &w->s[pv], &w->s[bi], &rank, &id))
+			if (!pair_rank(e, piece, &w->s[pv], &w->s[bi], &rank, &id))
 				rank = BTOK_NONE;
 			rk[pv] = rank, nid[pv] = id;
 		}
 		rk[bi] = BTOK_NONE;
 		if (w->s[bi].next >= 0 &&
-		    pair_rank(t, piece, &w->s[bi], &w->s[w->s[bi].next], &rank, &id))
+		    pair_rank(e, piece, &w->s[bi], &w->s[w->s[bi].next], &rank, &id))
 			rk[bi] = rank, nid[bi] = id;
 	}
 }
 
+/* The merges of word.rs merge_all, with its priority queue (a binary heap
+   of (rank, position) with stale entries skipped when popped). */
 static void
-merge_all(const struct btok *t, const char *piece, struct work *w)
+merge_heap(struct btok_enc *e, const char *piece)
 {
+	struct work *w = &e->w;
 	uint32_t rank, id;
-	if (w->ns >= LONG_PIECE) {
-		merge_buckets(t, piece, w);
-		return;
-	}
-	if (w->ns <= SMALL_PIECE) {
-		merge_small(t, piece, w);
-		return;
-	}
+
 	w->nq = 0;
 	for (size_t i = 0; i + 1 < w->ns; i++)
-		if (pair_rank(t, piece, &w->s[i], &w->s[i + 1], &rank, &id))
+		if (pair_rank(e, piece, &w->s[i], &w->s[i + 1], &rank, &id))
 			hpush(w, rank, (uint32_t)i, id);
 	while (w->nq) {
 		struct hent top = hpop(w);
@@ -732,32 +505,143 @@ merge_all(const struct btok *t, const char *piece, struct work *w)
 		/* A stale entry: the pair at pos no longer makes top.id (as
 		   word.rs checks it; the same two ids are the same merge). */
 		if ((cur->id != top.a || right->id != top.b) &&
-		    (!pair_rank(t, piece, cur, right, &rank, &id) || id != top.id))
+		    (!pair_rank(e, piece, cur, right, &rank, &id) || id != top.id))
 			continue;
-		cur->id = top.id;
-		cur->len += right->len;
-		cur->next = right->next;
-		right->len = 0;
+		sym_merge(w, top.pos, top.id);
 		nx = cur->next;
-		if (nx >= 0)
-			w->s[nx].prev = (int32_t)top.pos;
 		if (cur->prev >= 0 &&
-		    pair_rank(t, piece, &w->s[cur->prev], cur, &rank, &id))
+		    pair_rank(e, piece, &w->s[cur->prev], cur, &rank, &id))
 			hpush(w, rank, (uint32_t)cur->prev, id);
-		if (nx >= 0 && pair_rank(t, piece, cur, &w->s[nx], &rank, &id))
+		if (nx >= 0 && pair_rank(e, piece, cur, &w->s[nx], &rank, &id))
 			hpush(w, rank, top.pos, id);
 	}
 }
 
+/* Merge the symbols of w (from piece) as far as the ranks allow. */
+static void
+merge_all(struct btok_enc *e, const char *piece)
+{
+	if (e->w.ns >= LONG_PIECE)
+		merge_buckets(e, piece);
+	else if (e->w.ns <= SMALL_PIECE)
+		merge_small(e, piece);
+	else
+		merge_heap(e, piece);
+}
+
+/* ------------------------------------------------------------ the model */
+
+/* A run of characters the vocabulary lacks, waiting to be one unknown. */
+struct unk { int on; uint32_t start, len; };
+
+/*
+ * A character p[i..i+l) the vocabulary lacks: its <0xNN> tokens when byte
+ * fallback has them all, else the unknown token, fused with a pending one
+ * under fuse_unk.
+ */
+static void
+sym_missing(struct btok_enc *e, const char *p, size_t i, size_t l,
+    struct unk *u)
+{
+	const struct btok_hdr *h = e->t->h;
+	int allbytes = h->byte_fallback;
+
+	for (size_t k = 0; allbytes && k < l; k++)
+		if (h->byte_id[(unsigned char)p[i + k]] == BTOK_NONE)
+			allbytes = 0;
+	if (allbytes) {
+		/* As model.rs: a pending unknown is not flushed before
+		   byte-fallback tokens. */
+		for (size_t k = 0; k < l; k++)
+			sym_add(&e->w, h->byte_id[(unsigned char)p[i + k]],
+			    (uint32_t)(i + k), 1);
+		return;
+	}
+	if (h->unk_id == BTOK_NONE)
+		return;
+	if (u->on && h->fuse_unk) {
+		u->len += (uint32_t)l;
+		return;
+	}
+	if (u->on)
+		sym_add(&e->w, h->unk_id, u->start, u->len);
+	u->on = 1;
+	u->start = (uint32_t)i;
+	u->len = (uint32_t)l;
+}
+
+/* The symbols of a piece of characters: one per character of the
+   vocabulary, byte fallback and unknowns for the others. */
+static void
+symbols_chars(struct btok_enc *e, const char *p, size_t n)
+{
+	const struct btok_hdr *h = e->t->h;
+	struct unk u = { 0, 0, 0 };
+	size_t l;
+
+	for (size_t i = 0; i < n; i += l) {
+		uint32_t cp;
+		struct cc_ent *c;
+
+		l = btok_u8dec((const unsigned char *)p + i, n - i, &cp);
+		c = &e->cc[(cp * 2654435761u) >> (32 - CC_BITS)];
+		if (c->cp != cp) {
+			c->cp = cp;
+			c->id = btok_vtab_find(e->t, p + i, l);
+		}
+		if (c->id == BTOK_NONE) {
+			sym_missing(e, p, i, l, &u);
+			continue;
+		}
+		if (u.on) {
+			sym_add(&e->w, h->unk_id, u.start, u.len);
+			u.on = 0;
+		}
+		sym_add(&e->w, c->id, (uint32_t)i, (uint32_t)l);
+	}
+	if (u.on)
+		sym_add(&e->w, h->unk_id, u.start, u.len);
+}
+
+/* Remember the ids of piece p[0..n) in its word-cache slot c. */
+static void
+wc_store(struct wc_ent *c, uint64_t hv, const char *p, size_t n,
+    const uint32_t *ids, unsigned nids)
+{
+	c->h = hv;
+	c->len = (uint8_t)n;
+	memcpy(c->bytes, p, n);
+	c->nids = (uint8_t)nids;
+	memcpy(c->ids, ids, nids * sizeof *ids);
+}
+
+/* Emit the merged symbols; cache them in slot c (if any) when they fit. */
+static void
+emit_symbols(struct btok_enc *e, struct wc_ent *c, uint64_t hv, const char *p,
+    size_t n, struct btok_ids *out)
+{
+	const struct work *w = &e->w;
+	uint32_t first[6];
+	unsigned k = 0;
+
+	for (int32_t i = 0; i >= 0 && (size_t)i < w->ns; i = w->s[i].next) {
+		ids_push(out, w->s[i].id);
+		if (k < 6)
+			first[k] = w->s[i].id;
+		k++;
+	}
+	if (c && k <= 6)
+		wc_store(c, hv, p, n, first, k);
+}
+
 /* The model on one piece (bytes as the vocabulary holds them). */
 static void
-model_piece(struct btok *t, struct work *w, const char *p, size_t n,
-    struct btok_ids *out)
+model_piece(struct btok_enc *e, const char *p, size_t n, struct btok_ids *out)
 {
-	const struct btok_hdr *h = t->h;
-	uint32_t id;
-	struct wc_ent *ce = NULL;
+	const struct btok_hdr *h = e->t->h;
+	struct wc_ent *c = NULL;
 	uint64_t hv = 0;
+	uint32_t id;
 
 	if (n == 0)
 		return;
@@ -766,120 +650,50 @@ model_piece(struct btok *t, struct work *w, const char *p, size_t n,
 			out->toolong = n;
 		return;
 	}
-	pcache(t);
 	/* The cache first: one memory access, where a vocabulary hit costs
 	   three (hash slot, token span, token bytes). */
-	if (n <= sizeof ce->bytes) {
-		if (!t->wcache)
-			t->wcache = xcalloc(1, sizeof *t->wcache);
+	if (n <= sizeof c->bytes) {
 		hv = btok_hash(p, n);
-		ce = &t->wcache->e[hv & ((1u << WC_BITS) - 1)];
-		if (ce->h == hv && ce->len == n && memcmp(ce->bytes, p, n) == 0) {
-			for (unsigned i = 0; i < ce->nids; i++)
-				ids_push(out, ce->ids[i]);
+		c = &e->wc[hv & ((1u << WC_BITS) - 1)];
+		if (c->h == hv && c->len == n && memcmp(c->bytes, p, n) == 0) {
+			for (unsigned i = 0; i < c->nids; i++)
+				ids_push(out, c->ids[i]);
 			return;
 		}
 	}
-	if (h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) {
-		if ((id = btok_vocab_get(t, p, n)) != BTOK_NONE) {
-			ids_push(out, id);
-			if (ce) {
-				ce->h = hv;
-				ce->len = (uint8_t)n;
-				memcpy(ce->bytes, p, n);
-				ce->nids = 1;
-				ce->ids[0] = id;
-			}
-			return;
-		}
+	/* tiktoken and ignore_merges: a piece of the vocabulary is one token. */
+	if ((h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) &&
+	    (id = btok_vtab_find(e->t, p, n)) != BTOK_NONE) {
+		ids_push(out, id);
+		if (c)
+			wc_store(c, hv, p, n, &id, 1);
+		return;
 	}
-	w->ns = 0;
+	e->w.ns = 0;
 	if (h->bytelevel) {
 		/* Byte-level: one symbol per byte. */
 		for (size_t i = 0; i < n; i++)
-			sym_add(w, h->byte_id[(unsigned char)p[i]], (uint32_t)i, 1);
-	} else {
-		/* One symbol per character; byte fallback; fused unknowns. */
-		size_t i = 0;
-		uint32_t unk_start = 0, unk_len = 0;
-		int unk = 0;
-		while (i < n) {
-			uint32_t cp;
-			size_t l = btok_u8dec((const unsigned char *)p + i, n - i, &cp);
-			struct cc_ent *ce2 = &t->pcache->c[(cp * 2654435761u) >> (32 - CC_BITS)];
-			if (ce2->cp == cp)
-				id = ce2->id;
-			else {
-				id = btok_vocab_get(t, p + i, l);
-				ce2->cp = cp;
-				ce2->id = id;
-			}
-			if (id != BTOK_NONE) {
-				if (unk) {
-					sym_add(w, h->unk_id, unk_start, unk_len);
-					unk = 0;
-				}
-				sym_add(w, id, (uint32_t)i, (uint32_t)l);
-			} else {
-				int allbytes = h->byte_fallback;
-				for (size_t k = 0; allbytes && k < l; k++)
-					if (h->byte_id[(unsigned char)p[i + k]] == BTOK_NONE)
-						allbytes = 0;
-				if (allbytes) {
-					/* As model.rs: a pending unknown is not
-					   flushed before byte-fallback tokens. */
-					for (size_t k = 0; k < l; k++)
-						sym_add(w, h->byte_id[(unsigned char)p[i + k]],
-						    (uint32_t)(i + k), 1);
-				} else if (h->unk_id != BTOK_NONE) {
-					if (unk && h->fuse_unk)
-						unk_len += (uint32_t)l;
-					else {
-						if (unk)
-							sym_add(w, h->unk_id, unk_start, unk_len);
-						unk = 1;
-						unk_start = (uint32_t)i;
-						unk_len = (uint32_t)l;
-					}
-				}
-			}
-			i += l;
-		}
-		if (unk)
-			sym_add(w, h->unk_id, unk_start, unk_len);
-	}
-	merge_all(t, p, w);
-	{
-		unsigned k = 0;
-		for (int32_t i = 0; i >= 0 && (size_t)i < w->ns; i = w->s[i].next) {
-			ids_push(out, w->s[i].id);
-			if (k < 6)
-				w->tmp[k] = w->s[i].id;
-			k++;
-		}
-		if (ce && k <= 6) {
-			ce->h = hv;
-			ce->len = (uint8_t)n;
-			memcpy(ce->bytes, p, n);
-			ce->nids = (uint8_t)k;
-			memcpy(ce->ids, w->tmp, k * sizeof *w->tmp);
-		}
-	}
+			sym_add(&e->w, h->byte_id[(unsigned char)p[i]], (uint32_t)i, 1);
+	} else
+		symbols_chars(e, p, n);
+	merge_all(e, p);
+	emit_symbols(e, c, hv, p, n, out);
 }
 
 /* ------------------------------------------------------------ pipeline */
 
+/* One call of btok_encode. */
 struct pctx {
-	struct btok *t;
-	struct work *w;
+	struct btok_enc *e;
 	struct btok_ids *out;
+	int special;		/* special added tokens are matched */
 };
 
 static void
 on_piece(const char *p, size_t n, void *vc)
 {
 	struct pctx *c = vc;
-	model_piece(c->t, c->w, p, n, c->out);
+	model_piece(c->e, p, n, c->out);
 }
 
 /* Does one of the listed tokens occur in s[0..n) across position p? */
@@ -902,7 +716,7 @@ bad_across(const struct btok *t, const char *s, size_t n, size_t p)
 static void
 pretok_model(struct pctx *c, const char *s, size_t n)
 {
-	const struct btok_hdr *h = c->t->h;
+	const struct btok_hdr *h = c->e->t->h;
 	if (h->msplit && (h->pre == BTOK_PRE_NONE || h->pre == BTOK_PRE_SPACE_MERGED_PREV)) {
 		/* Cut before each U+2581 run (see find_bad in compile.c). */
 		size_t st = 0;
@@ -911,7 +725,7 @@ pretok_model(struct pctx *c, const char *s, size_t n)
 				continue;
 			if (i >= 3 && memcmp(s + i - 3, "\xE2\x96\x81", 3) == 0)
 				continue;
-			if (h->nbad && bad_across(c->t, s, n, i))
+			if (h->nbad && bad_across(c->e->t, s, n, i))
 				continue;
 			btok_pretokenize((int)h->pre, s + st, i - st, on_piece, c);
 			st = i;
@@ -924,9 +738,10 @@ pretok_model(struct pctx *c, const char *s, size_t n)
 
 /* Split s by the added tokens of trie tr; text segments go to fn. */
 static void
-split_added(struct pctx *c, const struct trie1 *tr, const char *s,
-    size_t n, int special, void (*fn)(struct pctx *, const char *, size_t))
+split_added(struct pctx *c, const struct btok_atrie *tr, const char *s,
+    size_t n, void (*fn)(struct pctx *, const char *, size_t))
 {
+	const struct btok *t = c->e->t;
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, seg = 0;
 	if (tr->nnodes <= 1) {
@@ -937,17 +752,17 @@ split_added(struct pctx *c, const struct trie1 *tr, const char *s,
 	while (i < n) {
 		uint32_t which;
 		size_t l;
-		if (!tr->first[u[i]] || !(l = trie_match(tr, u + i, n - i, &which))) {
+		if (!tr->first[u[i]] || !(l = btok_trie_match(tr, u + i, n - i, &which))) {
 			i++;
 			continue;
 		}
-		if (!special && (c->t->added[which].flags & BTOK_ADDED_SPECIAL)) {
+		if (!c->special && (t->added[which].flags & BTOK_ADDED_SPECIAL)) {
 			i += l;	/* left in the text (encode_special_tokens) */
 			continue;
 		}
 		if (i > seg)
 			fn(c, s + seg, i - seg);
-		ids_push(c->out, c->t->added[which].id);
+		ids_push(c->out, t->added[which].id);
 		i += l;
 		seg = i;
 	}
@@ -955,49 +770,60 @@ split_added(struct pctx *c, const struct trie1 *tr, const char *s,
 		fn(c, s + seg, n - seg);
 }
 
-static int g_special;
+/*
+ * Replace(" ", "\u2581"), after Prepend("\u2581") when prepend is set (only
+ * to a non-empty segment, as normalizers/prepend.rs): a malloc'd string and
+ * its length, or NULL when s[0..n) stays as it is.
+ */
+static char *
+metaspace(const char *s, size_t n, int prepend, size_t *outlen)
+{
+	size_t sp = 0, o = 0;
+	char *norm;
+
+	prepend = prepend && n > 0;
+	for (size_t i = 0; i < n; i++)
+		sp += s[i] == ' ';
+	if (!sp && !prepend)
+		return NULL;
+	norm = xmalloc(n + 2 * sp + 3 + 1);
+	if (prepend) {
+		memcpy(norm, "\xE2\x96\x81", 3);
+		o = 3;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == ' ') {
+			memcpy(norm + o, "\xE2\x96\x81", 3);
+			o += 3;
+		} else
+			norm[o++] = s[i];
+	}
+	*outlen = o;
+	return norm;
+}
 
 static void
 normalize_segment(struct pctx *c, const char *s, size_t n)
 {
-	const struct btok_hdr *h = c->t->h;
+	const struct btok *t = c->e->t;
 	char *norm = NULL;
 	size_t nl = n;
 
-	if (h->norm == BTOK_NORM_NFC) {
+	if (t->h->norm == BTOK_NORM_NFC)
 		norm = btok_nfc(s, n, &nl);
-	} else if (h->norm == BTOK_NORM_METASPACE || h->norm == BTOK_NORM_PREPEND_METASPACE) {
-		/* Prepend (normalizers/prepend.rs): only to a non-empty segment. */
-		size_t sp = 0, o = 0;
-		int pre = h->norm == BTOK_NORM_PREPEND_METASPACE && n > 0;
-		for (size_t i = 0; i < n; i++)
-			sp += s[i] == ' ';
-		if (sp || pre) {
-			norm = xmalloc(n + 2 * sp + 3 + 1);
-			if (pre) {
-				memcpy(norm, "\xE2\x96\x81", 3);
-				o = 3;
-			}
-			for (size_t i = 0; i < n; i++) {
-				if (s[i] == ' ') {
-					memcpy(norm + o, "\xE2\x96\x81", 3);
-					o += 3;
-				} else
-					norm[o++] = s[i];
-			}
-			nl = o;
-		}
-	}
-	split_added(c, &c->t->trie->norm, norm ? norm : s, nl, g_special, pretok_model);
+	else if (t->h->norm == BTOK_NORM_METASPACE)
+		norm = metaspace(s, n, 0, &nl);
+	else if (t->h->norm == BTOK_NORM_PREPEND_METASPACE)
+		norm = metaspace(s, n, 1, &nl);
+	split_added(c, &t->trie->norm, norm ? norm : s, nl, pretok_model);
 	free(norm);
 }
 
 int
-btok_encode(struct btok *t, const char *s, size_t n, int special,
+btok_encode(struct btok_enc *e, const char *s, size_t n, int special,
     struct btok_ids *out)
 {
-	static struct work w;
-	struct pctx c = { t, &w, out };
+	struct pctx c = { e, out, special };
 	char *clean = NULL;
 	size_t cl;
 
@@ -1006,9 +832,9 @@ btok_encode(struct btok *t, const char *s, size_t n, int special,
 		s = clean;
 		n = cl;
 	}
-	g_special = special;
 	out->toolong = 0;
-	split_added(&c, &t->trie->raw, s, n, special, normalize_segment);
+	split_added(&c, &e->t->trie->raw, s, n, normalize_segment);
+	work_trim(&e->w);
 	free(clean);
 	return out->toolong ? -1 : 0;
 }

@@ -1,13 +1,18 @@
 /*
  * hash.h - the hash functions baked into compiled images (changing them
  * changes BTOK_FORMAT): a word-at-a-time multiply/xor-shift hash for token
- * bytes and the splitmix64 finaliser for merge keys.
+ * bytes and the splitmix64 finaliser for merge keys; and the probes of an
+ * image's two hash tables (vtab, mtab), inline because encode.c's inner
+ * loop uses them.  Both tables are open addressing with linear probing and
+ * at least one free slot (btok_attach checks it), so a probe ends.
  */
 #ifndef BTOK_HASH_H
 #define BTOK_HASH_H
 
 #include <stdint.h>
 #include <string.h>
+
+#include "btok.h"
 
 static inline uint64_t
 btok_mix64(uint64_t x)
@@ -39,6 +44,34 @@ btok_hash(const void *p, size_t n)
 		h = (h ^ w) * 0x9fb21c651e98df25ULL;
 	}
 	return btok_mix64(h);
+}
+
+/* The model-vocabulary id of the bytes s[0..n), or BTOK_NONE. */
+static inline uint32_t
+btok_vtab_find(const struct btok *t, const char *s, size_t n)
+{
+	uint32_t m = t->h->vcap - 1, i = (uint32_t)btok_hash(s, n) & m;
+	for (;; i = (i + 1) & m) {
+		uint32_t id = t->vtab[i];
+		if (id == BTOK_NONE)
+			return BTOK_NONE;
+		if (t->tok[id].len == n && memcmp(t->pool + t->tok[id].off, s, n) == 0)
+			return id;
+	}
+}
+
+/* The merge of the pair of ids (a, b), or NULL. */
+static inline const struct btok_merge *
+btok_mtab_find(const struct btok *t, uint32_t a, uint32_t b)
+{
+	uint64_t key = (uint64_t)a << 32 | b;
+	uint32_t m = t->h->mcap - 1, i = (uint32_t)btok_mix64(key) & m;
+	for (;; i = (i + 1) & m) {
+		if (t->mtab[i].key == key)
+			return &t->mtab[i];
+		if (t->mtab[i].key == UINT64_MAX)
+			return NULL;
+	}
 }
 
 #endif

@@ -137,85 +137,122 @@ control_tokens(const struct btok_paths *p)
 	return v;
 }
 
-void
-btok_load(struct btok *t, const char *name, const char *file,
-    const unsigned char *want_sha, const struct btok_paths *p)
+/* The compiled image of tokenizer name built from the file with SHA-256 sha. */
+static char *
+cache_path(const struct btok_paths *p, const char *name, const unsigned char sha[32])
 {
-	unsigned char sha[32];
 	char hex[SHA256_HEX_LEN + 1];
-	char *cpath = NULL, *err = NULL, *text;
-	unsigned char *img;
-	size_t size, len;
 
-	if (want_sha && p->use_cache) {
-		sha256_tohex(want_sha, hex);
-		cpath = xasprintf("%s/%s-%.16s.v%u.btc", p->cachedir, name, hex, BTOK_FORMAT);
-		if ((img = map_file(cpath, &size))) {
-			if (btok_attach(t, cpath, img, size, 1, &err) == 0) {
-				if (memcmp(t->h->source_sha256, want_sha, 32) == 0) {
-					free(t->name);
-					t->name = xstrdup(name);
-					free(cpath);
-					return;
-				}
-				btok_release(t);
-				err = xasprintf("%s: built from another file", cpath);
-			}
-			warn("%s; rebuilding the compiled cache", err);
-			free(err);
-			err = NULL;
-			munmap(img, size);
+	sha256_tohex(sha, hex);
+	return xasprintf("%s/%s-%.16s.v%u.btc", p->cachedir, name, hex, BTOK_FORMAT);
+}
+
+/*
+ * Attach the image at cpath to t (named name) when it is sound and was built
+ * from the file with SHA-256 sha: returns 1.  Else 0, with *why a malloc'd
+ * reason, or NULL when there is no image to read.
+ */
+static int
+cache_attach(struct btok *t, const char *name, const char *cpath,
+    const unsigned char sha[32], char **why)
+{
+	unsigned char *img;
+	size_t size;
+
+	*why = NULL;
+	if (!(img = map_file(cpath, &size)))
+		return 0;
+	if (btok_attach(t, cpath, img, size, 1, why) == 0) {
+		if (memcmp(t->h->source_sha256, sha, 32) == 0) {
+			free(t->name);
+			t->name = xstrdup(name);
+			return 1;
 		}
+		btok_release(t);
+		*why = xasprintf("%s: built from another file", cpath);
 	}
-	text = read_file(file, &len, (size_t)1 << 31);
+	munmap(img, size);
+	return 0;
+}
+
+/* The tokenizer file, read whole; its SHA-256 into sha, checked against
+   want_sha when given.  Dies on failure. */
+static char *
+read_tokenizer(const char *file, const unsigned char *want_sha,
+    unsigned char sha[32], size_t *len)
+{
+	char hex[SHA256_HEX_LEN + 1];
+	char *text = read_file(file, len, (size_t)1 << 31);
+	struct sha256 c;
+
 	if (!text) {
 		if (errno == ENOENT && want_sha)
 			die("%s: tokenizer file missing (run 'make deps' or set CTXBENCH_TOKENIZERS)", file);
 		die_errno("%s", file);
 	}
-	{
-		struct sha256 c;
-		sha256_init(&c);
-		sha256_update(&c, text, len);
-		sha256_final(&c, sha);
-	}
+	sha256_init(&c);
+	sha256_update(&c, text, *len);
+	sha256_final(&c, sha);
 	if (want_sha && memcmp(sha, want_sha, 32) != 0) {
 		sha256_tohex(sha, hex);
 		die("%s: sha256 %s does not match the manifest", file, hex);
 	}
-	if (!cpath && p->use_cache) {
-		sha256_tohex(sha, hex);
-		cpath = xasprintf("%s/%s-%.16s.v%u.btc", p->cachedir, name, hex, BTOK_FORMAT);
-		if ((img = map_file(cpath, &size))) {
-			if (btok_attach(t, name, img, size, 1, &err) == 0) {
-				if (memcmp(t->h->source_sha256, sha, 32) == 0) {
-					free(text);
-					free(cpath);
-					return;
-				}
-				btok_release(t);
-			}
-			free(err);
-			err = NULL;
-			munmap(img, size);
-		}
-	}
-	{
-		char **ctl = control_tokens(p);
-		img = btok_compile(file, text, len, sha, ctl, &size, &err);
-		strv_free(ctl);
-	}
-	free(text);
+	return text;
+}
+
+/* Compile text (of file) into t, and write the image to cpath when given. */
+static void
+compile_into(struct btok *t, const char *name, const char *file, char *text,
+    size_t len, const unsigned char sha[32], const char *cpath,
+    const struct btok_paths *p)
+{
+	char **ctl = control_tokens(p), *err = NULL;
+	size_t size;
+	unsigned char *img = btok_compile(file, text, len, sha, ctl, &size, &err);
+
+	strv_free(ctl);
 	if (!img)
 		die("%s", err);
-	if (cpath) {
-		if (mkdir_p(p->cachedir, 0777) < 0 ||
-		    atomic_write(cpath, img, size, 0666) < 0)
-			warn_errno("%s: cannot write the compiled cache", cpath);
-	}
-	free(cpath);
+	if (cpath && (mkdir_p(p->cachedir, 0777) < 0 ||
+	    atomic_write(cpath, img, size, 0666) < 0))
+		warn_errno("%s: cannot write the compiled cache", cpath);
 	if (btok_attach(t, name, img, size, 0, &err) < 0)
 		die("%s", err);
+}
+
+void
+btok_load(struct btok *t, const char *name, const char *file,
+    const unsigned char *want_sha, const struct btok_paths *p)
+{
+	unsigned char sha[32];
+	char *cpath = NULL, *why, *text;
+	size_t len;
+
+	/* A manifest's file: its image is found without reading the file. */
+	if (want_sha && p->use_cache) {
+		cpath = cache_path(p, name, want_sha);
+		if (cache_attach(t, name, cpath, want_sha, &why)) {
+			free(cpath);
+			return;
+		}
+		if (why)
+			warn("%s; rebuilding the compiled cache", why);
+		free(why);
+	}
+	text = read_tokenizer(file, want_sha, sha, &len);
+	/* A file given by path (-T): its image is named by its hash. */
+	if (!cpath && p->use_cache) {
+		cpath = cache_path(p, name, sha);
+		if (cache_attach(t, name, cpath, sha, &why)) {
+			free(text);
+			free(cpath);
+			return;
+		}
+		free(why);
+	}
+	compile_into(t, name, file, text, len, sha, cpath, p);
+	free(text);
+	free(cpath);
 }
 
 void

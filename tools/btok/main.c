@@ -254,6 +254,7 @@ load_all(struct run *r, const struct opts *o, const struct btok_manifest_entry *
 
 			btok_load(&r->tk[k].t, r->tk[k].name, eq ? eq + 1 : arg, NULL, p);
 		}
+		r->tk[k].enc = btok_enc_new(&r->tk[k].t);
 	}
 }
 

@@ -130,17 +130,33 @@ contraction(const struct cur *c, size_t i, int fold)
 	return 0;
 }
 
+/*
+ * The run of characters with a bit of want from i: returns its end, and in
+ * *last the end of its last character with a bit of mark (0: none).
+ */
+static size_t
+run_last(const struct cur *c, size_t i, unsigned want, unsigned mark,
+    size_t *last)
+{
+	size_t l;
+	unsigned k;
+
+	*last = 0;
+	while (i < c->n && ((k = cls(c, i, &l)) & want)) {
+		i += l;
+		if (k & mark)
+			*last = i;
+	}
+	return i;
+}
+
 /* \s*[\r\n]+ at i: the end after the last CR/LF of the white-space run. */
 static size_t
 ws_crlf(const struct cur *c, size_t i)
 {
-	size_t j = i, l, end = 0;
-	unsigned k;
-	while (j < c->n && ((k = cls(c, j, &l)) & BTOK_UC_WS)) {
-		j += l;
-		if (k & CR_LF)
-			end = j;
-	}
+	size_t end;
+
+	run_last(c, i, BTOK_UC_WS, CR_LF, &end);
 	return end;
 }
 
@@ -161,11 +177,38 @@ ws_tail(const struct cur *c, size_t i)
 	return j;
 }
 
+/*
+ * The last alternatives of the Llama 3 and Tekken patterns at i, whose
+ * character has class k and length l: ' ?[^\s\p{L}\p{N}]+' and a run of
+ * the characters of tail ([\r\n]* or [\r\n/]*), else white space:
+ * \s*[\r\n]+|\s+(?!\S)|\s+.
+ */
+static size_t
+punct_or_space(const struct cur *c, size_t i, unsigned k, size_t l,
+    unsigned tail)
+{
+	size_t l2, e;
+
+	if ((k & SPACE) && i + l < c->n &&
+	    !(cls(c, i + l, &l2) & (BTOK_UC_WS | BTOK_UC_L | BTOK_UC_N))) {
+		e = run_not(c, i + l + l2, BTOK_UC_WS | BTOK_UC_L | BTOK_UC_N);
+		return run(c, e, tail);
+	}
+	if (!(k & (BTOK_UC_WS | BTOK_UC_L | BTOK_UC_N))) {
+		e = run_not(c, i + l, BTOK_UC_WS | BTOK_UC_L | BTOK_UC_N);
+		return run(c, e, tail);
+	}
+	/* Only white space is left. */
+	if ((e = ws_crlf(c, i)))
+		return e;
+	return ws_tail(c, i);
+}
+
 static size_t
 match_llama(const struct cur *c, size_t i, int qwen)
 {
 	size_t l, l2, e;
-	unsigned k = cls(c, i, &l), k2;
+	unsigned k = cls(c, i, &l);
 
 	if ((k & APOS) && (e = contraction(c, i, 1)))
 		return e;
@@ -185,22 +228,7 @@ match_llama(const struct cur *c, size_t i, int qwen)
 		}
 		return e;
 	}
-	/* ' ?[^\s\p{L}\p{N}]+[\r\n]*' */
-	if ((k & SPACE) && i + l < c->n) {
-		k2 = cls(c, i + l, &l2);
-		if (!(k2 & (BTOK_UC_WS | BTOK_UC_L | BTOK_UC_N))) {
-			e = run_not(c, i + l + l2, BTOK_UC_WS | BTOK_UC_L | BTOK_UC_N);
-			return run(c, e, CR_LF);
-		}
-	}
-	if (!(k & (BTOK_UC_WS | BTOK_UC_L | BTOK_UC_N))) {
-		e = run_not(c, i + l, BTOK_UC_WS | BTOK_UC_L | BTOK_UC_N);
-		return run(c, e, CR_LF);
-	}
-	/* Only white space is left. */
-	if ((e = ws_crlf(c, i)))
-		return e;
-	return ws_tail(c, i);
+	return punct_or_space(c, i, k, l, CR_LF);
 }
 
 static size_t
@@ -237,13 +265,8 @@ match_gpt2(const struct cur *c, size_t i)
 static size_t
 tk_uw(const struct cur *c, size_t q)
 {
-	size_t u = q, l, lastw = 0;
-	unsigned k;
-	while (u < c->n && ((k = cls(c, u, &l)) & BTOK_UC_LU)) {
-		u += l;
-		if (k & BTOK_UC_LL)
-			lastw = u;
-	}
+	size_t l, lastw, u = run_last(c, q, BTOK_UC_LU, BTOK_UC_LL, &lastw);
+
 	if (u < c->n && (cls(c, u, &l) & BTOK_UC_LL))
 		return run(c, u, BTOK_UC_LL);
 	/* The last W inside the U run starts W+, which ends right after it
@@ -264,8 +287,8 @@ tk_u_w(const struct cur *c, size_t q)
 static size_t
 match_tekken(const struct cur *c, size_t i)
 {
-	size_t l, l2, e;
-	unsigned k = cls(c, i, &l), k2;
+	size_t l, e;
+	unsigned k = cls(c, i, &l);
 	int pre = !(k & (CR_LF | BTOK_UC_L | BTOK_UC_N));
 
 	/* First alternative: with the optional prefix, then without. */
@@ -279,21 +302,22 @@ match_tekken(const struct cur *c, size_t i)
 		return e;
 	if (k & BTOK_UC_N)
 		return i + l;
-	/* ' ?[^\s\p{L}\p{N}]+[\r\n/]*' */
-	if ((k & SPACE) && i + l < c->n) {
-		k2 = cls(c, i + l, &l2);
-		if (!(k2 & (BTOK_UC_WS | BTOK_UC_L | BTOK_UC_N))) {
-			e = run_not(c, i + l + l2, BTOK_UC_WS | BTOK_UC_L | BTOK_UC_N);
-			return run(c, e, CR_LF | SLASH);
+	return punct_or_space(c, i, k, l, CR_LF | SLASH);
+}
+
+/* Split " " MergedWithPrevious: each space ends its piece. */
+static void
+split_space(const char *s, size_t n, btok_piece_fn fn, void *ctx)
+{
+	size_t st = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (s[i] == ' ') {
+			fn(s + st, i + 1 - st, ctx);
+			st = i + 1;
 		}
-	}
-	if (!(k & (BTOK_UC_WS | BTOK_UC_L | BTOK_UC_N))) {
-		e = run_not(c, i + l, BTOK_UC_WS | BTOK_UC_L | BTOK_UC_N);
-		return run(c, e, CR_LF | SLASH);
-	}
-	if ((e = ws_crlf(c, i)))
-		return e;
-	return ws_tail(c, i);
+	if (st < n)
+		fn(s + st, n - st, ctx);
 }
 
 void
@@ -310,15 +334,7 @@ btok_pretokenize(int pre, const char *s, size_t n, btok_piece_fn fn,
 		return;
 	}
 	if (pre == BTOK_PRE_SPACE_MERGED_PREV) {
-		/* Split on ' ', each space kept at the end of its piece. */
-		size_t st = 0;
-		for (i = 0; i < n; i++)
-			if (s[i] == ' ') {
-				fn(s + st, i + 1 - st, ctx);
-				st = i + 1;
-			}
-		if (st < n)
-			fn(s + st, n - st, ctx);
+		split_space(s, n, fn, ctx);
 		return;
 	}
 	while (i < n) {

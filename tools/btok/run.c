@@ -139,7 +139,7 @@ count(struct run *r, size_t k, const char *s, size_t n, const char *what, int re
 	r->buf.count_only = !r->ids;
 #define TOOLONG "%s: a run of %zu bytes that %s does not split (no space, " \
 	"digit or punctuation) is longer than btok's limit of %zu MiB"
-	if (btok_encode(&r->tk[k].t, s, n, r->special, &r->buf) < 0) {
+	if (btok_encode(r->tk[k].enc, s, n, r->special, &r->buf) < 0) {
 		if (rec)
 			ndj_die(TOOLONG, what, r->buf.toolong, r->tk[k].name, BTOK_MAX_PIECE >> 20);
 		die(TOOLONG, what, r->buf.toolong, r->tk[k].name, BTOK_MAX_PIECE >> 20);
@@ -373,6 +373,7 @@ void
 run_free(struct run *r)
 {
 	for (size_t k = 0; k < r->ntk; k++) {
+		btok_enc_free(r->tk[k].enc);
 		btok_unload(&r->tk[k].t);
 		free(r->tk[k].name);
 	}

@@ -10,6 +10,7 @@
 struct tk {
 	char *name;
 	struct btok t;
+	struct btok_enc *enc;	/* for t, made once it is loaded */
 };
 
 struct run {

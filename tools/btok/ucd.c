@@ -17,9 +17,6 @@
 #include "ctx.h"
 #include "btok.h"
 
-static unsigned char ascii_class[128];
-static int ascii_ready;
-
 static unsigned
 uclass_slow(uint32_t cp)
 {
@@ -61,18 +58,31 @@ uclass_slow(uint32_t cp)
 	return c;
 }
 
+/* uclass_slow of ASCII, the hot case: \t..\r and space white space, digits
+   Nd, A..Z Lu, a..z Ll, everything else none of the classes. */
+#define W_ BTOK_UC_WS
+#define D_ BTOK_UC_N
+#define U_ (BTOK_UC_L | BTOK_UC_LU)
+#define L_ (BTOK_UC_L | BTOK_UC_LL)
+static const unsigned char ascii_class[128] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, W_, W_, W_, W_, W_, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	W_, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	D_, D_, D_, D_, D_, D_, D_, D_, D_, D_, 0, 0, 0, 0, 0, 0,
+	0, U_, U_, U_, U_, U_, U_, U_, U_, U_, U_, U_, U_, U_, U_, U_,
+	U_, U_, U_, U_, U_, U_, U_, U_, U_, U_, U_, 0, 0, 0, 0, 0,
+	0, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_,
+	L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, L_, 0, 0, 0, 0, 0,
+};
+#undef W_
+#undef D_
+#undef U_
+#undef L_
+
 unsigned
 btok_uclass(uint32_t cp)
 {
-	if (cp < 128) {
-		if (!ascii_ready) {
-			for (uint32_t i = 0; i < 128; i++)
-				ascii_class[i] = (unsigned char)uclass_slow(i);
-			ascii_ready = 1;
-		}
-		return ascii_class[cp];
-	}
-	return uclass_slow(cp);
+	return cp < 128 ? ascii_class[cp] : uclass_slow(cp);
 }
 
 const char *

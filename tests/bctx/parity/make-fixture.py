@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make-fixture.py OUTDIR - the pages of tests/bctx/bctx-parity.t.
+"""make-fixture.py OUTDIR - the pages of tests/bctx/parity.t.
 
 One documentation page of an imaginary queue server, written for this test,
 in the two shapes the pipeline gives it: Condition A as bread(1) prints an

@@ -1,0 +1,275 @@
+/*
+ * unit-threads.c - btok_encode from two threads at once.  Each thread makes
+ * its own encoder (struct btok_enc) over a tokenizer the threads share (the
+ * same one, or one each) and encodes every text in its own order, with and
+ * without special tokens, in ids and in count-only mode; every count and
+ * every id must equal what one thread alone gave.  The texts are the files
+ * of tests/btok/corpus, all of them joined, and generated pieces long
+ * enough for each merge strategy of encode.c (a word of 70,000 letters
+ * takes the bucket queue and is over the scratch the encoder keeps).
+ *
+ * usage: unit-threads SHAREDIR TOKDIR CACHEDIR CORPUSDIR
+ * (SHAREDIR holds btok's manifest; TOKDIR the tokenizer files.)
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "ctx.h"
+#include "../../tools/btok/btok.h"
+#include "../../tools/btok/load.h"
+
+#define MAXTOK 8
+#define MAXTEXT 64
+#define ROUNDS 4	/* round r: count-only when r & 1, special when !(r & 2) */
+
+struct text { char *name, *s; size_t n; };
+struct want { uint32_t *ids; size_t n; };
+
+static struct btok toks[MAXTOK];
+static char names[MAXTOK][64];
+static size_t ntok;
+static struct text texts[MAXTEXT];
+static size_t ntext;
+static struct want want[MAXTOK][MAXTEXT][2];	/* [tokenizer][text][special] */
+
+/* One thread's share of a case. */
+struct job {
+	size_t k;		/* its tokenizer */
+	int reverse;		/* texts in reverse order */
+	pthread_barrier_t *start;
+	unsigned long runs, bad;
+	char first[200];	/* the first mismatch */
+};
+
+static void
+add_text(const char *name, char *s, size_t n)
+{
+	if (ntext == MAXTEXT)
+		die("more than %d texts", MAXTEXT);
+	texts[ntext].name = xstrdup(name);
+	texts[ntext].s = s;
+	texts[ntext].n = n;
+	ntext++;
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The corpus files in name order, then all of them joined. */
+static void
+read_corpus(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char *files[MAXTEXT];
+	size_t nf = 0;
+	struct buf all;
+
+	if (!d)
+		die_errno("%s", dir);
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.' && nf < MAXTEXT - 8)
+			files[nf++] = xstrdup(de->d_name);
+	closedir(d);
+	qsort(files, nf, sizeof *files, cmp_name);
+	buf_init(&all);
+	for (size_t i = 0; i < nf; i++) {
+		char *path = path_join(dir, files[i]);
+		size_t n;
+		char *s = read_file(path, &n, (size_t)1 << 24);
+
+		if (!s)
+			die_errno("%s", path);
+		buf_add(&all, s, n);
+		add_text(files[i], s, n);
+		free(path);
+		free(files[i]);
+	}
+	{
+		size_t n;
+		char *s = buf_detach(&all, &n);
+		add_text("(the corpus joined)", s, n);
+	}
+}
+
+/* Words of lo to hi letters from a fixed generator, joined by spaces. */
+static void
+add_words(const char *name, size_t nwords, size_t lo, size_t hi)
+{
+	struct buf b;
+	uint32_t x = 12345;
+	size_t n;
+	char *s;
+
+	buf_init(&b);
+	for (size_t w = 0; w < nwords; w++) {
+		size_t len = lo + (x >> 8) % (hi - lo + 1);
+
+		if (w)
+			buf_add(&b, " ", 1);
+		for (size_t i = 0; i < len; i++) {
+			char c;
+			x = x * 1103515245u + 12345u;
+			c = (char)('a' + (x >> 16) % 26);
+			buf_add(&b, &c, 1);
+		}
+	}
+	s = buf_detach(&b, &n);
+	add_text(name, s, n);
+}
+
+static void
+load_tokenizers(const char *share, const char *tokdir, const char *cachedir)
+{
+	struct btok_manifest_entry *m;
+	struct btok_paths p = { share, tokdir, cachedir, 1 };
+	char *manifest = path_join(share, "manifest");
+
+	ntok = btok_manifest_load(manifest, &m);
+	if (ntok == 0 || ntok > MAXTOK)
+		die("%s: expected 1 to %d tokenizers", manifest, MAXTOK);
+	for (size_t k = 0; k < ntok; k++) {
+		char *file = path_join(tokdir, m[k].file);
+
+		btok_load(&toks[k], m[k].name, file, m[k].sha, &p);
+		snprintf(names[k], sizeof names[k], "%s", m[k].name);
+		free(file);
+	}
+	free(m);
+	free(manifest);
+}
+
+/* What one thread alone gives: one encoder per tokenizer, every text. */
+static void
+reference(void)
+{
+	for (size_t k = 0; k < ntok; k++) {
+		struct btok_enc *e = btok_enc_new(&toks[k]);
+
+		for (size_t i = 0; i < ntext; i++)
+			for (int sp = 0; sp < 2; sp++) {
+				struct btok_ids ids;
+
+				memset(&ids, 0, sizeof ids);
+				if (btok_encode(e, texts[i].s, texts[i].n, sp, &ids) < 0)
+					die("%s: %s: a piece over the limit", names[k], texts[i].name);
+				want[k][i][sp].ids = ids.v;
+				want[k][i][sp].n = ids.n;
+			}
+		btok_enc_free(e);
+	}
+}
+
+/* Does ids hold what one thread gave? */
+static int
+same(const struct btok_ids *ids, const struct want *w)
+{
+	return ids->n == w->n &&
+	    (ids->count_only || w->n == 0 || memcmp(ids->v, w->ids, w->n * sizeof *w->ids) == 0);
+}
+
+static void *
+encode_all(void *v)
+{
+	struct job *j = v;
+	struct btok_enc *e = btok_enc_new(&toks[j->k]);
+	struct btok_ids ids;
+
+	memset(&ids, 0, sizeof ids);
+	pthread_barrier_wait(j->start);
+	for (int r = 0; r < ROUNDS; r++)
+		for (size_t x = 0; x < ntext; x++) {
+			size_t i = j->reverse ? ntext - 1 - x : x;
+			int sp = !(r & 2);
+
+			ids.n = 0;
+			ids.count_only = r & 1;
+			btok_encode(e, texts[i].s, texts[i].n, sp, &ids);
+			j->runs++;
+			if (same(&ids, &want[j->k][i][sp]))
+				continue;
+			if (!j->bad++)
+				snprintf(j->first, sizeof j->first, "%s, %s, special %d: %zu ids, "
+				    "one thread gave %zu%s", names[j->k], texts[i].name, sp, ids.n,
+				    want[j->k][i][sp].n, ids.n == want[j->k][i][sp].n ?
+				    " (other ids)" : "");
+		}
+	btok_ids_free(&ids);
+	btok_enc_free(e);
+	return NULL;
+}
+
+/* Tokenizers ka and kb (maybe the same) in two threads at once. */
+static void
+two_threads(size_t ka, size_t kb)
+{
+	struct job j[2];
+	pthread_t th[2];
+	pthread_barrier_t start;
+
+	memset(j, 0, sizeof j);
+	j[0].k = ka;
+	j[1].k = kb;
+	j[1].reverse = 1;
+	j[0].start = j[1].start = &start;
+	if (pthread_barrier_init(&start, NULL, 2) != 0)
+		die("pthread_barrier_init failed");
+	for (int i = 0; i < 2; i++)
+		if (pthread_create(&th[i], NULL, encode_all, &j[i]) != 0)
+			die("pthread_create failed");
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	pthread_barrier_destroy(&start);
+	TAP_OK(j[0].bad + j[1].bad == 0 && j[0].runs == ROUNDS * ntext &&
+	    j[1].runs == ROUNDS * ntext,
+	    "%s and %s in two threads at once: %lu encodings, every count and id as "
+	    "one thread gave", names[ka], names[kb], j[0].runs + j[1].runs);
+	for (int i = 0; i < 2; i++)
+		if (j[i].bad)
+			printf("#   thread %d: %lu of %lu differ; first: %s\n", i, j[i].bad,
+			    j[i].runs, j[i].first);
+}
+
+int
+main(int argc, char **argv)
+{
+	size_t total = 0;
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: unit-threads SHAREDIR TOKDIR CACHEDIR CORPUSDIR\n");
+		return 2;
+	}
+	err_init("unit-threads");
+	load_tokenizers(argv[1], argv[2], argv[3]);
+	read_corpus(argv[4]);
+	add_words("words of 60 to 500 letters", 60, 60, 500);
+	add_words("a word of 70,000 letters", 1, 70000, 70000);
+	reference();
+	for (size_t i = 0; i < ntext; i++)
+		total += want[0][i][1].n;
+	TAP_OK(total > 10000, "%zu texts give %s %zu ids (one thread)", ntext, names[0], total);
+	/* The same tokenizer: shared tries and tables, one encoder each. */
+	for (size_t k = 0; k < ntok; k++)
+		two_threads(k, k);
+	/* Different tokenizers. */
+	for (size_t k = 0; k < ntok; k++)
+		two_threads(k, (k + 1) % ntok);
+	for (size_t k = 0; k < ntok; k++) {
+		for (size_t i = 0; i < ntext; i++)
+			for (int sp = 0; sp < 2; sp++)
+				free(want[k][i][sp].ids);
+		btok_unload(&toks[k]);
+	}
+	for (size_t i = 0; i < ntext; i++) {
+		free(texts[i].name);
+		free(texts[i].s);
+	}
+	return tap_done();
+}

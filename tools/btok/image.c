@@ -1,0 +1,199 @@
+/*
+ * image.c - a compiled image in memory: its checksum, btok_attach (which
+ * trusts nothing in the image: a cache file may be damaged or hostile, so
+ * every offset, id and table is checked before the encoder reads it, and the
+ * tries of the added tokens are built), btok_release and the lookups.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "btok.h"
+#include "added.h"
+#include "hash.h"
+
+uint64_t
+btok_checksum(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	uint64_t a = 0x243F6A8885A308D3ULL, b = 0x13198A2E03707344ULL;
+	while (n >= 16) {
+		uint64_t x, y;
+		memcpy(&x, s, 8);
+		memcpy(&y, s + 8, 8);
+		a = (a ^ x) * 0x9fb21c651e98df25ULL;
+		b = (b ^ y) * 0xc2b2ae3d27d4eb4fULL;
+		a ^= a >> 31;
+		b ^= b >> 29;
+		s += 16;
+		n -= 16;
+	}
+	while (n--) {
+		a = (a ^ *s++) * 0x100000001b3ULL;
+	}
+	return btok_mix64(a ^ btok_mix64(b));
+}
+
+static int
+span_ok(uint64_t off, uint64_t len, size_t size)
+{
+	return off <= size && len <= size - off && off % 8 == 0;
+}
+
+/* The header's fields: every table inside the image, sizes and kinds valid. */
+static int
+header_ok(const struct btok_hdr *h, size_t size)
+{
+	return span_ok(h->off_pool, h->len_pool, size) && h->len_pool <= UINT32_MAX &&
+	    span_ok(h->off_tok, (uint64_t)h->ntok * sizeof(struct btok_span), size) &&
+	    span_ok(h->off_vtab, (uint64_t)h->vcap * 4, size) &&
+	    span_ok(h->off_mtab, (uint64_t)h->mcap * sizeof(struct btok_merge), size) &&
+	    span_ok(h->off_added, (uint64_t)h->nadded * sizeof(struct btok_added), size) &&
+	    span_ok(h->off_bad, (uint64_t)h->nbad * 4, size) && h->msplit <= 1 &&
+	    h->vcap != 0 && !(h->vcap & (h->vcap - 1)) && h->mcap != 0 &&
+	    !(h->mcap & (h->mcap - 1)) && h->nvocab < h->vcap && h->nmerges < h->mcap &&
+	    (h->model == BTOK_MODEL_BPE || h->model == BTOK_MODEL_TIKTOKEN) &&
+	    h->norm <= BTOK_NORM_PREPEND_METASPACE && h->pre <= BTOK_PRE_SPACE_MERGED_PREV;
+}
+
+/* The image as a whole; NULL, or a malloc'd message naming what is wrong. */
+static char *
+image_error(const char *name, const unsigned char *img, size_t size)
+{
+	const struct btok_hdr *h = (const struct btok_hdr *)img;
+
+	if (size < sizeof *h || memcmp(h->magic, "BTOKIMG", 8) != 0)
+		return xasprintf("%s: not a btok image", name);
+	if (h->format != BTOK_FORMAT || h->endian != 0x01020304u)
+		return xasprintf("%s: image format %u, this btok reads %u", name,
+		    h->format, BTOK_FORMAT);
+	if (h->size != size)
+		return xasprintf("%s: truncated image (%zu of %llu bytes)", name, size,
+		    (unsigned long long)h->size);
+	if (btok_checksum(img + sizeof *h, size - sizeof *h) != h->checksum)
+		return xasprintf("%s: image checksum mismatch", name);
+	if (!header_ok(h, size))
+		return xasprintf("%s: damaged image header", name);
+	return NULL;
+}
+
+/* id names a token inside the pool. */
+static int
+tok_ok(const struct btok *t, uint64_t id)
+{
+	return id < t->h->ntok && t->tok[id].len != UINT32_MAX;
+}
+
+/*
+ * The two hash tables: ids in bounds, and a free slot in each, or a probe
+ * never ends.  Sets t->nranks (pair ranks are below it).
+ */
+static int
+hashes_ok(struct btok *t)
+{
+	const struct btok_hdr *h = t->h;
+	uint64_t i, vfree = 0, mfree = 0;
+
+	for (i = 0; i < h->vcap; i++) {
+		if (t->vtab[i] == BTOK_NONE)
+			vfree++;
+		else if (!tok_ok(t, t->vtab[i]))
+			return 0;
+	}
+	for (i = 0; i < h->mcap; i++) {
+		const struct btok_merge *m = &t->mtab[i];
+
+		if (m->key == UINT64_MAX)
+			mfree++;
+		else if ((m->key >> 32) >= h->ntok || (uint32_t)m->key >= h->ntok ||
+		    m->id >= h->ntok || m->rank >= UINT32_MAX - 1)
+			return 0;
+		else if (m->rank >= t->nranks)
+			t->nranks = m->rank + 1;
+	}
+	/* tiktoken: a pair's rank is its token's id. */
+	if (h->model == BTOK_MODEL_TIKTOKEN)
+		t->nranks = h->ntok;
+	return vfree && mfree;
+}
+
+/* Every other table: each id names a token inside the pool. */
+static int
+ids_ok(const struct btok *t)
+{
+	const struct btok_hdr *h = t->h;
+	uint64_t i;
+
+	for (i = 0; i < h->ntok; i++)
+		if (t->tok[i].len != UINT32_MAX &&
+		    ((uint64_t)t->tok[i].off + t->tok[i].len > h->len_pool))
+			return 0;
+	for (i = 0; i < h->nadded; i++)
+		if (!tok_ok(t, t->added[i].id))
+			return 0;
+	for (i = 0; i < 256; i++)
+		if (h->byte_id[i] != BTOK_NONE && h->byte_id[i] >= h->ntok)
+			return 0;
+	for (i = 0; i < h->nbad; i++)
+		if (!tok_ok(t, t->bad[i]))
+			return 0;
+	return (h->unk_id == BTOK_NONE || h->unk_id < h->ntok) &&
+	    (h->model != BTOK_MODEL_TIKTOKEN || h->id_offset <= h->ntok);
+}
+
+int
+btok_attach(struct btok *t, const char *name, unsigned char *img,
+    size_t size, int mapped, char **err)
+{
+	const struct btok_hdr *h = (const struct btok_hdr *)img;
+
+	memset(t, 0, sizeof *t);
+	if ((*err = image_error(name, img, size)))
+		return -1;
+	t->base = img;
+	t->size = size;
+	t->h = h;
+	t->pool = (const char *)img + h->off_pool;
+	t->tok = (const struct btok_span *)(img + h->off_tok);
+	t->vtab = (const uint32_t *)(img + h->off_vtab);
+	t->mtab = (const struct btok_merge *)(img + h->off_mtab);
+	t->added = (const struct btok_added *)(img + h->off_added);
+	t->bad = (const uint32_t *)(img + h->off_bad);
+	/* The token spans first: the other checks read tok[]. */
+	if (!ids_ok(t) || !hashes_ok(t)) {
+		memset(t, 0, sizeof *t);
+		*err = xasprintf("%s: damaged image tables", name);
+		return -1;
+	}
+	t->name = xstrdup(name);
+	t->mapped = mapped;
+	t->trie = xmalloc(sizeof *t->trie);
+	btok_trie_build(t->trie, t);
+	return 0;
+}
+
+void
+btok_release(struct btok *t)
+{
+	if (t->trie) {
+		btok_trie_free(t->trie);
+		free(t->trie);
+	}
+	free(t->name);
+	memset(t, 0, sizeof *t);
+}
+
+const char *
+btok_token(const struct btok *t, uint32_t id, size_t *len)
+{
+	if (id >= t->h->ntok || t->tok[id].len == UINT32_MAX)
+		return NULL;
+	*len = t->tok[id].len;
+	return t->pool + t->tok[id].off;
+}
+
+uint32_t
+btok_vocab_get(const struct btok *t, const char *s, size_t n)
+{
+	return btok_vtab_find(t, s, n);
+}
