@@ -84,6 +84,7 @@ struct xs {
 	size_t ntk, captk;
 	struct buf norm;	/* the run's normalised token texts */
 	struct buf sym;		/* the run's symbols (a cell without words) */
+	size_t sym_off, sym_end;	/* their bytes in the text */
 	struct buf key, val, tmp, line;
 	struct table tb;
 	struct bline *blk;	/* the open code block */
@@ -92,7 +93,9 @@ struct xs {
 	size_t lead_s, lead_e;	/* the last text line before it */
 	struct buf lead;	/* that line without Markdown markers */
 	int in_block;
+	int diff;		/* the open block is fenced as "diff" */
 	int para;		/* Markdown: a paragraph or list item is open */
+	int heading;		/* the last non-blank line was a heading */
 };
 
 /* ================================================================ the set */
@@ -839,14 +842,43 @@ push_end(struct xs *x, size_t i)
 static void flush_run(struct xs *);
 
 /*
+ * How far tokenize's scans for markup got: noimg and linkscan how far a
+ * scan found nothing, so that no byte is scanned twice for the same
+ * reason; mdx where the closing '"}' of an MDX string expression is.
+ */
+struct scan {
+	size_t noimg, linkscan, mdx;
+};
+#define SCAN_INIT { 0, 0, FACTS_NONE }
+
+/*
+ * An MDX string expression opening at t[i] == '{': '{"' and its closing
+ * '"}' on the line, within MAXQUOTE bytes, with no '"' between; MDX
+ * renders the string, so docusaurus-plugin-llms's <code>{"{}"}</code> is
+ * the page's "{}".  Returns where the '"}' is, or FACTS_NONE.  The scan
+ * stops at the first '"', so scans from two openings never overlap.
+ */
+static size_t
+mdx_string(const struct xs *x, size_t i, size_t to)
+{
+	const char *t = x->t;
+	size_t k, lim = i + 2 + MAXQUOTE < to ? i + 2 + MAXQUOTE : to;
+
+	if (t[i + 1] != '"')
+		return FACTS_NONE;
+	for (k = i + 2; k + 1 < lim && t[k] != '"' && t[k] != '\n'; k++)
+		;
+	return k + 1 < lim && t[k] == '"' && t[k + 1] == '}' ? k : FACTS_NONE;
+}
+
+/*
  * Markup at t[i] (character c) to skip: an HTML tag, and in Markdown an
- * image's "![alt]" or a link's "](destination)".  Returns where it ends,
- * or 0.  *noimg and *linkscan remember how far a scan found nothing, so
- * that no byte is scanned twice for the same reason.
+ * image's "![alt]", a link's "](destination)" and the braces and quotes
+ * of an MDX string expression.  Returns where it ends, or 0.
  */
 static size_t
 skip_markup(const struct xs *x, size_t i, size_t to, uint32_t c,
-    size_t *noimg, size_t *linkscan)
+    struct scan *sc)
 {
 	const char *t = x->t;
 	size_t k;
@@ -855,18 +887,24 @@ skip_markup(const struct xs *x, size_t i, size_t to, uint32_t c,
 		return tag_end(x, i, to);
 	if (!x->md || i + 1 >= to)
 		return 0;
-	if (c == '!' && t[i + 1] == '[' && i >= *noimg) {
+	if (i == sc->mdx)
+		return i + 2;	/* the '"}' closing an MDX string */
+	if (c == '{' && (k = mdx_string(x, i, to)) != FACTS_NONE) {
+		sc->mdx = k;
+		return i + 2;
+	}
+	if (c == '!' && t[i + 1] == '[' && i >= sc->noimg) {
 		for (k = i + 2; k < to && t[k] != ']' && t[k] != '\n'; k++)
 			;
 		if (k < to && t[k] == ']')
 			return k;	/* the "](" of its destination follows */
-		*noimg = k;
+		sc->noimg = k;
 	}
-	if (c == ']' && t[i + 1] == '(' && i + 2 >= *linkscan) {
+	if (c == ']' && t[i + 1] == '(' && i + 2 >= sc->linkscan) {
 		for (k = i + 2; k < to && t[k] != ')' && !is_blank_byte(
 		    (unsigned char)t[k]); k++)
 			;
-		*linkscan = k;
+		sc->linkscan = k;
 		if (k < to && t[k] == ')')
 			return k + 1;
 	}
@@ -904,15 +942,15 @@ term_start(const struct xs *x, size_t i, size_t to, uint32_t c, uint32_t pc)
 static void
 tokenize(struct xs *x, size_t from, size_t to)
 {
-	size_t i = from, adv, e, noimg = 0, linkscan = 0;
+	size_t i = from, adv, e;
 	uint32_t c, pc = ' ';
+	struct scan sc = SCAN_INIT;
 
 	while (i < to) {
 		if (x->ntk >= MAXRUN)
 			flush_run(x);
 		c = getch(x, i, to, &adv);
-		if (is_space(c) || (e = skip_markup(x, i, to, c, &noimg,
-		    &linkscan)) > 0) {
+		if (is_space(c) || (e = skip_markup(x, i, to, c, &sc)) > 0) {
 			pc = ' ';
 			i = is_space(c) ? i + adv : e;
 			continue;
@@ -935,8 +973,12 @@ tokenize(struct xs *x, size_t from, size_t to)
 			    strchr(")]}*_`\"'", (int)nx) && nx != 0) ||
 			    is_dquote(nx) || is_squote(nx))
 				push_end(x, i);
-		} else if (c != '`' && c != '*' && c != '|' && x->sym.len < 32)
+		} else if (c != '`' && c != '*' && c != '|' && x->sym.len < 32) {
+			if (x->sym.len == 0)
+				x->sym_off = i;
 			norm_addc(&x->sym, 0, c);
+			x->sym_end = i + adv;
+		}
 		pc = c;
 		i += adv;
 	}
@@ -1138,7 +1180,7 @@ add_run(struct xs *x)
 	size_t pos, off, end;
 
 	run_value(x, &x->val);
-	if (x->val.len == 0 || x->ntk == 0 || f->nrseq >= FACTS_MAX)
+	if (x->val.len == 0 || f->nrseq >= FACTS_MAX)
 		return;
 	if (f->nrseq == f->caprseq) {
 		f->caprseq = f->caprseq ? 2 * f->caprseq : 256;
@@ -1151,8 +1193,13 @@ add_run(struct xs *x)
 		pos = f->runs.n;
 		f->run_first[pos - 1] = f->nrseq;
 	}
-	off = x->tk[0].off;
-	end = x->tk[x->ntk - 1].off + x->tk[x->ntk - 1].len;
+	if (x->ntk > 0) {
+		off = x->tk[0].off;
+		end = x->tk[x->ntk - 1].off + x->tk[x->ntk - 1].len;
+	} else {	/* a run of symbols only: "{}" */
+		off = x->sym_off;
+		end = x->sym_end;
+	}
 	f->rseq[f->nrseq].id = pos - 1;
 	f->rseq[f->nrseq].off = x->base + off;
 	f->rseq[f->nrseq].len = end > off ? end - off : 0;
@@ -1402,6 +1449,22 @@ block_lead(struct xs *x)
 }
 
 /*
+ * The length of line b's diff marker in a block fenced as "diff": a '+'
+ * or '-' not doubled, which renderers (Shiki, Expressive Code, Prism)
+ * show as an inserted or deleted line, not as text.  0 elsewhere.
+ */
+static size_t
+diff_marker(const struct xs *x, const struct bline *b)
+{
+	const char *t = x->t + b->off;
+
+	if (!x->diff || b->len < 2 || (t[0] != '+' && t[0] != '-') ||
+	    t[1] == t[0])
+		return 0;
+	return 1;
+}
+
+/*
  * The facts of the code block read so far: each shown line is a line of
  * the text, its numbers, quotes and identifiers (read as plain text, no
  * Markdown inline rules), and a code fact keyed by the previous line (the
@@ -1430,7 +1493,7 @@ flush_block(struct xs *x)
 			nn = x->blk[k].nv;
 		}
 		add_line(x, b->off, b->off + b->len);
-		tokenize(x, b->off, b->off + b->len);
+		tokenize(x, b->off + diff_marker(x, b), b->off + b->len);
 		flush_run(x);
 		add_fact(x, FACT_CODE, pj == FACTS_NONE ? buf_str(&x->lead) :
 		    x->blkn.s + x->blk[pj].v, pj == FACTS_NONE ? x->lead.len :
@@ -1441,6 +1504,7 @@ flush_block(struct xs *x)
 	x->md = md;
 	x->nblk = 0;
 	x->in_block = 0;
+	x->diff = 0;
 }
 
 /* ---------------------------------------------------------------- tables */
@@ -1805,6 +1869,33 @@ heading(struct xs *x, size_t p, size_t e)
 }
 
 /*
+ * A heading's permalink, alone on a line after it: a link to a fragment
+ * of the page, "[text](#id)" or "[text](#id \"title\")", such as
+ * Starlight's "[Section titled “Install”](#install)" (the anchor its
+ * headingLinks add, whose text only a screen reader shows) and
+ * Docusaurus's "[ZWSP](#install \"Direct link to Install\")" (its text a
+ * zero-width space), which Markdown twins written from the rendered page
+ * keep.
+ */
+static int
+heading_anchor(const char *t, size_t p, size_t e)
+{
+	size_t q;
+
+	e = trim_end(t, p, e);
+	if (e - p < 5 || t[p] != '[' || t[e - 1] != ')')
+		return 0;
+	for (q = p + 1; q < e && t[q] != ']'; q++)
+		;
+	if (q + 2 >= e || t[q + 1] != '(' || t[q + 2] != '#')
+		return 0;
+	for (q += 3; q < e - 1 && !is_blank_byte((unsigned char)t[q]); q++)
+		if (t[q] == ')' || t[q] == '(')
+			return 0;
+	return q == e - 1 || t[e - 2] == '"';
+}
+
+/*
  * A text line of Markdown t[s..e) (block-quote markers removed); ns..ne
  * the next line, whose being a delimiter row makes this one a table
  * header (*skip then says to skip it).
@@ -1814,11 +1905,13 @@ md_text(struct xs *x, size_t s, size_t e, size_t ns, size_t ne, int *skip)
 {
 	const char *t = x->t;
 	size_t p = skip_sp(t, s, e), q;
+	int after = x->heading;
 
 	if (p >= e) {
 		lone_run(x, p, p);
 		return;
 	}
+	x->heading = 0;
 	if (x->tb.kind == TB_HTML) {
 		html_feed(x, p, e);
 		return;
@@ -1846,8 +1939,14 @@ md_text(struct xs *x, size_t s, size_t e, size_t ns, size_t ne, int *skip)
 		*skip = 1;
 		return;
 	}
-	if (heading(x, p, e))
+	if (heading(x, p, e)) {
+		x->heading = 1;
 		return;
+	}
+	if (after && heading_anchor(t, p, e)) {
+		x->heading = 1;
+		return;
+	}
 	if (rule_line(t, p, e) || (p == s && !x->para && (starts(t, p, e,
 	    "import ") || starts(t, p, e, "export ")))) {
 		lone_run(x, p, p);	/* a break; MDX's ESM lines */
@@ -1867,6 +1966,22 @@ md_text(struct xs *x, size_t s, size_t e, size_t ns, size_t ne, int *skip)
 		flush_run(x);
 	x->para = 1;
 	tokenize(x, q, e);
+}
+
+/*
+ * Is the info string of the fence t[s..e) (its first word, after the run
+ * of backticks or tildes) the language w?
+ */
+static int
+fence_info_is(const char *t, size_t s, size_t e, const char *w)
+{
+	size_t p = skip_sp(t, s, e), n = strlen(w);
+
+	while (p < e && (t[p] == '`' || t[p] == '~'))
+		p++;
+	p = skip_sp(t, p, e);
+	return starts(t, p, e, w) && (p + n == e || is_blank_byte(
+	    (unsigned char)t[p + n]) || t[p + n] == '{');
 }
 
 /* One line of Markdown. */
@@ -1896,9 +2011,12 @@ md_line(struct xs *x, struct md_code *mc, size_t s, size_t e, size_t ns,
 	if (cls == MD_FENCE) {
 		flush_run(x);
 		x->para = 0;
+		x->heading = 0;
 		if (x->tb.kind != TB_NONE)
 			table_end(x);
 		x->in_block = mc->flen > 0;
+		x->diff = x->in_block && fence_info_is(x->t, s + body, e,
+		    "diff");
 		return;
 	}
 	add_line(x, s, e);

@@ -43,7 +43,11 @@
  *
  * Words and values are normalised so that markup does not count: emphasis,
  * code spans, link destinations, images, HTML tags, heading, list, quote
- * and admonition markers, table pipes, entities and typographic quotes.
+ * and admonition markers, table pipes, entities and typographic quotes;
+ * a heading's permalink on the line after it is not read (Starlight's
+ * "[Section titled “Install”](#install)", Docusaurus's "[ZWSP](#install
+ * \"Direct link to Install\")" with a zero-width space as its text), and
+ * an MDX string expression ({"{}"}) states its string.
  * Plain words are lower-cased; identifiers and values keep their case.
  * Numbers, quotes and identifiers are read in code lines too, so a code
  * line that plain text carries as an ordinary line states the same facts.
@@ -56,7 +60,8 @@
  * "// ---cut-end---" those between); Shiki's "[!code ...]" notation (the
  * comment holding it removed, the line kept); Docusaurus's
  * "highlight-next-line", "highlight-start" and "highlight-end" comments;
- * MkDocs (pymdownx.snippets) "--8<--" lines.
+ * MkDocs (pymdownx.snippets) "--8<--" lines.  In a block fenced as "diff",
+ * a line's leading '+' or '-' marks it and is not read as part of a term.
  *
  * Input kinds (flags of facts_add): FACTS_MARKDOWN reads CommonMark
  * blocks: fenced and indented code (common/mdcode.h), a leading YAML

@@ -107,6 +107,18 @@ test_markup(void)
 	    "number[port _]=8080", "MDX import lines are not read");
 	TAP_IS_STR(show("Heading\nPort 8080 is free.\n", 0, 0), "number[port _ free]=8080",
 	    "plain text: each line its own block");
+	TAP_IS_STR(show("## Port 80\n\n[Section titled \xe2\x80\x9cPort 80\xe2\x80\x9d](#port-80)\n\n"
+	    "## Host\n[\xe2\x80\x8b](#host \"Direct link to Host 2\")\nUse 5 hosts.\n", MD, 0),
+	    "number[port _]=80; number[_ hosts]=5",
+	    "a heading's permalink (Starlight, Docusaurus) is not read");
+	TAP_IS_STR(show("See [port 8080](#port) first.\n\n[Port 9090](#port)\n", MD, 0),
+	    "number[port _ first]=8080; number[port _]=9090",
+	    "a link to a fragment in text, or not after a heading, is read");
+	TAP_IS_STR(show("| A | B |\n|---|---|\n| env | <code>{\"{}\"}</code> |\n", MD, 0),
+	    show("A | B\nenv | {}\n", 0, 0),
+	    "an MDX string expression states its string: {\"{}\"} is {}");
+	TAP_IS_STR(show("Set {\"a\" and \"b\"}.\n", MD, 0), "quoted[set _]=a; quoted[set _]=b",
+	    "braces around two quotes are not one expression");
 }
 
 static void
@@ -150,6 +162,10 @@ test_code(void)
 	    "code lines: blanks trimmed and collapsed; their numbers and quotes are facts too");
 	TAP_IS_STR(show("```js\nconst x = 1 // [!code --]\n```\n", 0, 0), "number[const _]=1",
 	    "plain text: Shiki notation removed from any line");
+	TAP_IS_STR(idents("```diff\n-const a = f(env)\n+const a = f(env, strict)\n--flag\n```\n", MD),
+	    "--flag", "a diff block: + and - mark lines, they do not make identifiers");
+	TAP_IS_STR(idents("```sh\n-const a\n```\n", MD), "-const",
+	    "outside a diff block, a leading - is an option");
 }
 
 /* The changes of comparing a (plain) with b (Markdown), one per line. */
