@@ -1896,6 +1896,48 @@ heading_anchor(const char *t, size_t p, size_t e)
 }
 
 /*
+ * A table's line at t[p..e): a line of an open HTML table or its first,
+ * a row of an open pipe table, or a pipe table's header (the next line
+ * ns..ne its delimiter row, which *skip then says to skip).  An open table
+ * that the line does not continue is ended.  Returns 1 when the line was
+ * a table's.
+ */
+static int
+table_line(struct xs *x, size_t p, size_t e, size_t ns, size_t ne, int *skip)
+{
+	const char *t = x->t;
+
+	if (x->tb.kind == TB_HTML) {
+		html_feed(x, p, e);
+		return 1;
+	}
+	if (starts_ci(t, p, e, "<table")) {
+		flush_run(x);
+		x->para = 0;
+		table_end(x);
+		x->tb.kind = TB_HTML;
+		html_feed(x, p, e);
+		return 1;
+	}
+	if (x->tb.kind == TB_PIPE && has_pipe(t, p, e)) {
+		pipe_row(x, p, e, 0);
+		return 1;
+	}
+	if (x->tb.kind != TB_NONE)
+		table_end(x);
+	if (ns < ne && has_pipe(t, p, e) && delim_row(t, ns, ne) &&
+	    has_pipe(t, ns, ne)) {
+		flush_run(x);
+		x->para = 0;
+		x->tb.kind = TB_PIPE;
+		pipe_row(x, p, e, 1);
+		*skip = 1;
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * A text line of Markdown t[s..e) (block-quote markers removed); ns..ne
  * the next line, whose being a delimiter row makes this one a table
  * header (*skip then says to skip it).
@@ -1912,33 +1954,8 @@ md_text(struct xs *x, size_t s, size_t e, size_t ns, size_t ne, int *skip)
 		return;
 	}
 	x->heading = 0;
-	if (x->tb.kind == TB_HTML) {
-		html_feed(x, p, e);
+	if (table_line(x, p, e, ns, ne, skip))
 		return;
-	}
-	if (starts_ci(t, p, e, "<table")) {
-		flush_run(x);
-		x->para = 0;
-		table_end(x);
-		x->tb.kind = TB_HTML;
-		html_feed(x, p, e);
-		return;
-	}
-	if (x->tb.kind == TB_PIPE && has_pipe(t, p, e)) {
-		pipe_row(x, p, e, 0);
-		return;
-	}
-	if (x->tb.kind != TB_NONE)
-		table_end(x);
-	if (ns < ne && has_pipe(t, p, e) && delim_row(t, ns, ne) &&
-	    has_pipe(t, ns, ne)) {
-		flush_run(x);
-		x->para = 0;
-		x->tb.kind = TB_PIPE;
-		pipe_row(x, p, e, 1);
-		*skip = 1;
-		return;
-	}
 	if (heading(x, p, e)) {
 		x->heading = 1;
 		return;
