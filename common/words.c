@@ -146,9 +146,11 @@ wordset_release(struct wordset *ws)
 
 /* ---------------------------------------------------------------- words */
 
-static int
-is_word_char(utf8proc_int32_t c)
+int
+words_is_char(long c)
 {
+	if (c < 0 || c > 0x10FFFF)
+		return 0;
 	switch (utf8proc_category(c)) {
 	case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL:
 	case UTF8PROC_CATEGORY_LT: case UTF8PROC_CATEGORY_LM:
@@ -208,7 +210,7 @@ words_add(struct wordset *ws, const char *text, size_t len, int flags)
 				r = 1;
 				c = 0xFFFD;
 			}
-			word = is_word_char(c);
+			word = words_is_char(c);
 		}
 		if (word) {
 			utf8proc_uint8_t tmp[4];

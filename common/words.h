@@ -61,6 +61,9 @@ size_t wordset_find(const struct wordset *ws, const char *w, size_t len);
  */
 size_t words_add(struct wordset *ws, const char *text, size_t len, int flags);
 
+/* 1 when code point c belongs to a word (the categories above). */
+int words_is_char(long c);
+
 /* 1 when the lower-case word w is on the stop list. */
 int words_is_stop(const char *w);
 

@@ -21,8 +21,8 @@ is "$(get P001-Q1 A "$F")" "0.9873 0.9512 1 null false" \
     "same version: parity near 1 (A's page chrome, B's fence info string), code all found, no drift"
 is "$(get P001-Q2 A '.parity_a_in_b')" "$(get P001-Q1 A '.parity_a_in_b')" \
     "one column more in B: A's share found in B unchanged"
-is "$(get P001-Q2 A '[.parity_b_in_a < 0.95, .parity_b_in_a > 0.8, .pair_drift]|map(tostring)|join(" ")')" \
-    "true true false" "one column more in B: B's share found in A falls, above the threshold"
+is "$(get P001-Q2 A '[.parity_b_in_a < 0.95, .parity_b_in_a > 0.8, .facts_b_in_a < 0.7, .pair_drift]|map(tostring)|join(" ")')" \
+    "true true true true" "one column more in B: the word share stays above 0.8, B's version column is 8 facts A lacks: flagged"
 is "$(get P001-Q3 A '[.parity_b_in_a < 0.8, .parity_a_in_b, .pair_drift]|map(tostring)|join(" ")')" \
     "true 0.9512 true" "a column and a section more in B: below 0.8, the pair is flagged"
 is "$(get P001-Q4 A '[.parity_code_b_in_a, .parity_b_in_a > 0.8, .pair_drift]|map(tostring)|join(" ")')" \

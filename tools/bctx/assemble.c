@@ -468,22 +468,29 @@ section_order(const struct asm_state *st, const char *site, const json_t *llms,
 
 /* ---------------------------------------------------------------- contexts */
 
-static void
-plain_add(struct buf *b, const char *body)
-{
-	if (b->len > 0)
-		buf_addc(b, '\n');
-	trim_newlines(b, body);
-	buf_addc(b, '\n');
-}
-
 struct result {
 	struct buf content;
 	struct buf plain;	/* the documents' bodies alone, for parity */
+	size_t *starts;		/* B: where each body starts in plain */
+	size_t nstarts;
 	json_t *pages, *dropped;
 	int ndocs;
 	int excluded;
 };
+
+/* Add a document's body to the plain text of r, noting where it starts. */
+static void
+plain_add(struct result *r, const char *body)
+{
+	struct buf *b = &r->plain;
+
+	if (b->len > 0)
+		buf_addc(b, '\n');
+	r->starts = xreallocarray(r->starts, r->nstarts + 1, sizeof *r->starts);
+	r->starts[r->nstarts++] = b->len;
+	trim_newlines(b, body);
+	buf_addc(b, '\n');
+}
 
 /* A page seen before in this context (by URL key, fragment dropped)? */
 static int
@@ -734,9 +741,9 @@ assemble_b(struct asm_state *st, const char *site, const char *domain,
 		if (d.n > 1)
 			qsort(d.v, d.n, sizeof *d.v, doc_cmp);
 		if (d.have_ldoc)
-			plain_add(&r->plain, d.ldoc.body);
+			plain_add(r, d.ldoc.body);
 		for (i = 0; i < d.n; i++)
-			plain_add(&r->plain, d.v[i].body);
+			plain_add(r, d.v[i].body);
 		secs = section_order(st, site, llms, d.v, d.n);
 		render_project(&r->content, st, domain, llms, d.have_ldoc ?
 		    &d.ldoc : NULL, d.v, d.n, secs, st->o->all_links);
@@ -796,6 +803,7 @@ result_release(struct result *r)
 	json_decref(r->dropped);
 	buf_release(&r->content);
 	buf_release(&r->plain);
+	free(r->starts);
 }
 
 /* The mapping rules of the question's URLs, joined by '+' (malloc'd). */
@@ -856,17 +864,39 @@ set_share(json_t *rec, const char *key, double v)
 		json_set_real(rec, key, (double)(long long)(v * 10000 + 0.5) / 10000);
 }
 
-/* The parity fields (null without a pair: par == NULL). */
 static void
-set_parity(json_t *rec, const struct bctx_parity *par)
+set_json(json_t *rec, const char *key, json_t *v)
 {
-	static const struct bctx_parity none = { -1, -1, -1, -1, -1 };
+	json_set_new(rec, key, v ? json_incref(v) : json_null());
+}
+
+/*
+ * The parity fields (null without a pair: par == NULL): word, code and
+ * fact shares, the changed facts with their count, with -g the gold
+ * answer's facts on one side only (null without one), the drift flag.
+ */
+static void
+set_parity(json_t *rec, const struct bctx_parity *par, int with_gold)
+{
+	static const struct bctx_parity none = { -1, -1, -1, -1, -1, -1,
+		NULL, NULL, NULL, 0, 0 };
 	const struct bctx_parity *p = par ? par : &none;
 
 	set_share(rec, "parity_b_in_a", p->b_in_a);
 	set_share(rec, "parity_a_in_b", p->a_in_b);
 	set_share(rec, "parity_code_b_in_a", p->code_b_in_a);
 	set_share(rec, "parity_code_a_in_b", p->code_a_in_b);
+	set_share(rec, "facts_b_in_a", p->facts_b_in_a);
+	set_share(rec, "facts_a_in_b", p->facts_a_in_b);
+	set_json(rec, "facts_changed", p->changed);
+	if (par)
+		json_set_int(rec, "facts_changed_count", (long long)par->nchanged);
+	else
+		json_set_null(rec, "facts_changed_count");
+	if (with_gold) {
+		set_json(rec, "gold_facts_only_a", p->gold_only_a);
+		set_json(rec, "gold_facts_only_b", p->gold_only_b);
+	}
 	if (par)
 		json_set_bool(rec, "pair_drift", par->drift);
 	else
@@ -938,10 +968,23 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 		set_share(rec, "gold_coverage", g && !r->excluded ?
 		    bctx_gold_coverage(json_string_value(json_object_get(g,
 		    "gold_answer")), buf_str(&r->content)) : -1);
-	set_parity(rec, par);
+	set_parity(rec, par, st->gold != NULL);
 	free(mapping);
 	result_release(r);
 	ndj_emit_free(rec);
+}
+
+/* The gold answer of question q (borrowed), or NULL. */
+static const char *
+gold_text(const struct asm_state *st, const json_t *q)
+{
+	const json_t *g;
+
+	if (st->gold == NULL)
+		return NULL;
+	g = json_object_get(st->gold, json_string_value(json_object_get(q,
+	    "question_id")));
+	return g ? json_string_value(json_object_get(g, "gold_answer")) : NULL;
 }
 
 /*
@@ -962,7 +1005,7 @@ emit_pair(struct asm_state *st, const json_t *q, struct bctx_map *maps,
 	pair = !ra.excluded && !rb.excluded;
 	if (pair)
 		bctx_parity(buf_str(&ra.plain), ra.plain.len, buf_str(&rb.plain),
-		    rb.plain.len, &par);
+		    rb.plain.len, rb.starts, rb.nstarts, gold_text(st, q), &par);
 	if (!want || strcmp(want, "A") == 0)
 		emit_context(st, q, "A", maps, n, &ra, pair ? &par : NULL);
 	else
@@ -971,6 +1014,8 @@ emit_pair(struct asm_state *st, const json_t *q, struct bctx_map *maps,
 		emit_context(st, q, "B", maps, n, &rb, pair ? &par : NULL);
 	else
 		result_release(&rb);
+	if (pair)
+		bctx_parity_release(&par);
 }
 
 static int

@@ -158,18 +158,31 @@ int bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[]);
 double bctx_gold_coverage(const char *gold, const char *text);
 
 /*
- * A<->B content parity of a pair (parity.c, ctxbench-records(5)): shares
- * in 0..1, -1 where undefined (no content word, no code line on the side
- * whose content is the denominator); drift is set when a defined share
- * is below BCTX_PARITY_MIN.
+ * A<->B content parity of a pair (parity.c, ctxbench-records(5)): word,
+ * code and fact shares in 0..1, -1 where undefined (nothing to share on
+ * the side that is the denominator).  a is Condition A's plain text, b
+ * the bodies of Condition B's documents, starting at bdocs[0..nbdocs) in
+ * b; gold (may be NULL) the gold answer.  changed is [{kind, key, a, b}]
+ * (at most BCTX_FACTS_SHOWN of the nchanged changes), gold_only_a and
+ * gold_only_b the gold answer's facts found on one side only (NULL
+ * without gold); all three new references that bctx_parity_release
+ * drops.  drift: a fact changed, or a fact share below BCTX_FACTS_MIN
+ * with at least BCTX_FACTS_MISSING of that side's facts missing.
  */
-#define BCTX_PARITY_MIN 0.8
+#define BCTX_FACTS_MIN 0.7
+#define BCTX_FACTS_MISSING 3
+#define BCTX_FACTS_SHOWN 20
 struct bctx_parity {
 	double b_in_a, a_in_b;
 	double code_b_in_a, code_a_in_b;
+	double facts_b_in_a, facts_a_in_b;
+	json_t *changed, *gold_only_a, *gold_only_b;
+	size_t nchanged;
 	int drift;
 };
 void bctx_parity(const char *a, size_t alen, const char *b, size_t blen,
+    const size_t *bdocs, size_t nbdocs, const char *gold,
     struct bctx_parity *p);
+void bctx_parity_release(struct bctx_parity *p);
 
 #endif

@@ -16,10 +16,19 @@
  * left out; a code line counts as found when the other side has an equal
  * line, code or not (bread(1) keeps <pre> text as plain lines), again as
  * multisets.  Null when the side has no code line.
+ *
+ * Facts (common/facts.h): A read as plain text (bread's lines), each of
+ * B's documents as Markdown; the shares of distinct facts each side
+ * states that the other states too, the changed facts, and the gold
+ * answer's facts (its atoms: numbers, versions, identifiers, quoted
+ * values) that one side states and the other does not.  The drift flag
+ * is the facts' alone: the word shares describe, they do not decide.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctx.h"
+#include "facts.h"
 #include "mdcode.h"
 #include "words.h"
 #include "bctx.h"
@@ -114,8 +123,9 @@ share(size_t part, size_t whole)
 	return whole ? (double)part / (double)whole : -1;
 }
 
-void
-bctx_parity(const char *a, size_t alen, const char *b, size_t blen,
+/* The word and code shares (the parity fields, unchanged since they came). */
+static void
+word_parity(const char *a, size_t alen, const char *b, size_t blen,
     struct bctx_parity *p)
 {
 	struct wordset wa = WORDSET_INIT, wb = WORDSET_INIT;
@@ -137,14 +147,113 @@ bctx_parity(const char *a, size_t alen, const char *b, size_t blen,
 	lines_of(b, blen, &lb, &cb);
 	p->code_b_in_a = share(overlap(&cb, &la), cb.total);
 	p->code_a_in_b = share(overlap(&ca, &lb), ca.total);
-	p->drift = (p->b_in_a >= 0 && p->b_in_a < BCTX_PARITY_MIN) ||
-	    (p->a_in_b >= 0 && p->a_in_b < BCTX_PARITY_MIN) ||
-	    (p->code_b_in_a >= 0 && p->code_b_in_a < BCTX_PARITY_MIN) ||
-	    (p->code_a_in_b >= 0 && p->code_a_in_b < BCTX_PARITY_MIN);
 	wordset_release(&wa);
 	wordset_release(&wb);
 	wordset_release(&la);
 	wordset_release(&lb);
 	wordset_release(&ca);
 	wordset_release(&cb);
+}
+
+/* The changes, at most BCTX_FACTS_SHOWN, as [{kind, key, a, b}]. */
+static json_t *
+changes(const struct facts *fa, const struct facts *fb,
+    const struct facts_cmp *c)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	for (i = 0; i < c->nchanged && i < BCTX_FACTS_SHOWN; i++) {
+		struct fact_shown s;
+		json_t *o = json_object();
+
+		facts_change(fa, fb, c, i, &s);
+		json_set_str(o, "kind", facts_kind_name(s.kind));
+		json_set_str(o, "key", s.key);
+		json_set_str(o, "a", s.a);
+		json_set_str(o, "b", s.b);
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+/* The gold answer's atoms that x states and y does not. */
+static json_t *
+gold_only(char *const *atoms, size_t n, const struct facts *x,
+    const struct facts *y)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (facts_has_atom(x, atoms[i]) && !facts_has_atom(y, atoms[i]))
+			json_array_append_new(arr, json_string(atoms[i]));
+	return arr;
+}
+
+static void
+gold_parity(const char *gold, const struct facts *fa, const struct facts *fb,
+    struct bctx_parity *p)
+{
+	struct facts fg = FACTS_INIT;
+	char **atoms;
+	size_t i, n;
+
+	facts_add(&fg, gold, strlen(gold), 0, 0);
+	atoms = facts_atoms(&fg, &n);
+	p->gold_only_a = gold_only(atoms, n, fa, fb);
+	p->gold_only_b = gold_only(atoms, n, fb, fa);
+	for (i = 0; i < n; i++)
+		free(atoms[i]);
+	free(atoms);
+	facts_release(&fg);
+}
+
+/* A share below the threshold, with enough facts missing to count. */
+static int
+below(double share, size_t n, size_t shared)
+{
+	return share >= 0 && share < BCTX_FACTS_MIN && n - shared >=
+	    BCTX_FACTS_MISSING;
+}
+
+void
+bctx_parity(const char *a, size_t alen, const char *b, size_t blen,
+    const size_t *bdocs, size_t nbdocs, const char *gold,
+    struct bctx_parity *p)
+{
+	struct facts fa = FACTS_INIT, fb = FACTS_INIT;
+	struct facts_cmp c;
+	size_t i;
+
+	memset(p, 0, sizeof *p);
+	word_parity(a, alen, b, blen, p);
+	facts_add(&fa, a, alen, 0, 0);
+	for (i = 0; i < nbdocs; i++) {
+		size_t end = i + 1 < nbdocs ? bdocs[i + 1] : blen;
+
+		facts_add(&fb, b + bdocs[i], end - bdocs[i], bdocs[i],
+		    FACTS_MARKDOWN);
+	}
+	facts_compare(&fa, &fb, &c);
+	p->facts_b_in_a = c.b_in_a;
+	p->facts_a_in_b = c.a_in_b;
+	p->nchanged = c.nchanged;
+	p->changed = changes(&fa, &fb, &c);
+	if (gold)
+		gold_parity(gold, &fa, &fb, p);
+	p->drift = c.nchanged > 0 || below(c.b_in_a, fb.nd, c.shared_b) ||
+	    below(c.a_in_b, fa.nd, c.shared_a);
+	facts_cmp_release(&c);
+	facts_release(&fa);
+	facts_release(&fb);
+}
+
+void
+bctx_parity_release(struct bctx_parity *p)
+{
+	json_decref(p->changed);
+	json_decref(p->gold_only_a);
+	json_decref(p->gold_only_b);
+	p->changed = p->gold_only_a = p->gold_only_b = NULL;
 }

@@ -1,11 +1,13 @@
 // Docusaurus site of the bread generator corpus: the classic preset, code
-// highlighted by Prism (the default).
+// highlighted by Prism (the default), and a Markdown twin of each page from
+// docusaurus-plugin-llms.
 module.exports = {
   title: 'Larkspur',
   tagline: 'Layered configuration for services',
   url: 'https://larkspur.example',
   baseUrl: '/',
   onBrokenLinks: 'warn',
+  plugins: [['docusaurus-plugin-llms', { generateMarkdownFiles: true }]],
   presets: [
     [
       'classic',
