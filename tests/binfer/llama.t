@@ -104,7 +104,9 @@ start_llama k -m "$LLAMA_MODEL" -c 2048 -np 1
 mkctx "$T/many.ndjson" <<EOF2
 $(for i in $(seq 1 30); do printf 'S003-Q%02d\tA\tWhat is item %d?\tItem %d is a thing.\n' $i $i $i; done)
 EOF2
-( sleep 1; kill "$pid_k" ) &
+# SIGKILL: a crash.  On SIGTERM llama-server stops decoding but may keep
+# its port open, so requests would wait for their timeout, not fail.
+( sleep 1; kill -9 "$pid_k" ) &
 run --stdin "$T/many.ndjson" $B --endpoint "$url_k" --num-predict 64 --retries 1 --retry-delay 10
 expect_status 1 "server killed mid-run: exit 1"
 like "$err" "$url_k: no connection \(Couldn.t connect to server\)" "server killed: said at once, naming the server"
