@@ -13,13 +13,15 @@
 
 static const char usage[] =
 "usage: bstats [-h] [-V] [-o FILE] [-r FILE] [-f DIR] [-s SEED] [-b N]\n"
-"              [-a ALPHA] [-c FILE] [--html FILE] [FILE ...]\n"
+"              [-a ALPHA] [-c FILE] [--html FILE [--compare FILE]] [FILE ...]\n"
 "Run the pre-registered analysis (spec 001 §6, 000 §8) over scored records.\n"
 "\n"
 "  -a, --alpha ALPHA      significance level and BH q (default 0.05)\n"
 "  -b, --bootstrap N      bootstrap resamples (default 10000)\n"
 "  -c, --conformance FILE findings of bctx check --json: a corpus conformance\n"
 "                         section in the report\n"
+"      --compare FILE     with --html: another run's scored records beside\n"
+"                         these (pairs matched, differences first)\n"
 "  -f, --figures DIR      write the SVG figures into DIR\n"
 "  -h, --help             show this help and exit\n"
 "      --html FILE        write the results browser (one self-contained page)\n"
@@ -36,7 +38,7 @@ each(json_t *rec, void *ctx)
 }
 
 struct outputs {
-	const char *output, *report, *figures, *conformance, *html;
+	const char *output, *report, *figures, *conformance, *html, *compare;
 };
 
 static void
@@ -45,6 +47,7 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 	static const struct option longopts[] = {
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "bootstrap", required_argument, NULL, 'b' },
+		{ "compare", required_argument, NULL, 'C' },
 		{ "conformance", required_argument, NULL, 'c' },
 		{ "figures", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -66,6 +69,9 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 		case 'b':
 			s->opt.nboot = (size_t)opt_int("--bootstrap", optarg, 100,
 			    10000000);
+			break;
+		case 'C':
+			o->compare = optarg;
 			break;
 		case 'c':
 			o->conformance = optarg;
@@ -98,6 +104,25 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 	}
 }
 
+/* Open path ("-": stdout) for one document, written atomically. */
+static FILE *
+doc_open(const char *path, struct atomic_file **af)
+{
+	*af = NULL;
+	if (strcmp(path, "-") == 0)
+		return stdout;
+	if (!(*af = atomic_open(path, 0644)))
+		die_errno("%s", path);
+	return atomic_fp(*af);
+}
+
+static void
+doc_commit(const char *path, struct atomic_file *af)
+{
+	if (af && atomic_commit(af) != 0)
+		die_errno("%s", path);
+}
+
 /* Write one document to path ("-": stdout), atomically. */
 static void
 write_doc(const struct bst_study *s, const char *path,
@@ -105,15 +130,36 @@ write_doc(const struct bst_study *s, const char *path,
 {
 	struct atomic_file *af;
 
-	if (strcmp(path, "-") == 0) {
-		fn(s, stdout);
-		return;
+	fn(s, doc_open(path, &af));
+	doc_commit(path, af);
+}
+
+/*
+ * The results browser; with --compare, the other run's records read and
+ * analysed as this run's are (same options), and shown beside it.
+ */
+static void
+write_html(const struct bst_study *s, const struct outputs *o)
+{
+	struct bst_study other = { 0 };
+	struct atomic_file *af;
+	const char *label;
+	FILE *fp;
+
+	if (o->compare) {
+		other.opt = s->opt;
+		ndj_run(1, (char *const *)&o->compare, each, NULL, &other);
+		if (other.nobs == 0)
+			die("%s: no primary scored records to compare", o->compare);
+		bstats_analyse(&other);
 	}
-	if (!(af = atomic_open(path, 0644)))
-		die_errno("%s", path);
-	fn(s, atomic_fp(af));
-	if (atomic_commit(af) != 0)
-		die_errno("%s", path);
+	label = o->compare ? strrchr(o->compare, '/') : NULL;
+	label = label ? label + 1 : o->compare;
+	fp = doc_open(o->html, &af);
+	bstats_html(s, o->compare ? &other : NULL, label, fp);
+	doc_commit(o->html, af);
+	if (o->compare)
+		bstats_free(&other);
 }
 
 int
@@ -130,6 +176,8 @@ main(int argc, char **argv)
 	s.opt.alpha = 0.05;
 	s.opt.level = 0.95;
 	parse_options(argc, argv, &s, &o);
+	if (o.compare && !o.html)
+		die_usage("--compare needs --html");
 	s.opt.keep_records = o.html != NULL;
 	if (o.conformance)
 		bstats_conformance(&s, o.conformance);
@@ -145,7 +193,7 @@ main(int argc, char **argv)
 	if (o.figures)
 		bstats_figures(&s, o.figures);
 	if (o.html)
-		write_doc(&s, o.html, bstats_html);
+		write_html(&s, &o);
 	bstats_free(&s);
 	ctx_exit();
 }
