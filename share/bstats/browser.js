@@ -134,7 +134,8 @@
   };
   const OUTCOME_TEXT = { B: "B better", A: "A better", tie: "tie", excluded: "excluded or unpaired" };
   const isNum = (v) => typeof v === "number" && isFinite(v);
-  const fmt = (v) => (isNum(v) ? String(Math.round(v * 1000) / 1000) : v);
+  // Three decimals; a small non-zero value (a p-value) as 4.86e-5, not 0.
+  const fmt = (v) => (!isNum(v) ? v : v !== 0 && Math.abs(v) < 0.001 ? v.toExponential(2) : String(Math.round(v * 1000) / 1000));
   const pairId = (p) => [p.site, p.question, p.model];
   const pairKey = (p) => pairId(p).join("\u001f");
 
@@ -418,7 +419,7 @@
     const side = p[c], box = el("div", "side transcript " + c.toLowerCase());
     box.appendChild(el("h4", null, "Condition " + c));
     if (!side) { box.appendChild(el("p", "missing", "no record of this condition")); return box; }
-    const tx = side.tx || {};
+    const tx = Object.assign({}, side.tx ? data.runs[side.tx.run] : {}, side.tx);
     box.appendChild(el("h5", null, "Request"));
     if (tx.engine === "extractive")
       box.appendChild(el("p", "note", "No request was sent: the extractive engine answers from the content itself."));
@@ -731,5 +732,5 @@
   compareView();
   update(false);
   applyHash();
-  document.body.dataset.ready = "true";
+  document.body.dataset.ready = String(Math.round(performance.now()));
 })();

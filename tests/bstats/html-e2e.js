@@ -80,6 +80,7 @@ async function hostile(t) {
   await t.until(`document.body.dataset.ready`);
   obs.count = await t.evaluate(COUNT);
   obs.grid = await t.evaluate(`Array.from(document.querySelectorAll("#grid-table tr")).map((r) => Array.from(r.cells).map((c) => c.textContent))`);
+  await t.evaluate(`document.getElementById("grid").scrollIntoView()`);
   await t.shot(path.join(shotDir, "html-grid.png"));
   // A grid cell, reached with the keyboard, filters the table.
   obs.grid_click = await t.evaluate(`(() => { const b = document.querySelector("#grid-table button.cell[data-model='model-00']"); b.focus(); return b.dataset.model; })()`);

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """html-gen.py - scored records with every text the results browser shows.
 
-Usage: html-gen.py QUESTIONS MODELS SEED [hostile] > scored.ndjson
+Usage: html-gen.py QUESTIONS MODELS SEED [hostile|plain [WORDS]] > scored.ndjson
 
 Writes what `bscore-merge merge --keep-texts` writes for a study of
 QUESTIONS questions (8 per site) and MODELS models: both conditions'
 content, system and user prompts, responses, binfer's response fields
 (server, timings, tokens, finish_reason, request_hash, endpoint, error) and
 bctx's fact fields (facts_changed, facts_b_in_a, pair_drift ...), rated by
-autoscore with its notes.  With "hostile", markup, formulas and secrets
+autoscore with its notes.  A context has about WORDS words (default 320;
+the real study's contexts average some 2,000).  With "hostile", markup, formulas and secrets
 stand in every text field; the fixed cases the browser tests look for are
 listed in the comments below.  Standard library only.
 """
@@ -19,6 +20,7 @@ import sys
 
 nq, nm, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 hostile = len(sys.argv) > 4 and sys.argv[4] == "hostile"
+nwords = int(sys.argv[5]) if len(sys.argv) > 5 else 320
 rng = random.Random(seed)
 EVIL = '<img src=x onerror="window.__pwned=1">'
 SCRIPT = "</script><script>window.__pwned=1</script>"
@@ -35,7 +37,7 @@ def content(q, cond, r):
     # Q0 states the changed default: warmup_prompt_count is 3 on the page
     # (A) and 1 in the Markdown (B); the sentence "needle-context-q1" is in
     # Q1's contexts only.
-    parts = ["# Settings of page %d (%s)" % (q, cond), prose(r, 120)]
+    parts = ["# Settings of page %d (%s)" % (q, cond), prose(r, nwords * 3 // 8)]
     if q == 0:
         parts.append("The option warmup_prompt_count sends %s warm-up requests by default."
                      % ("3" if cond == "A" else "1"))
@@ -44,7 +46,7 @@ def content(q, cond, r):
         parts.append("needle-context-q1 appears here.")
     if hostile:
         parts.append("Markup in the page: %s %s" % (EVIL, SCRIPT))
-    parts.append(prose(r, 200))
+    parts.append(prose(r, nwords - nwords * 3 // 8))
     return "\n\n".join(parts)
 
 

@@ -17,9 +17,14 @@
 #include "words.h"
 #include "html.h"
 
-/* The maps of strings shared by many pairs. */
+/*
+ * What many pairs share, in the page once: questions, contents and prompts
+ * by key; runs (what binfer records the same for every request of a model:
+ * engine, server, endpoint, model identity ...) in an array, runkeys
+ * mapping each run's serialised form to its index.
+ */
 struct shared {
-	json_t *questions, *contents, *prompts;
+	json_t *questions, *contents, *prompts, *runs, *runkeys;
 };
 
 /* ------------------------------------------------------ secrets */
@@ -168,28 +173,65 @@ prompt(const json_t *rec, const char *key, struct shared *sh)
 	return json_string(key);
 }
 
+/* The fields of a response record (binfer(1), "Output records") in a run,
+ * then in a request; all of them secrets masked. */
+static const char *const run_fields[] = { "model_id", "model_family", "tier",
+    "engine", "server", "server_version", "endpoint", "model_digest",
+    "model_identity", "num_ctx", NULL };
+static const char *const request_fields[] = { "request_hash",
+    "finish_reason", "output_truncated", "thinking_stripped",
+    "input_token_count", "expected_prompt_tokens", "prompt_eval_count",
+    "output_token_count", "timings", "error", NULL };
+
+/* The fields of names that rec has into o, masked. */
+static void
+copy_masked(json_t *o, const json_t *rec, const char *const *names)
+{
+	json_t *v;
+
+	for (; *names; names++)
+		if ((v = json_object_get(rec, *names)) != NULL)
+			json_set_new(o, *names, masked(v, 0));
+}
+
+/* The index of rec's run in sh->runs, added when new. */
+static long long
+run_of(const json_t *rec, struct shared *sh)
+{
+	json_t *r = json_object(), *at;
+	char *k;
+	long long i;
+
+	copy_masked(r, rec, run_fields);
+	k = json_dumps(r, JSON_COMPACT | JSON_SORT_KEYS);
+	if (!k)
+		die("cannot serialise a run of the results browser");
+	if ((at = json_object_get(sh->runkeys, k)) != NULL) {
+		i = json_integer_value(at);
+		json_decref(r);
+	} else {
+		i = (long long)json_array_size(sh->runs);
+		json_array_append_new(sh->runs, r);
+		json_set_int(sh->runkeys, k, i);
+	}
+	free(k);
+	return i;
+}
+
 /*
- * What binfer recorded of one request: the fields of the response record
- * (binfer(1), "Output records") that exist on this record, secrets masked,
- * and the raw answer when it differs from the response text.
+ * What binfer recorded of one request: its run (an index into the page's
+ * runs), the request's own fields that exist on this record, and the raw
+ * answer when it differs from the response text.
  */
 static json_t *
 transcript(const json_t *rec, const char *key, struct shared *sh)
 {
-	static const char *const fields[] = { "model_id", "model_family",
-	    "tier", "engine", "server", "server_version", "endpoint",
-	    "model_digest", "model_identity", "request_hash", "num_ctx",
-	    "finish_reason", "output_truncated", "thinking_stripped",
-	    "input_token_count", "expected_prompt_tokens", "prompt_eval_count",
-	    "output_token_count", "timings", "error", NULL };
-	const char *const *f;
 	const char *raw = json_get_str(rec, "response_raw");
 	const char *text = json_get_str(rec, "response_text");
-	json_t *t = json_object(), *v;
+	json_t *t = json_object();
 
-	for (f = fields; *f; f++)
-		if ((v = json_object_get(rec, *f)) != NULL)
-			json_set_new(t, *f, masked(v, 0));
+	json_set_int(t, "run", run_of(rec, sh));
+	copy_masked(t, rec, request_fields);
 	if (raw && (!text || strcmp(raw, text) != 0)) {
 		char *m = mask_secrets(raw);
 
@@ -424,7 +466,8 @@ json_t *
 bst_html_data(const struct bst_study *s, const struct bst_runidx *x,
     const char *md)
 {
-	struct shared sh = { json_object(), json_object(), json_object() };
+	struct shared sh = { json_object(), json_object(), json_object(),
+	    json_array(), json_object() };
 	json_t *d = json_object(), *pairs = json_array();
 	size_t i;
 
@@ -436,5 +479,7 @@ bst_html_data(const struct bst_study *s, const struct bst_runidx *x,
 	json_set_new(d, "questions", sh.questions);
 	json_set_new(d, "contents", sh.contents);
 	json_set_new(d, "prompts", sh.prompts);
+	json_set_new(d, "runs", sh.runs);
+	json_decref(sh.runkeys);
 	return d;
 }
