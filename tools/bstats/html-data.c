@@ -127,8 +127,10 @@ masked(const json_t *v, int depth)
 		free(m);
 		return out ? out : json_null();
 	}
-	if (depth > 4 || !(json_is_object(v) || json_is_array(v)))
+	if (!(json_is_object(v) || json_is_array(v)))
 		return json_deep_copy(v);
+	if (depth >= 8)
+		return json_null();	/* deeper than any field binfer writes */
 	out = json_is_object(v) ? json_object() : json_array();
 	json_object_foreach((json_t *)v, k, e)
 		json_set_new(out, k, masked(e, depth + 1));
@@ -152,16 +154,13 @@ prompt(const json_t *rec, const char *key, struct shared *sh)
 	const char *user = json_get_str(rec, "user_prompt");
 	const char *content = json_get_str(rec, "content"), *at;
 	json_t *p;
-	char *m;
 
 	if (!sys && !user)
 		return json_null();
 	if (json_object_get(sh->prompts, key))
 		return json_string(key);
 	p = json_object();
-	m = sys ? mask_secrets(sys) : NULL;
-	json_set_new(p, "system", json_str_or_null(m));
-	free(m);
+	json_set_new(p, "system", json_str_or_null(sys));
 	at = user && content && *content ? strstr(user, content) : NULL;
 	if (at) {
 		json_set_new(p, "before", json_text(user, (size_t)(at - user)));
@@ -174,7 +173,9 @@ prompt(const json_t *rec, const char *key, struct shared *sh)
 }
 
 /* The fields of a response record (binfer(1), "Output records") in a run,
- * then in a request; all of them secrets masked. */
+ * then in a request: where a credential could stand, so all of them are
+ * masked (mask_secrets); the texts of the study (contents, prompts,
+ * answers, facts) are shown as they are: binfer masked its key there. */
 static const char *const run_fields[] = { "model_id", "model_family", "tier",
     "engine", "server", "server_version", "endpoint", "model_digest",
     "model_identity", "num_ctx", NULL };
@@ -233,10 +234,7 @@ transcript(const json_t *rec, const char *key, struct shared *sh)
 	json_set_int(t, "run", run_of(rec, sh));
 	copy_masked(t, rec, request_fields);
 	if (raw && (!text || strcmp(raw, text) != 0)) {
-		char *m = mask_secrets(raw);
-
-		json_set_str(t, "response_raw", m);
-		free(m);
+		json_set_str(t, "response_raw", raw);
 	} else {
 		json_set_new(t, "response_raw", json_null());
 		json_set_bool(t, "raw_same", raw != NULL);
@@ -368,7 +366,8 @@ fact(const json_t *f)
 /*
  * The pair's facts as bctx recorded them on rec (ctxbench-records(5)):
  * {changed, changed_count, b_in_a, a_in_b, gold_only_a, gold_only_b},
- * strings masked, or null when the record carries none (not measured).
+ * or null when the record carries none (not measured).  The documents'
+ * own text, like the contents and prompts, is shown as it is.
  */
 static json_t *
 facts(const json_t *rec)
@@ -384,15 +383,13 @@ facts(const json_t *rec)
 	int any = json_is_array(ch);
 
 	json_array_foreach(ch, i, e) {
-		if ((v = fact(e)) != NULL) {
-			json_array_append_new(list, masked(v, 0));
-			json_decref(v);
-		}
+		if ((v = fact(e)) != NULL)
+			json_array_append_new(list, v);
 	}
 	json_set_new(f, "changed", list);
 	for (i = 0; pass[i][0]; i++) {
 		if ((v = json_object_get(rec, pass[i][0])) != NULL) {
-			json_set_new(f, pass[i][1], masked(v, 0));
+			json_set_new(f, pass[i][1], json_incref(v));
 			any = 1;
 		}
 	}
