@@ -47,6 +47,14 @@ run "$B" -o /dev/null --html "$T/x.html" --compare "$T/bad.ndjson" "$T/study.ndj
 expect_status 1 "a bad record in the compared run is an error"
 like "$err" 'bad.ndjson:1: ' "... naming its file and line"
 ok test ! -e "$T/x.html"
+: >"$T/empty.ndjson"
+run "$B" -o /dev/null --html "$T/x.html" --compare "$T/empty.ndjson" "$T/study.ndjson"
+expect_status 1 "a compared run without ratings is an error"
+is "$err" "bstats: $T/empty.ndjson: no primary scored records to compare" "... saying so"
+run "$B" -o /dev/null --html "$T/x.html" --compare "$T/missing.ndjson" "$T/study.ndjson"
+expect_status 1 "a compared run that cannot be read is an error"
+like "$err" "missing.ndjson: No such file" "... naming it"
+ok test ! -e "$T/x.html"
 
 CHROME=$(command -v chromium || command -v chromium-browser || :)
 if [ -z "$CHROME" ]; then
