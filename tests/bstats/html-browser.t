@@ -68,7 +68,7 @@ mkdir -p "${BSTATS_SHOTS:=$T/shots}" "$T/dl"
 . "$TOP/tests/lib/chromium.sh"
 start_chromium --headless=new
 e2e() {
-	obs=$(timeout 120 node --experimental-websocket "$TOP/tests/bstats/html-e2e.js" "$port" "$@" 2>"$T/e2e.err")
+	obs=$(timeout 600 node --experimental-websocket "$TOP/tests/bstats/html-e2e.js" "$port" "$@" 2>"$T/e2e.err")
 	erc=$?
 	is "$erc" 0 "html-e2e.js $1 driven to the end"
 	[ $erc -eq 0 ] || diag "$(cat "$T/e2e.err")"

@@ -84,8 +84,9 @@ async function tab(port, opts = {}) {
       await send("Input.dispatchKeyEvent", Object.assign({ type: "keyDown" }, base, k.length === 1 ? { text: k } : k === "Enter" ? { text: "\r" } : {}));
       await send("Input.dispatchKeyEvent", Object.assign({ type: "keyUp" }, base));
     },
-    // Wait until expr is truthy in the page (up to ms); returns its value.
-    async until(expr, ms = 10000) {
+    // Wait until expr is truthy in the page (up to ms, 60 s by default: a
+    // loaded machine is slow); returns its value.
+    async until(expr, ms = 60000) {
       for (let i = 0; i < ms / 50; i++) {
         const v = await t.evaluate(expr);
         if (v) return v;
