@@ -61,9 +61,11 @@ const TRANSCRIPT = `(() => {
   return { tab: document.activeElement.textContent, a: side("a"), b: side("b") };
 })()`;
 
+// Type into the search field and press Enter (the form's submit, which
+// searches at once instead of after the typing pause).
 async function search(t, text) {
-  await t.evaluate(`(() => { const e = document.getElementById("f-search"); e.value = ${J(text)}; e.dispatchEvent(new Event("input")); })()`);
-  await sleep(400);
+  await t.evaluate(`(() => { const e = document.getElementById("f-search"); e.value = ${J(text)}; e.dispatchEvent(new Event("input"));
+    document.getElementById("filters").requestSubmit(); })()`);
   return { count: await t.evaluate(COUNT), rows: (await t.evaluate(ROWS)).map((r) => r.slice(0, 3).join(" | ")) };
 }
 
@@ -149,7 +151,7 @@ async function hostile(t) {
   obs.csv_count = await t.evaluate(COUNT);
   await t.evaluate(`document.getElementById("export").click()`);
   const file = path.join(dlDir, "ctxbench-pairs.csv");
-  for (let i = 0; i < 100 && !fs.existsSync(file); i++) await sleep(100);
+  for (let i = 0; i < 600 && !fs.existsSync(file); i++) await sleep(100);
   obs.csv_file = fs.existsSync(file);
   obs.injected = await t.evaluate(INJECTED);
   obs.handlers = await t.evaluate(HANDLERS);
@@ -219,7 +221,7 @@ async function large(t) {
   obs.rows = (await t.evaluate(ROWS)).length;
   let t1 = Date.now();
   obs.search = await search(t, "needle-context-q1");
-  obs.search_ms = Date.now() - t1 - 400;
+  obs.search_ms = Date.now() - t1;
   await search(t, "");
   t1 = Date.now();
   obs.last_open = await openByHash(t, "#sort=desc&metric=tok&pair=S036/S036-Q06/model-19");
