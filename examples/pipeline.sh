@@ -84,10 +84,12 @@ fi
 step "bscore-merge: blind, autoscore, merge"
 bscore-merge blind -k key.json -d sheets --seed 42 --sources responses.ndjson
 bscore-merge autoscore --rater autoscore -o autoscore.ndjson sheets/sheet.csv
-bscore-merge merge -k key.json -r responses.ndjson -o scored.ndjson \
+# --keep-texts: the scored records keep contents, prompts and raw answers,
+# which the results browser shows (a small study; see bstats(1) for a large one)
+bscore-merge merge -k key.json -r responses.ndjson -o scored.ndjson --keep-texts \
     --raw-data raw-data.csv --details hallucination-details.json autoscore.ndjson
-step "bstats: the analysis"
-bstats -r report.md -f figures -o results.ndjson scored.ndjson
+step "bstats: the analysis and the results browser"
+bstats -r report.md -f figures -o results.ndjson --html results.html scored.ndjson
 
 kill "$server_pid" 2>/dev/null || :
 wait "$server_pid" 2>/dev/null || :
@@ -95,6 +97,8 @@ server_pid=""
 cat <<EOM
 The example study ran end to end. Its results:
   report          $OUT/report.md
+  results browser $OUT/results.html (open it in a browser: every pair, its
+                  evidence and transcript)
   figures         $OUT/figures/
   raw data        $OUT/raw-data.csv
   scored records  $OUT/scored.ndjson

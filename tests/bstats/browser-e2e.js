@@ -65,7 +65,8 @@ async function main() {
     await send("Emulation.setDeviceMetricsOverride", { width: w, height: h, deviceScaleFactor: 1, mobile: false });
     const before = events.loaded;
     await send("Page.navigate", { url });
-    for (let i = 0; i < 200 && events.loaded === before; i++) await new Promise((r) => setTimeout(r, 50));
+    // up to 60 s: a loaded machine (a sanitizer build beside other work) is slow
+    for (let i = 0; i < 1200 && events.loaded === before; i++) await new Promise((r) => setTimeout(r, 50));
   };
   const shot = async (file) => {
     const r = await send("Page.captureScreenshot", { format: "png", captureBeyondViewport: true });
@@ -94,6 +95,7 @@ async function main() {
   // The results browser.
   events.requests = [];
   await open("file://" + path.resolve(page), 1280, 900);
+  for (let i = 0; i < 1200 && !(await evaluate(`document.body.dataset.ready || ""`)); i++) await new Promise((r) => setTimeout(r, 50));
   const p = obs.page;
   p.requests = events.requests.filter((u) => !u.startsWith("file://") && !u.startsWith("data:"));
   p.report_headings = await evaluate(`document.querySelectorAll("#report h2, #report h3").length`);

@@ -61,7 +61,7 @@ mkdir -p "$T/profile" "${BSTATS_SHOTS:=$T/shots}"
 . "$TOP/tests/lib/chromium.sh"
 start_chromium --headless
 pass "chromium started with a DevTools port"
-obs=$(timeout 90 node --experimental-websocket "$TOP/tests/bstats/browser-e2e.js" "$port" "$T/page.html" "$T/fig" \
+obs=$(timeout 300 node --experimental-websocket "$TOP/tests/bstats/browser-e2e.js" "$port" "$T/page.html" "$T/fig" \
 	"$BSTATS_SHOTS" 2>"$T/e2e.err")
 erc=$?
 is "$erc" 0 "the figures and the page were driven to the end"

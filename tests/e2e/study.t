@@ -50,6 +50,10 @@ like "$(cat "$T/out/report.md")" "human_vs_judge" "the report computes the agree
 like "$(cat "$T/out/report.md")" "Corpus conformance" "the report carries the corpus conformance section"
 like "$(sed -n '/Corpus conformance/,$p' "$T/out/report.md")" "Q-LLMS" "... with the check's counts per rule"
 ok test -s "$T/out/raw-data.csv"
+rc=0; study browser >"$T/log" 2>&1 || rc=$?
+is "$rc" 0 "make browser writes the results browser" || tail -n 20 "$T/log" | sed 's/^/# /'
+like "$(cat "$T/out/results.html")" '"content":"S001\\tS001-Q01\\tA"' "... with the contexts (merged again with --keep-texts)"
+is "$(jq -r 'has("content")' "$T/out/scored.ndjson" | sort -u)" false "scored.ndjson stays without the texts"
 
 # ---- the EXAMPLES of ctxbench-scale(7) and bctx(1)'s check example, as written,
 # from a copy of examples/ under bash -e -o pipefail

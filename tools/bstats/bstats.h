@@ -13,8 +13,11 @@
  *                   above analysis.c (power.h maps power-sim.c and
  *                   power-out.c)
  *   html.c          bstats_html: the results browser, one self-contained
- *                   page; calls report.c (the report's Markdown) and
- *                   svg.c (the figures inline)
+ *                   page; calls report.c (the report's Markdown), svg.c
+ *                   (the figures inline) and the files of html.h:
+ *     html-data.c     the page's data: pairs, transcripts, gold terms,
+ *                     facts (calls html-compare.c)
+ *     html-compare.c  a second run's ratings and the compare view
  *   records.c       bstats_add_record, bstats_free: scored records into
  *                   struct bst_obs, every field checked
  *   conformance.c   bstats_conformance: the findings of bctx check --json
@@ -182,8 +185,11 @@ void bstats_figures(const struct bst_study *s, const char *dir);
 #define BST_NFIGURES 4
 const char *bstats_figure_name(size_t i);
 void bstats_figure_svg(const struct bst_study *s, size_t i, FILE *fp);
-/* html.c: write the self-contained HTML results browser. */
-void bstats_html(const struct bst_study *s, FILE *fp);
+/* html.c: write the self-contained HTML results browser of s; with other
+ * (analysed, its records kept; or NULL), the compare view of the two runs,
+ * other named label on the page. */
+void bstats_html(const struct bst_study *s, const struct bst_study *other,
+    const char *label, FILE *fp);
 /* records.c: release everything s holds. */
 void bstats_free(struct bst_study *s);
 /* records.c: release what bstats_analyse made (results, exclusions, the

@@ -2,18 +2,20 @@
  * html.c - bstats --html: the results browser, one self-contained page
  * (share/bstats/browser.{html,css,js}) that opens from disk and loads
  * nothing: the report (rendered from its Markdown in the page), the figures
- * inline, and every (site, question, model) of the study with its question,
- * gold answer, both conditions' content, responses, scores, tokens, gold
- * coverage and exclusions, filterable and sortable by Δ.
+ * inline, a model x condition grid, and every (site, question, model) of
+ * the study with its question, gold answer, both conditions' content,
+ * responses, transcripts, scores, tokens, gold coverage, changed facts and
+ * exclusions; with --compare, a second run of the study beside this one.
  *
  * It is written from the scored records bstats reads, which carry the
  * condition of every response: merged, unblinded data (bscore-merge merge;
- * with --keep-texts the records keep the content too).  The page's
- * Content-Security-Policy allows only its own inline script and style, by
- * their SHA-256 digests; the data sit in a JSON element with '<', '>' and '&'
- * written as \u escapes, and the script puts every data string into the page
- * as text, never as markup (as bscore-merge's scoring page does).
- * Calls report.c (the report's Markdown), svg.c (the figures) and obs.c.
+ * with --keep-texts the records keep the content and prompts too).  The
+ * page's Content-Security-Policy allows only its own inline script and
+ * style, by their SHA-256 digests; the data sit in a JSON element with '<',
+ * '>' and '&' written as \u escapes, and the script puts every data string
+ * into the page as text, never as markup (as bscore-merge's scoring page
+ * does).  Calls html-data.c and html-compare.c (the data), report.c (the
+ * report's Markdown) and svg.c (the figures).
  */
 #include <assert.h>
 #include <stdio.h>
@@ -22,7 +24,7 @@
 
 #include "ctx.h"
 #include "sha256.h"
-#include "bstats.h"
+#include "html.h"
 
 /* 'sha256-BASE64' of s, the CSP source expression of an inline element. */
 static void
@@ -52,116 +54,6 @@ csp_hash(const char *s, char out[60])
 	assert(o < 60);
 }
 
-/* ------------------------------------------------------------ the data */
-
-/* Score v of rating o, or null when o is excluded or v does not apply. */
-static json_t *
-score_or_null(const struct bst_obs *o, double v, int applies)
-{
-	return !o->excluded && applies ? json_real(v) : json_null();
-}
-
-/* The string field f of o's whole record (kept for --html), or null. */
-static json_t *
-rec_text(const struct bst_obs *o, const char *f)
-{
-	return json_str_or_null(json_get_str(o->rec, f));
-}
-
-/* One condition of a tuple; its content goes into contents once. */
-static json_t *
-side(const struct bst_obs *o, json_t *contents)
-{
-	json_t *j = json_object(), *c = o->rec ? json_object_get(o->rec,
-	    "content") : NULL;
-	char key[512];
-
-	json_set_new(j, "excluded", o->excluded ? json_string(o->reason) :
-	    json_null());
-	json_set_new(j, "fa", score_or_null(o, o->fa, 1));
-	json_set_new(j, "hc", score_or_null(o, o->hc, 1));
-	json_set_new(j, "comp", score_or_null(o, o->comp, 1));
-	json_set_new(j, "cf", score_or_null(o, o->cf, o->cf >= 0));
-	json_set_new(j, "tok", score_or_null(o, o->tok, 1));
-	json_set_new(j, "reftok", score_or_null(o, o->reftok, o->has_reftok));
-	/* gold_coverage and the parity shares: 0..1, or -1 when absent */
-	json_set_new(j, "gold_coverage", json_real_or_null(o->gold_cov));
-	json_set_new(j, "response", rec_text(o, "response_text"));
-	json_set_new(j, "response_id", rec_text(o, "response_id"));
-	snprintf(key, sizeof key, "%s\t%s\t%c", o->site, o->question, o->cond);
-	if (json_is_string(c)) {
-		if (!json_object_get(contents, key))
-			json_object_set(contents, key, c);
-		json_set_str(j, "content", key);
-	} else {
-		json_set_null(j, "content");
-	}
-	return j;
-}
-
-static void
-deltas(json_t *p, const struct bst_obs *a, const struct bst_obs *b)
-{
-	int paired = a && b && !a->excluded && !b->excluded;
-
-	json_set_new(p, "d_acc", paired ? json_real(bst_delta(M_ACC, a, b)) :
-	    json_null());
-	json_set_new(p, "d_hall", paired ? json_real(bst_delta(M_HALL, a, b)) :
-	    json_null());
-	json_set_new(p, "d_tok", paired ? json_real(bst_delta(M_TOK, a, b)) :
-	    json_null());
-	if (paired && (b->par_b_in_a >= 0 || b->drift >= 0)) {
-		json_t *par = json_object();
-
-		json_set_new(par, "b_in_a", json_real_or_null(b->par_b_in_a));
-		json_set_new(par, "a_in_b", json_real_or_null(b->par_a_in_b));
-		json_set_new(par, "drift", b->drift >= 0 ? json_boolean(b->drift) :
-		    json_null());
-		json_set_new(p, "parity", par);
-	} else {
-		json_set_null(p, "parity");
-	}
-}
-
-/* The tuple of s->idx[i .. ): one or two conditions; returns the next i. */
-static size_t
-tuple(const struct bst_study *s, size_t i, json_t *pairs, json_t *questions,
-    json_t *contents)
-{
-	const struct bst_obs *o = s->idx[i], *a = NULL, *b = NULL;
-	json_t *p = json_object();
-	char qkey[512];
-	size_t j;
-
-	for (j = i; j < s->nobs && bst_same_triple(s->idx[j], o); j++) {
-		if (s->idx[j]->cond == 'A')
-			a = s->idx[j];
-		else
-			b = s->idx[j];
-	}
-	snprintf(qkey, sizeof qkey, "%s\t%s", o->site, o->question);
-	if (!json_object_get(questions, qkey)) {
-		json_t *q = json_object();
-
-		json_set_new(q, "question_text", rec_text(o, "question_text"));
-		json_set_new(q, "gold_answer", rec_text(o, "gold_answer"));
-		json_object_set_new(questions, qkey, q);
-	}
-	json_set_int(p, "order", (long long)json_array_size(pairs));
-	json_set_str(p, "site", o->site);
-	json_set_str(p, "question", o->question);
-	json_set_str(p, "model", o->model);
-	json_set_new(p, "tier", json_str_or_null(o->tier));
-	json_set_new(p, "complexity", json_str_or_null(o->complexity));
-	json_set_new(p, "sector", json_str_or_null(o->sector));
-	json_set_str(p, "qkey", qkey);
-	json_set_new(p, "A", a ? side(a, contents) : json_null());
-	json_set_new(p, "B", b ? side(b, contents) : json_null());
-	deltas(p, a, b);
-	json_array_append_new(pairs, p);
-	return j;
-}
-
 static char *
 report_markdown(const struct bst_study *s)
 {
@@ -179,21 +71,19 @@ report_markdown(const struct bst_study *s)
 
 /* The page data, serialised with '<', '>' and '&' as \u escapes. */
 static char *
-page_data(const struct bst_study *s)
+page_data(const struct bst_study *s, const struct bst_study *other,
+    const char *label)
 {
-	json_t *d = json_object(), *pairs = json_array(), *qs = json_object(),
-	    *cs = json_object();
+	struct bst_runidx x;
 	char *md = report_markdown(s), *js, *p;
 	struct buf b = BUF_INIT;
-	size_t i;
+	json_t *d;
 
-	for (i = 0; i < s->nobs; )
-		i = tuple(s, i, pairs, qs, cs);
-	json_set_str(d, "sign", BST_SIGN);
-	json_set_str(d, "report", md);
-	json_set_new(d, "pairs", pairs);
-	json_set_new(d, "questions", qs);
-	json_set_new(d, "contents", cs);
+	bst_runidx_init(&x, other);
+	d = bst_html_data(s, &x, md);
+	json_set_new(d, "compare", other ? bst_html_compare(s, other, &x,
+	    label) : json_null());
+	bst_runidx_release(&x);
 	free(md);
 	js = json_dumps(d, JSON_COMPACT | JSON_PRESERVE_ORDER);
 	json_decref(d);
@@ -226,12 +116,13 @@ figures(const struct bst_study *s, FILE *fp)
 }
 
 void
-bstats_html(const struct bst_study *s, FILE *fp)
+bstats_html(const struct bst_study *s, const struct bst_study *other,
+    const char *label, FILE *fp)
 {
 	char *tpl = ctx_share_text("bstats/browser.html");
 	char *css = ctx_share_text("bstats/browser.css");
 	char *js = ctx_share_text("bstats/browser.js");
-	char *data = page_data(s), hs[60], hc[60];
+	char *data = page_data(s, other, label), hs[60], hc[60];
 	const char *p, *q;
 
 	if (strstr(js, "</") || strstr(css, "</"))

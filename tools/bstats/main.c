@@ -14,7 +14,7 @@
 
 static const char usage[] =
 "usage: bstats [-h] [-V] [-o FILE] [-r FILE] [-f DIR] [-s SEED] [-b N]\n"
-"              [-a ALPHA] [-c FILE] [--html FILE] [FILE ...]\n"
+"              [-a ALPHA] [-c FILE] [--html FILE [--compare FILE]] [FILE ...]\n"
 "       bstats --power DIR [-o FILE] [-r FILE] [-s SEED] [-a ALPHA]\n"
 "              [--sims N] [--threads N] [--mde-steps N] [ASSUMPTION ...]\n"
 "Run the pre-registered analysis (spec 001 §6, 000 §8) over scored records,\n"
@@ -25,6 +25,8 @@ static const char usage[] =
 "  -b, --bootstrap N      bootstrap resamples (default 10000)\n"
 "  -c, --conformance FILE findings of bctx check --json: a corpus conformance\n"
 "                         section in the report\n"
+"      --compare FILE     with --html: another run's scored records beside\n"
+"                         these (pairs matched, differences first)\n"
 "  -f, --figures DIR      write the SVG figures into DIR\n"
 "  -h, --help             show this help and exit\n"
 "      --html FILE        write the results browser (one self-contained page)\n"
@@ -66,7 +68,7 @@ each(json_t *rec, void *ctx)
 }
 
 struct outputs {
-	const char *output, *report, *figures, *conformance, *html;
+	const char *output, *report, *figures, *conformance, *html, *compare;
 	struct bst_power power;
 };
 
@@ -142,6 +144,7 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "bootstrap", required_argument, NULL, 'b' },
 		{ "cite-na", required_argument, NULL, O_CITENA },
+		{ "compare", required_argument, NULL, 'C' },
 		{ "complexity-interaction", required_argument, NULL, O_CX },
 		{ "conformance", required_argument, NULL, 'c' },
 		{ "effect-accuracy", required_argument, NULL, O_EACC },
@@ -179,6 +182,9 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 		case 'b':
 			s->opt.nboot = (size_t)opt_int("--bootstrap", optarg, 100,
 			    10000000);
+			break;
+		case 'C':
+			o->compare = optarg;
 			break;
 		case 'c':
 			o->conformance = optarg;
@@ -218,6 +224,25 @@ power_doc(const struct bst_study *s, FILE *fp)
 	bstats_power_report(s->results, fp);
 }
 
+/* Open path ("-": stdout) for one document, written atomically. */
+static FILE *
+doc_open(const char *path, struct atomic_file **af)
+{
+	*af = NULL;
+	if (strcmp(path, "-") == 0)
+		return stdout;
+	if (!(*af = atomic_open(path, 0644)))
+		die_errno("%s", path);
+	return atomic_fp(*af);
+}
+
+static void
+doc_commit(const char *path, struct atomic_file *af)
+{
+	if (af && atomic_commit(af) != 0)
+		die_errno("%s", path);
+}
+
 /* Write one document to path ("-": stdout), atomically. */
 static void
 write_doc(const struct bst_study *s, const char *path,
@@ -225,15 +250,36 @@ write_doc(const struct bst_study *s, const char *path,
 {
 	struct atomic_file *af;
 
-	if (strcmp(path, "-") == 0) {
-		fn(s, stdout);
-		return;
+	fn(s, doc_open(path, &af));
+	doc_commit(path, af);
+}
+
+/*
+ * The results browser; with --compare, the other run's records read and
+ * analysed as this run's are (same options), and shown beside it.
+ */
+static void
+write_html(const struct bst_study *s, const struct outputs *o)
+{
+	struct bst_study other = { 0 };
+	struct atomic_file *af;
+	const char *label;
+	FILE *fp;
+
+	if (o->compare) {
+		other.opt = s->opt;
+		ndj_run(1, (char *const *)&o->compare, each, NULL, &other);
+		if (other.nobs == 0)
+			die("%s: no primary scored records to compare", o->compare);
+		bstats_analyse(&other);
 	}
-	if (!(af = atomic_open(path, 0644)))
-		die_errno("%s", path);
-	fn(s, atomic_fp(af));
-	if (atomic_commit(af) != 0)
-		die_errno("%s", path);
+	label = o->compare ? strrchr(o->compare, '/') : NULL;
+	label = label ? label + 1 : o->compare;
+	fp = doc_open(o->html, &af);
+	bstats_html(s, o->compare ? &other : NULL, label, fp);
+	doc_commit(o->html, af);
+	if (o->compare)
+		bstats_free(&other);
 }
 
 /* bstats --power: the records, and the report section with -r. */
@@ -302,6 +348,8 @@ main(int argc, char **argv)
 	s.opt.level = 0.95;
 	power_defaults(&o.power);
 	parse_options(argc, argv, &s, &o);
+	if (o.compare && !o.html)
+		die_usage("--compare needs --html");
 	if (o.power.design) {
 		power_run(&s, &o, argc - optind);
 		ctx_exit();
@@ -321,7 +369,7 @@ main(int argc, char **argv)
 	if (o.figures)
 		bstats_figures(&s, o.figures);
 	if (o.html)
-		write_doc(&s, o.html, bstats_html);
+		write_html(&s, &o);
 	untested = summary(&s);
 	bstats_free(&s);
 	if (untested) {
