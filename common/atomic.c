@@ -143,23 +143,35 @@ atomic_fp(struct atomic_file *f)
 	return f->fp;
 }
 
-static void
-sync_dir(const char *path)
+/*
+ * The directory that holds path, opened to be synced after the rename;
+ * opened before it, as this allocates and an allocation that fails dies,
+ * which must happen while the target is still untouched.  -1 when it
+ * cannot be opened (the sync is then skipped).
+ */
+static int
+open_dir(const char *path)
 {
 	char *dir = path_dirname(path);
-	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
+	free(dir);
+	return fd;
+}
+
+static void
+sync_dir(int fd)
+{
 	if (fd >= 0) {
 		fsync(fd);
 		close(fd);
 	}
-	free(dir);
 }
 
 int
 atomic_commit(struct atomic_file *f)
 {
-	int e;
+	int e, dfd;
 
 	if (f->direct) {
 		e = fflush(f->fp) == EOF || ferror(f->fp) ? (errno ? errno : EIO) : 0;
@@ -181,11 +193,14 @@ atomic_commit(struct atomic_file *f)
 		e = errno;
 		goto fail;
 	}
+	dfd = open_dir(f->path);
 	if (rename(f->tmp, f->path) < 0) {
 		e = errno;
+		if (dfd >= 0)
+			close(dfd);
 		goto fail;
 	}
-	sync_dir(f->path);
+	sync_dir(dfd);
 	free(f->tmp);
 	f->tmp = NULL;
 	free_file(f);
