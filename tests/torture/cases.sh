@@ -15,6 +15,21 @@
 PY=/usr/bin/python3
 [ -x "$PY" ] || PY=python3
 
+# pipeline_once DIR: the example study's files in DIR, made once (under a
+# lock: the tests that use them may run at the same time).
+pipeline_once() {
+	mkdir -p "${1%/*}"
+	(
+		flock 9
+		[ -f "$1/results.ndjson" ] && exit 0
+		rm -rf "$1"
+		OUT=$1 sh "$CTXBENCH_TOP/examples/pipeline.sh" >/dev/null 2>"$1.log" || {
+			echo "torture: examples/pipeline.sh failed, see $1.log" >&2
+			exit 1
+		}
+	) 9>"$1.lock"
+}
+
 start_server() {
 	"$PY" "$CTXBENCH_TOP/examples/serve.py" --root "$CTXBENCH_BUILD/site" \
 	    --port-file "$W/port" >/dev/null 2>&1 &
@@ -30,13 +45,7 @@ start_server() {
 
 prepare_fixtures() {
 	pipe=$CTXBENCH_BUILD/torture/pipe
-	if [ ! -f "$pipe/results.ndjson" ]; then
-		OUT=$pipe sh "$CTXBENCH_TOP/examples/pipeline.sh" >/dev/null 2>"$W/err" || {
-			echo "torture: examples/pipeline.sh failed:" >&2
-			cat "$W/err" >&2
-			exit 1
-		}
-	fi
+	pipeline_once "$pipe" || exit 1
 	FIX=$W/fix
 	mkdir -p "$FIX"
 	cp -R "$pipe/study" "$pipe/archive" "$FIX/"
