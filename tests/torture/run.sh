@@ -19,17 +19,17 @@
 # undisturbed run writes.  Every violation is printed; the script ends with
 # one line of counts per program and mode, and exits 1 if any was seen.
 #
-# Environment: TORTURE_BOUND (default 400), TORTURE_SAMPLES (default 200),
-# TORTURE_KILLS (default 20), TORTURE_LIMIT (seconds a run may take before
+# Environment: TORTURE_BOUND (default 100), TORTURE_SAMPLES (default 100),
+# TORTURE_KILLS (default 10), TORTURE_LIMIT (seconds a run may take before
 # it counts as hung, default 30), TORTURE_PROGS (default all eight),
 # CTXBENCH_TOP, CTXBENCH_BUILD.
 set -u
 : "${CTXBENCH_TOP:=$(cd "${0%/*}/../.." && pwd)}"
 : "${CTXBENCH_BUILD:=$CTXBENCH_TOP/build}"
 export CTXBENCH_TOP CTXBENCH_BUILD LC_ALL=C CTXBENCH_PROGRESS=0
-BOUND=${TORTURE_BOUND:-400}
-SAMPLES=${TORTURE_SAMPLES:-200}
-KILLS=${TORTURE_KILLS:-20}
+BOUND=${TORTURE_BOUND:-100}
+SAMPLES=${TORTURE_SAMPLES:-100}
+KILLS=${TORTURE_KILLS:-10}
 LIMIT=${TORTURE_LIMIT:-30}
 PROGS=${TORTURE_PROGS:-"bfetch bread bmdprep bctx btok binfer bscore-merge bstats"}
 MODES=${*:-"alloc io kill lock"}
