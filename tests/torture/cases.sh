@@ -89,7 +89,7 @@ case_bfetch() {
 		    cmp -s - "$a/manifest.ndjson"; then
 			violation "archive: manifest.json is not manifest.ndjson"
 		fi
-		jq -r 'select(.content_sha256 != null and .archive_path != null) |
+		jq -r 'select(.fetch_status == "SUCCESS" and .content_sha256 != null) |
 		    .content_sha256 + "  " + .archive_path' "$a/manifest.ndjson" 2>/dev/null |
 		    (cd "$a" && sha256sum -c --quiet >/dev/null 2>&1) ||
 		    violation "archive: a page differs from its recorded SHA-256"
