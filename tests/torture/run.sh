@@ -90,7 +90,9 @@ judge() {
 	fi
 	if [ "$rc" -eq 137 ] && [ -z "$(cat "$W/err")" ]; then
 		violation "still running after $LIMIT s (hung)"
-	elif [ "$rc" -gt 125 ]; then
+	elif [ "$rc" -eq 126 ] || [ "$rc" -eq 127 ]; then
+		violation "the program could not be started (status $rc)"
+	elif [ "$rc" -gt 128 ]; then
 		violation "killed by a signal (status $rc)"
 	elif [ "$rc" -eq 0 ]; then
 		absorbed=$((absorbed + 1))
