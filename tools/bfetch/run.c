@@ -466,7 +466,7 @@ fetch_all(struct bfetch_run *run)
 {
 	size_t n = run->njobs ? run->njobs : 1, ntodo, ndrop = 0, i;
 	size_t *todo = xcalloc(n, sizeof *todo);
-	char *drop = xcalloc(run->m.n ? run->m.n : 1, 1);
+	char *drop;
 
 	run->primary = xcalloc(n, sizeof *run->primary);
 	run->has_dups = xcalloc(n, 1);
@@ -478,6 +478,7 @@ fetch_all(struct bfetch_run *run)
 	run->site_fds = bfetch_claim_sites(run->o.archive, run->jobs,
 	    run->njobs, &run->nsite_fds);
 	bfetch_manifest_load(&run->m, run->manifest_path);
+	drop = xcalloc(run->m.n ? run->m.n : 1, 1);	/* sized by what was read */
 	ntodo = plan(run, todo, drop, &ndrop);
 	if (ndrop || run->m.cut || (run->m.n &&
 	    run->m.text[run->m.len - 1] != '\n'))
