@@ -60,7 +60,7 @@ tool_lib  = $(BUILD)/lib/lib$(1).a
 TOOL_LIBS := $(foreach t,$(TOOLS),$(call tool_lib,$(t)))
 TOOL_LDLIBS := $(foreach t,$(TOOLS),$(LDLIBS_$(t)))
 
-.PHONY: all check unit deps deps-servers demo bench fuzz lint asan clean install uninstall
+.PHONY: all check unit deps deps-servers demo bench fuzz fuzz-long torture lint asan clean install uninstall
 .DEFAULT_GOAL := all
 
 # The example documentation site the demo and the tests serve, built from
@@ -68,7 +68,7 @@ TOOL_LDLIBS := $(foreach t,$(TOOLS),$(LDLIBS_$(t)))
 SITE       := $(BUILD)/site
 SITE_SRC   := examples/site/build.py $(wildcard examples/site/src/*.md examples/site/src/*/*.md)
 
-all: $(LIBCTX) $(BINS) $(UNITS) $(SITE)/llms.txt
+all: $(LIBCTX) $(BINS) $(UNITS) $(SITE)/llms.txt $(BUILD)/torture/torture.so
 
 $(SITE)/llms.txt: $(SITE_SRC)
 	$(call say,SITE,$(SITE))python3 examples/site/build.py $(SITE)
@@ -161,6 +161,44 @@ fuzz-build: $(FUZZ_BINS)
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(TOOL_LIBS) $(LIBCTX)
 	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< \
 	    $(TOOL_LIBS) $(LIBCTX) $(TOOL_LDLIBS) $(LDLIBS_ALL)
+
+# ---------------------------------------------------------------- torture
+# Faults of the environment (tests/torture/run.sh, ctxbench(7) FAULTS): the
+# Nth allocation, the Nth output operation (ENOSPC, EIO), SIGKILL, four
+# bfetch processes on one archive.  The shim is preloaded into the programs,
+# never linked into them.  TORTURE_MODES picks modes (alloc io kill lock);
+# TORTURE_BOUND, TORTURE_SAMPLES, TORTURE_KILLS size the sampling.
+TORTURE_MODES ?=
+
+$(BUILD)/torture/torture.so: tests/torture/shim.c
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) -std=c11 -O2 -g -fPIC -shared $(WARN) \
+	    -o $@ $< -ldl
+
+torture: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)CTXBENCH_TOP=$(CURDIR) CTXBENCH_BUILD=$(CURDIR)/$(BUILD) \
+	    sh tests/torture/run.sh $(TORTURE_MODES)
+
+# Every fuzz target for FUZZ_LONG_SECONDS (default 600) with its corpus kept
+# in fuzz/corpus/NAME between runs (seeds from tests/fuzz/seeds/NAME); a
+# crash leaves its input in fuzz/crashes/ and stops the run.
+FUZZ_LONG_SECONDS ?= 600
+FUZZ_TARGETS ?= $(FUZZ_SRC:tests/fuzz/%.c=%)
+
+fuzz-long: deps
+	$(Q)$(MAKE) --no-print-directory BUILD=build-fuzz CC=$(FUZZ_CC) CFLAGS="$(FUZZ_FLAGS)" fuzz-build
+	$(Q)set -e; mkdir -p fuzz/crashes; for n in $(FUZZ_TARGETS); do \
+	    f=build-fuzz/fuzz/$$n; mkdir -p fuzz/corpus/$$n; \
+	    seeds=; [ -d tests/fuzz/seeds/$$n ] && seeds=tests/fuzz/seeds/$$n; \
+	    opts=; [ -f tests/fuzz/$$n.options ] && opts=$$(cat tests/fuzz/$$n.options); \
+	    echo "== $$n ($(FUZZ_LONG_SECONDS) s)"; \
+	    $$f -max_total_time=$(FUZZ_LONG_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+	        -print_final_stats=1 -artifact_prefix=fuzz/crashes/$$n- $$opts \
+	        fuzz/corpus/$$n $$seeds 2>build-fuzz/$$n-long.log \
+	        || { tail -n 60 build-fuzz/$$n-long.log; exit 1; }; \
+	    grep -E '^(stat::number_of_executed_units|Done)' build-fuzz/$$n-long.log || true; \
+	    echo "corpus: $$(ls fuzz/corpus/$$n | wc -l) inputs"; \
+	done
 
 # ---------------------------------------------------------------- lint
 lint:

@@ -16,6 +16,7 @@
 struct atomic_file {
 	char *path;
 	char *tmp;
+	char *dir;		/* path's directory, synced after the rename */
 	FILE *fp;
 	mode_t mode;
 	int direct;		/* not a regular file (/dev/null, a FIFO): no rename */
@@ -74,6 +75,7 @@ free_file(struct atomic_file *f)
 	unlink_from_list(f);
 	free(f->path);
 	free(f->tmp);
+	free(f->dir);
 	free(f);
 }
 
@@ -112,12 +114,18 @@ atomic_open(const char *path, mode_t mode)
 	dir = slash ? xstrndup(f->path, (size_t)(slash - f->path) + 1) : xstrdup("");
 	f->tmp = xasprintf("%s.%s.XXXXXX", dir, base);
 	free(dir);
+	/*
+	 * Allocated now, so a commit allocates nothing: a failure there would
+	 * die with some outputs of a program renamed and others not.
+	 */
+	f->dir = path_dirname(f->path);
 	fd = mkstemp(f->tmp);
 	if (fd < 0) {
 		int e = errno;
 
 		free(f->path);
 		free(f->tmp);
+		free(f->dir);
 		free(f);
 		errno = e;
 		return NULL;
@@ -144,22 +152,18 @@ atomic_fp(struct atomic_file *f)
 }
 
 static void
-sync_dir(const char *path)
+sync_dir(int fd)
 {
-	char *dir = path_dirname(path);
-	int fd = open(dir, O_RDONLY | O_DIRECTORY);
-
 	if (fd >= 0) {
 		fsync(fd);
 		close(fd);
 	}
-	free(dir);
 }
 
 int
 atomic_commit(struct atomic_file *f)
 {
-	int e;
+	int e, dfd;
 
 	if (f->direct) {
 		e = fflush(f->fp) == EOF || ferror(f->fp) ? (errno ? errno : EIO) : 0;
@@ -181,11 +185,14 @@ atomic_commit(struct atomic_file *f)
 		e = errno;
 		goto fail;
 	}
+	dfd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rename(f->tmp, f->path) < 0) {
 		e = errno;
+		if (dfd >= 0)
+			close(dfd);
 		goto fail;
 	}
-	sync_dir(f->path);
+	sync_dir(dfd);
 	free(f->tmp);
 	f->tmp = NULL;
 	free_file(f);

@@ -44,7 +44,12 @@ ctx_init(const char *argv0)
 	set_handler(SIGINT, on_fatal_signal);
 	set_handler(SIGTERM, on_fatal_signal);
 	set_handler(SIGHUP, on_fatal_signal);
-	/* Let jansson allocate through the checked allocator's failure path. */
+	/*
+	 * jansson allocates through the checked allocator: an allocation that
+	 * fails dies with "out of memory", where jansson's own failure paths
+	 * report a parse error or crash (json_loadb, jansson 2.14).
+	 */
+	json_set_alloc_funcs(xmalloc, free);
 	json_object_seed(1);
 }
 

@@ -54,8 +54,16 @@ void
 sha256_hex(const void *p, size_t n, char out[SHA256_HEX_LEN + 1])
 {
 	unsigned char d[SHA256_LEN];
+	struct sha256 c;
 
-	SHA256(p, n, d);
+	/*
+	 * Not OpenSSL 3's one-shot SHA256(), which fetches an EVP digest:
+	 * that allocates, and when the allocation fails it returns NULL
+	 * without writing d, so a hash of stack garbage went on.
+	 */
+	sha256_init(&c);
+	sha256_update(&c, p, n);
+	sha256_final(&c, d);
 	sha256_tohex(d, out);
 }
 

@@ -14,11 +14,13 @@
  *   run.c       one run: jobs read (NDJSON or --sites), matched against
  *               the manifest (--resume, duplicates, --dry-run), fetched,
  *               records written in input order
- *                                      -> engine.c manifest.c archive.c
+ *                              -> engine.c manifest.c archive.c lock.c
  *   engine.c    the fetching engine: hosts, politeness, robots.txt per
  *               origin, redirects hop by hop, transfer results to
  *               fetch_status             -> robots.c classify.c archive.c
  *   manifest.c  manifest.ndjson read back and manifest.json written
+ *   lock.c      the archive's locks: one held briefly around manifest
+ *               changes, one per site held by the run fetching it
  *   archive.c   where a page goes in the archive and how it gets there
  *   robots.c    robots.txt parsed and matched for one product token
  *   classify.c  what a finished response is: SUCCESS, HTTP_ERROR,
@@ -234,6 +236,23 @@ struct bfetch_result {
 json_t *bfetch_make_record(const struct bfetch_job *j, const struct bfetch_result *r);
 void bfetch_result_release(struct bfetch_result *r);
 
+/* ------------------------------------------------------------ locks */
+
+/*
+ * The archive's locks (lock.c has the scheme).  bfetch_lock_archive opens
+ * ARCHIVE/.lock (the archive directory must exist) and returns its
+ * descriptor, which bfetch_lock takes (waiting) and bfetch_unlock releases.
+ * bfetch_claim_sites locks ARCHIVE/.locks/SITE for every site of the njobs
+ * jobs without waiting, and returns the *nfd descriptors (malloc'd; the
+ * locks last until they are closed or the process ends).  Each dies on an
+ * error; a site locked by another process dies saying so.
+ */
+int bfetch_lock_archive(const char *archive);
+void bfetch_lock(int fd, const char *archive);
+void bfetch_unlock(int fd);
+int *bfetch_claim_sites(const char *archive, const struct bfetch_job *jobs,
+    size_t njobs, size_t *nfd);
+
 /* ------------------------------------------------------------ run */
 
 struct seen;
@@ -250,6 +269,9 @@ struct bfetch_run {
 	size_t next_out;	/* next job whose record goes to the output */
 	int manifest_fd;
 	char *manifest_path;
+	int lock_fd;		/* ARCHIVE/.lock (lock.c), or -1 */
+	int *site_fds;		/* the sites this run claimed (lock.c) */
+	size_t nsite_fds;
 	struct bfetch_manifest m;
 	struct seen *seen;	/* dry run: the distinct jobs so far */
 };

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "ctx.h"
@@ -190,6 +191,26 @@ flush_out(struct bfetch_run *run)
 	}
 }
 
+/*
+ * Another run's --resume may have rewritten manifest.ndjson (supersede,
+ * under the archive lock, which the caller holds): append to the new file.
+ */
+static void
+reopen_if_replaced(struct bfetch_run *run)
+{
+	struct stat a, b;
+
+	if (fstat(run->manifest_fd, &a) == 0 &&
+	    stat(run->manifest_path, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+		return;
+	close(run->manifest_fd);
+	run->manifest_fd = open(run->manifest_path,
+	    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (run->manifest_fd < 0)
+		die_errno("%s", run->manifest_path);
+}
+
 static void
 manifest_append(struct bfetch_run *run, const json_t *rec)
 {
@@ -200,6 +221,8 @@ manifest_append(struct bfetch_run *run, const json_t *rec)
 
 	memcpy(line, s, len);
 	line[len] = '\n';
+	bfetch_lock(run->lock_fd, run->o.archive);
+	reopen_if_replaced(run);
 	/* One write(2) of the whole line on an O_APPEND descriptor. */
 	while (off < len + 1) {
 		ssize_t w = write(run->manifest_fd, line + off, len + 1 - off);
@@ -211,6 +234,7 @@ manifest_append(struct bfetch_run *run, const json_t *rec)
 		}
 		off += (size_t)w;
 	}
+	bfetch_unlock(run->lock_fd);
 	free(line);
 	free(s);
 }
@@ -442,13 +466,20 @@ fetch_all(struct bfetch_run *run)
 {
 	size_t n = run->njobs ? run->njobs : 1, ntodo, ndrop = 0, i;
 	size_t *todo = xcalloc(n, sizeof *todo);
-	char *drop = xcalloc(run->m.n ? run->m.n : 1, 1);
+	char *drop;
 
 	run->primary = xcalloc(n, sizeof *run->primary);
 	run->has_dups = xcalloc(n, 1);
-	ntodo = plan(run, todo, drop, &ndrop);
 	if (mkdir_p(run->o.archive, 0755) < 0)
 		die_errno("%s", run->o.archive);
+	/* the manifest is read, matched and rewritten under the lock */
+	run->lock_fd = bfetch_lock_archive(run->o.archive);
+	bfetch_lock(run->lock_fd, run->o.archive);
+	run->site_fds = bfetch_claim_sites(run->o.archive, run->jobs,
+	    run->njobs, &run->nsite_fds);
+	bfetch_manifest_load(&run->m, run->manifest_path);
+	drop = xcalloc(run->m.n ? run->m.n : 1, 1);	/* sized by what was read */
+	ntodo = plan(run, todo, drop, &ndrop);
 	if (ndrop || run->m.cut || (run->m.n &&
 	    run->m.text[run->m.len - 1] != '\n'))
 		supersede(run, drop);
@@ -458,6 +489,7 @@ fetch_all(struct bfetch_run *run)
 	    O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (run->manifest_fd < 0)
 		die_errno("%s", run->manifest_path);
+	bfetch_unlock(run->lock_fd);
 	clean_dirs(run, todo, ntodo);
 	/* duplicates of resumed jobs are answered now */
 	for (i = 0; i < run->njobs; i++)
@@ -471,7 +503,9 @@ fetch_all(struct bfetch_run *run)
 	assert(run->next_out == run->njobs);	/* every job has its record */
 	if (close(run->manifest_fd) < 0)
 		die_errno("%s", run->manifest_path);
+	bfetch_lock(run->lock_fd, run->o.archive);
 	bfetch_manifest_json(run->o.archive);
+	bfetch_unlock(run->lock_fd);
 	free(todo);
 }
 
@@ -481,9 +515,12 @@ bfetch_run(struct bfetch_run *run, const char *sites_csv, int n, char **files)
 	void (*each)(struct bfetch_run *, json_t *) = run->dry ? dry_one : add_job;
 
 	run->manifest_path = path_join(run->o.archive, "manifest.ndjson");
-	bfetch_manifest_load(&run->m, run->manifest_path);
-	if (run->dry)
+	run->lock_fd = -1;
+	if (run->dry) {
+		/* a fetching run reads the manifest under the lock */
+		bfetch_manifest_load(&run->m, run->manifest_path);
 		run->seen = xcalloc(1, sizeof *run->seen);
+	}
 	if (sites_csv)
 		jobs_from_sites(run, sites_csv, each);
 	else
@@ -503,6 +540,11 @@ bfetch_run_free(struct bfetch_run *run)
 	free(run->primary);
 	free(run->has_dups);
 	free(run->manifest_path);
+	for (i = 0; i < run->nsite_fds; i++)
+		close(run->site_fds[i]);
+	free(run->site_fds);
+	if (run->lock_fd >= 0)
+		close(run->lock_fd);
 	bfetch_manifest_free(&run->m);
 	if (run->seen) {
 		free(run->seen->k);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <libxml/xmlmemory.h>
 #include "ctx.h"
 #include "archive.h"
 #include "bread.h"
@@ -192,6 +193,12 @@ main(int argc, char **argv)
 	int ch, raw = 0, i, nrec = 0;
 
 	ctx_init(argv[0]);
+	/*
+	 * libxml2 allocates through the checked allocators: a failed
+	 * allocation dies, where libxml2 would report it and go on with a
+	 * shorter document, and bread would extract less than the page holds.
+	 */
+	xmlMemSetup(free, xmalloc, xrealloc, xstrdup);
 	memset(&c, 0, sizeof c);
 	c.archive = getenv("CTXBENCH_ARCHIVE");
 	if (c.archive == NULL || *c.archive == '\0')
