@@ -82,6 +82,10 @@ read_responses(struct blind *b, const char *path)
 		const char *site, *qid, *model, *cond;
 		json_t *prev;
 
+		if (!json_object_get(rec, "model_id") &&
+		    !json_object_get(rec, "response_text"))
+			ndj_die("no model_id or response_text: blind reads binfer's "
+			    "responses (run binfer first)");
 		site = rec_str(rec, "site_id");
 		qid = rec_str(rec, "question_id");
 		model = rec_str(rec, "model_id");
