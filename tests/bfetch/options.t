@@ -157,6 +157,13 @@ run "$BFETCH" -a "$T/dns-o" --no-robots -r 0 -t 5 -o "$T/dns-o.ndjson" "$T/dns.n
 is "$(jq -r .fetch_status "$T/dns-o.ndjson")" DNS_FAILURE "the failed records are written all the same (-o)"
 like "$err" 'records: 1 \(1 fetched.*dns 1' "and counted by reason in the summary"
 
+# ---- on a terminal: the progress line (count of total, rate, ETA, statuses),
+# then the summary line
+{ job S1 A "$BASE/docs/index.html"; job S1 A "$BASE/docs/guide.html"; } >"$T/p2.ndjson"
+script -qec "CTXBENCH_PROGRESS=1 $BFETCH -a $T/ptty -r 0 -o $T/ptty.ndjson $T/p2.ndjson" /dev/null >"$T/tty" 2>&1
+like "$(tr '\r' '\n' <"$T/tty")" 'bfetch: [12]/2  [0-9.]+ rec/s  ETA [0-9]+:[0-9]{2}  ok [12]' "progress line: count of total, rate, ETA, statuses"
+like "$(tr '\r' '\n' <"$T/tty" | grep -v '^$' | tail -n 1)" 'bfetch: records: 2 \(2 fetched' "then the summary line"
+
 # ---- a run that selects nothing is an error, unless --allow-empty
 job S1 A "$BASE/docs/index.html" >"$T/s1.ndjson"
 run "$BFETCH" -a "$T/e1" -r 0 --site S004 -o "$T/e1.ndjson" "$T/s1.ndjson"
