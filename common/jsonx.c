@@ -28,15 +28,8 @@ json_type_desc(const json_t *v)
 	return "a value";
 }
 
-static json_t *
-need(const json_t *rec, const char *key, const char *what)
-{
-	json_t *v = json_object_get(rec, key);
-
-	if (v == NULL || json_is_null(v))
-		ndj_die("%s: missing (expected %s)", key, what);
-	return v;
-}
+#define T_(t)	(1u << (t))
+#define T_NUMBER	(T_(JSON_INTEGER) | T_(JSON_REAL))
 
 static void
 wrong(const char *key, const char *what, const json_t *v)
@@ -44,26 +37,39 @@ wrong(const char *key, const char *what, const json_t *v)
 	ndj_die("%s: expected %s, got %s", key, what, json_type_desc(v));
 }
 
+/*
+ * The field KEY of REC when its type is one of TYPES (a mask of T_(type));
+ * NULL when it is absent or null and not REQUIRED.  Dies naming the field
+ * and WHAT was expected otherwise.
+ */
+static json_t *
+field(const json_t *rec, const char *key, unsigned types, const char *what,
+    int required)
+{
+	json_t *v = json_object_get(rec, key);
+
+	if (v == NULL || json_is_null(v)) {
+		if (required)
+			ndj_die("%s: missing (expected %s)", key, what);
+		return NULL;
+	}
+	if (!(types & T_(json_typeof(v))))
+		wrong(key, what, v);
+	return v;
+}
+
 const char *
 rec_str(const json_t *rec, const char *key)
 {
-	json_t *v = need(rec, key, "a string");
-
-	if (!json_is_string(v))
-		wrong(key, "a string", v);
-	return json_string_value(v);
+	return json_string_value(field(rec, key, T_(JSON_STRING), "a string",
+	    1));
 }
 
 const char *
 rec_str_opt(const json_t *rec, const char *key)
 {
-	json_t *v = json_object_get(rec, key);
-
-	if (v == NULL || json_is_null(v))
-		return NULL;
-	if (!json_is_string(v))
-		wrong(key, "a string", v);
-	return json_string_value(v);
+	return json_string_value(field(rec, key, T_(JSON_STRING), "a string",
+	    0));
 }
 
 static long long
@@ -85,95 +91,62 @@ as_int(const char *key, const json_t *v)
 long long
 rec_int(const json_t *rec, const char *key)
 {
-	return as_int(key, need(rec, key, "an integer"));
+	return as_int(key, field(rec, key, ~0u, "an integer", 1));
 }
 
 long long
 rec_int_opt(const json_t *rec, const char *key, long long def)
 {
-	json_t *v = json_object_get(rec, key);
+	json_t *v = field(rec, key, ~0u, "an integer", 0);
 
-	if (v == NULL || json_is_null(v))
-		return def;
-	return as_int(key, v);
+	return v == NULL ? def : as_int(key, v);
 }
 
 double
 rec_num(const json_t *rec, const char *key)
 {
-	json_t *v = need(rec, key, "a number");
-
-	if (!json_is_number(v))
-		wrong(key, "a number", v);
-	return json_number_value(v);
+	return json_number_value(field(rec, key, T_NUMBER, "a number", 1));
 }
 
 double
 rec_num_opt(const json_t *rec, const char *key, double def)
 {
-	json_t *v = json_object_get(rec, key);
+	json_t *v = field(rec, key, T_NUMBER, "a number", 0);
 
-	if (v == NULL || json_is_null(v))
-		return def;
-	if (!json_is_number(v))
-		wrong(key, "a number", v);
-	return json_number_value(v);
+	return v == NULL ? def : json_number_value(v);
 }
 
 int
 rec_bool_opt(const json_t *rec, const char *key, int def)
 {
-	json_t *v = json_object_get(rec, key);
+	json_t *v = field(rec, key, T_(JSON_TRUE) | T_(JSON_FALSE),
+	    "a boolean", 0);
 
-	if (v == NULL || json_is_null(v))
-		return def;
-	if (!json_is_boolean(v))
-		wrong(key, "a boolean", v);
-	return json_is_true(v);
+	return v == NULL ? def : json_is_true(v);
 }
 
 json_t *
 rec_array(const json_t *rec, const char *key)
 {
-	json_t *v = need(rec, key, "an array");
-
-	if (!json_is_array(v))
-		wrong(key, "an array", v);
-	return v;
+	return field(rec, key, T_(JSON_ARRAY), "an array", 1);
 }
 
 json_t *
 rec_object(const json_t *rec, const char *key)
 {
-	json_t *v = need(rec, key, "an object");
-
-	if (!json_is_object(v))
-		wrong(key, "an object", v);
-	return v;
+	return field(rec, key, T_(JSON_OBJECT), "an object", 1);
 }
 
 json_t *
 rec_array_opt(const json_t *rec, const char *key)
 {
-	json_t *v = json_object_get(rec, key);
-
-	if (v == NULL || json_is_null(v))
-		return NULL;
-	if (!json_is_array(v))
-		wrong(key, "an array", v);
-	return v;
+	return field(rec, key, T_(JSON_ARRAY), "an array", 0);
 }
 
 json_t *
 rec_object_opt(const json_t *rec, const char *key)
 {
-	json_t *v = json_object_get(rec, key);
-
-	if (v == NULL || json_is_null(v))
-		return NULL;
-	if (!json_is_object(v))
-		wrong(key, "an object", v);
-	return v;
+	return field(rec, key, T_(JSON_OBJECT), "an object", 0);
 }
 
 json_t *
