@@ -85,6 +85,8 @@ bstats_analyse(struct bst_study *s)
 	bst_pair_up(s);
 	progress_start(&s->boot_progress, "bstats", 0);
 	s->boot_progress.unit = "interval";
+	if (s->opt.quiet)
+		s->boot_progress.active = 0;
 	bst_exclusions(s);
 	if (s->conformance)
 		json_array_append(s->results, s->conformance);

@@ -7,7 +7,11 @@
  * a file that calls its siblings exports nothing they call.
  *
  *   main.c          options, then the run: records.c, conformance.c,
- *                   analysis.c, and the outputs report.c, svg.c, html.c
+ *                   analysis.c, and the outputs report.c, svg.c, html.c;
+ *                   or power.c (--power)
+ *   power.c         bstats_power: the power of the design by simulation,
+ *                   above analysis.c (power.h maps power-sim.c and
+ *                   power-out.c)
  *   html.c          bstats_html: the results browser, one self-contained
  *                   page; calls report.c (the report's Markdown) and
  *                   svg.c (the figures inline)
@@ -98,9 +102,23 @@ struct bst_obs {
 	json_t *rec;		/* the whole record, kept for --html only */
 	const char *file;
 	unsigned long line;
+	/* sort keys (bst_keys): the natural rank of site and question, the
+	 * byte-order rank of model; 0 when not set */
+	unsigned ksite, kquestion, kmodel;
 };
 
 enum { BST_R000, BST_R002, BST_R004 };
+
+/* A set of strings by content (obs.c): each distinct string once, in v[]
+ * in order of first addition; copies owned when own is set, else the
+ * first pointer added is kept (borrowed). */
+struct bst_strs {
+	size_t *slot;		/* open addressing: index in v + 1, 0 empty */
+	size_t cap;		/* slots, a power of two */
+	const char **v;
+	size_t n, capv;
+	int own;
+};
 
 /* A scored (site, question, model) with both conditions. */
 struct bst_pair {
@@ -113,6 +131,7 @@ struct bst_opts {
 	double alpha;		/* significance level (also BH q) */
 	double level;		/* confidence level of intervals */
 	int keep_records;	/* keep whole records (for --html) */
+	int quiet;		/* no progress line (a simulated study) */
 };
 
 struct bst_study {
@@ -130,6 +149,7 @@ struct bst_study {
 	json_t *exclusions;	/* exclusion accounting (object) */
 	json_t *conformance;	/* corpus conformance summary, or NULL */
 	struct progress boot_progress;	/* the bootstrap intervals, on stderr */
+	struct bst_strs pool;	/* the ratings' strings, each once (records.c) */
 };
 
 /* ------------------------------------------ the program's interface */
@@ -156,6 +176,10 @@ void bstats_figure_svg(const struct bst_study *s, size_t i, FILE *fp);
 void bstats_html(const struct bst_study *s, FILE *fp);
 /* records.c: release everything s holds. */
 void bstats_free(struct bst_study *s);
+/* records.c: release what bstats_analyse made (results, exclusions, the
+ * index and the pairs), keeping the ratings, so that s can be analysed
+ * again. */
+void bstats_free_analysis(struct bst_study *s);
 
 /* -------------------------------------------- obs.c: shared by all files */
 
@@ -168,6 +192,13 @@ double bst_delta(enum bst_metric m, const struct bst_obs *a,
     const struct bst_obs *b);
 /* "B − A" or "A − B": how Δ of metric m is formed. */
 const char *bst_delta_def(enum bst_metric m);
+/* The index in h->v of s (added when new; NULL is ""). */
+size_t bst_strs_add(struct bst_strs *h, const char *s);
+/* Release h's table (and its strings when owned). */
+void bst_strs_free(struct bst_strs *h);
+/* Set the sort keys of every rating of s (obs, sec, alt), so that
+ * bst_tuple_cmp compares integers: the same order as the strings give. */
+void bst_keys(struct bst_study *s);
 /* strcmp with NULL as "". */
 int bst_cmp_str(const char *a, const char *b);
 /* strcmp that orders digit runs by value (T9 before T10); NULL as "". */

@@ -10,11 +10,16 @@
 
 #include "ctx.h"
 #include "bstats.h"
+#include "power.h"
 
 static const char usage[] =
 "usage: bstats [-h] [-V] [-o FILE] [-r FILE] [-f DIR] [-s SEED] [-b N]\n"
 "              [-a ALPHA] [-c FILE] [--html FILE] [FILE ...]\n"
-"Run the pre-registered analysis (spec 001 §6, 000 §8) over scored records.\n"
+"       bstats --power DIR [-o FILE] [-r FILE] [-s SEED] [-a ALPHA]\n"
+"              [--sims N] [--threads N] [--mde-steps N] [ASSUMPTION ...]\n"
+"Run the pre-registered analysis (spec 001 §6, 000 §8) over scored records,\n"
+"or simulate the power of the design in corpus DIR (questions.json,\n"
+"benchmark-config.json).\n"
 "\n"
 "  -a, --alpha ALPHA      significance level and BH q (default 0.05)\n"
 "  -b, --bootstrap N      bootstrap resamples (default 10000)\n"
@@ -26,7 +31,32 @@ static const char usage[] =
 "  -o, --output FILE      write the result records to FILE (default stdout)\n"
 "  -r, --report FILE      write the Markdown report to FILE ('-': stdout)\n"
 "  -s, --seed SEED        bootstrap seed (default 42)\n"
-"  -V, --version          show the version and exit\n";
+"  -V, --version          show the version and exit\n"
+"\n"
+"--power: the simulation and its assumptions (bstats(1), POWER)\n"
+"      --power DIR        the design: DIR/questions.json, DIR/benchmark-config.json\n"
+"      --sims N           simulated studies per scenario (default 1000)\n"
+"      --threads N        threads (default: one per online core)\n"
+"      --mde-steps N      bisection steps for H1's minimum detectable effect\n"
+"                         (default 6; 0: none)\n"
+"      --effect-accuracy D       Cliff's delta of factual accuracy (default 0.15)\n"
+"      --effect-hallucinations D Cliff's delta of hallucinations (default 0.1)\n"
+"      --effect-tokens D         Cohen's d of input tokens (default 0.5)\n"
+"      --effect-completeness D   Cliff's delta of completeness (default 0.1)\n"
+"      --effect-citation D       Cliff's delta of citation fidelity (default 0.1)\n"
+"      --ties P                  share of tied pairs at no effect (default 0.5)\n"
+"      --icc-site R              site random effect's share (default 0.1)\n"
+"      --icc-model R             model random effect's share (default 0.05)\n"
+"      --icc-question R          question random effect's share (default 0.1)\n"
+"      --tier-interaction D      accuracy delta, small minus large (default 0.1)\n"
+"      --complexity-interaction D  complex minus single-fact (default 0.1)\n"
+"      --exclusion P             share of ratings excluded (default 0.03)\n"
+"      --cite-na P               share of citation fidelity N/A (default 0.3)\n";
+
+/* The long options of --power (no short form). */
+enum { O_POWER = 256, O_SIMS, O_THREADS, O_MDE, O_EACC, O_EHALL, O_ETOK,
+	O_ECOMP, O_ECITE, O_TIES, O_ISITE, O_IMODEL, O_IQUEST, O_TIER, O_CX,
+	O_EXCL, O_CITENA };
 
 static int
 each(json_t *rec, void *ctx)
@@ -37,7 +67,73 @@ each(json_t *rec, void *ctx)
 
 struct outputs {
 	const char *output, *report, *figures, *conformance, *html;
+	struct bst_power power;
 };
+
+static void
+power_defaults(struct bst_power *p)
+{
+	static const struct pw_assume as = { { 0.15, 0.1, 0.5, 0.1, 0.1 }, 0.5,
+	    0.1, 0.05, 0.1, 0.1, 0.1, 0.03, 0.3 };
+
+	p->as = as;
+	p->sims = 1000;
+	p->mde_steps = 6;
+	p->target = 0.8;
+}
+
+/* One option of --power; 0 when c is not one. */
+static int
+power_option(int c, const char *arg, struct bst_power *p)
+{
+	struct pw_assume *as = &p->as;
+	const struct {
+		int code;
+		const char *name;
+		double *v, lo, hi;
+	} real[] = {
+		{ O_CITENA, "--cite-na", &as->cite_na, 0, 1 },
+		{ O_CX, "--complexity-interaction", &as->complexity, -1, 1 },
+		{ O_EACC, "--effect-accuracy", &as->effect[M_ACC], -0.99, 0.99 },
+		{ O_ECITE, "--effect-citation", &as->effect[M_CITE], -0.99, 0.99 },
+		{ O_ECOMP, "--effect-completeness", &as->effect[M_COMP], -0.99,
+		    0.99 },
+		{ O_EHALL, "--effect-hallucinations", &as->effect[M_HALL], -0.99,
+		    0.99 },
+		{ O_ETOK, "--effect-tokens", &as->effect[M_TOK], -5, 5 },
+		{ O_EXCL, "--exclusion", &as->exclusion, 0, 0.9 },
+		{ O_IMODEL, "--icc-model", &as->icc_model, 0, 1 },
+		{ O_IQUEST, "--icc-question", &as->icc_question, 0, 1 },
+		{ O_ISITE, "--icc-site", &as->icc_site, 0, 1 },
+		{ O_TIER, "--tier-interaction", &as->tier, -1, 1 },
+		{ O_TIES, "--ties", &as->ties, 0, 0.99 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof real / sizeof real[0]; i++)
+		if (c == real[i].code) {
+			*real[i].v = opt_real(real[i].name, arg, real[i].lo,
+			    real[i].hi);
+			return 1;
+		}
+	switch (c) {
+	case O_MDE:
+		p->mde_steps = (int)opt_int("--mde-steps", arg, 0, 30);
+		break;
+	case O_POWER:
+		p->design = arg;
+		break;
+	case O_SIMS:
+		p->sims = (size_t)opt_int("--sims", arg, 10, 10000000);
+		break;
+	case O_THREADS:
+		p->threads = (unsigned)opt_int("--threads", arg, 1, 1024);
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
 
 static void
 parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
@@ -45,13 +141,30 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 	static const struct option longopts[] = {
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "bootstrap", required_argument, NULL, 'b' },
+		{ "cite-na", required_argument, NULL, O_CITENA },
+		{ "complexity-interaction", required_argument, NULL, O_CX },
 		{ "conformance", required_argument, NULL, 'c' },
+		{ "effect-accuracy", required_argument, NULL, O_EACC },
+		{ "effect-citation", required_argument, NULL, O_ECITE },
+		{ "effect-completeness", required_argument, NULL, O_ECOMP },
+		{ "effect-hallucinations", required_argument, NULL, O_EHALL },
+		{ "effect-tokens", required_argument, NULL, O_ETOK },
+		{ "exclusion", required_argument, NULL, O_EXCL },
 		{ "figures", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "html", required_argument, NULL, 'H' },
+		{ "icc-model", required_argument, NULL, O_IMODEL },
+		{ "icc-question", required_argument, NULL, O_IQUEST },
+		{ "icc-site", required_argument, NULL, O_ISITE },
+		{ "mde-steps", required_argument, NULL, O_MDE },
 		{ "output", required_argument, NULL, 'o' },
+		{ "power", required_argument, NULL, O_POWER },
 		{ "report", required_argument, NULL, 'r' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "sims", required_argument, NULL, O_SIMS },
+		{ "threads", required_argument, NULL, O_THREADS },
+		{ "ties", required_argument, NULL, O_TIES },
+		{ "tier-interaction", required_argument, NULL, O_TIER },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -93,9 +206,16 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 			opt_version();
 			break;
 		default:
-			die_usage("unknown option");
+			if (!power_option(c, optarg, &o->power))
+				die_usage("unknown option");
 		}
 	}
+}
+
+static void
+power_doc(const struct bst_study *s, FILE *fp)
+{
+	bstats_power_report(s->results, fp);
 }
 
 /* Write one document to path ("-": stdout), atomically. */
@@ -116,6 +236,34 @@ write_doc(const struct bst_study *s, const char *path,
 		die_errno("%s", path);
 }
 
+/* bstats --power: the records, and the report section with -r. */
+static void
+power_run(struct bst_study *s, struct outputs *o, int nfiles)
+{
+	json_t *res, *r;
+	size_t i;
+
+	if (nfiles > 0 || o->figures || o->html || o->conformance)
+		die_usage("--power reads the design only: no records, figures, "
+		    "--html or --conformance");
+	if (o->power.as.icc_site + o->power.as.icc_model +
+	    o->power.as.icc_question > 1)
+		die_usage("--icc-site, --icc-model and --icc-question: shares of "
+		    "one variance, their sum at most 1");
+	o->power.seed = s->opt.seed;
+	o->power.alpha = s->opt.alpha;
+	ndj_output_open(o->output);
+	res = bstats_power(&o->power);
+	json_array_foreach(res, i, r)
+		ndj_emit(r);
+	if (o->report) {
+		s->results = res;
+		write_doc(s, o->report, power_doc);
+	}
+	json_decref(res);
+	s->results = NULL;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -129,7 +277,12 @@ main(int argc, char **argv)
 	s.opt.nboot = 10000;
 	s.opt.alpha = 0.05;
 	s.opt.level = 0.95;
+	power_defaults(&o.power);
 	parse_options(argc, argv, &s, &o);
+	if (o.power.design) {
+		power_run(&s, &o, argc - optind);
+		ctx_exit();
+	}
 	s.opt.keep_records = o.html != NULL;
 	if (o.conformance)
 		bstats_conformance(&s, o.conformance);

@@ -2,14 +2,18 @@
  * obs.c - what every other file of bstats knows of one rating (struct
  * bst_obs): its five metric values and THE SIGN CONVENTION of bstats.h
  * (bst_delta), the order of tuples (site and question in natural order,
- * model, condition), and the two small helpers of every output, the natural
- * order of ids and the printed p-value.  The lowest floor: it calls no other
+ * model, condition) with its integer sort keys, a set of strings (the
+ * ratings' strings held once), and the two small helpers of every output,
+ * the natural order of ids and the printed p-value.  The lowest floor: it calls no other
  * file of bstats.
  */
 #include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ctx.h"
+#include "sort.h"
 #include "bstats.h"
 
 const char *const BST_METRIC_NAME[] = { "factual_accuracy",
@@ -90,11 +94,169 @@ bst_natcmp(const char *a, const char *b)
 	return *a ? 1 : *b ? -1 : 0;
 }
 
+/* ------------------------------------------------------ sets of strings */
+
+static size_t
+hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+static void
+grow(struct bst_strs *h)
+{
+	size_t cap = h->cap ? 2 * h->cap : 256, i;
+
+	free(h->slot);
+	h->slot = xcalloc(cap, sizeof *h->slot);
+	h->cap = cap;
+	for (i = 0; i < h->n; i++) {
+		size_t at = hash(h->v[i]) & (cap - 1);
+
+		while (h->slot[at])
+			at = (at + 1) & (cap - 1);
+		h->slot[at] = i + 1;
+	}
+}
+
+size_t
+bst_strs_add(struct bst_strs *h, const char *s)
+{
+	size_t at;
+
+	s = s ? s : "";
+	if (2 * (h->n + 1) > h->cap)
+		grow(h);
+	for (at = hash(s) & (h->cap - 1); h->slot[at];
+	    at = (at + 1) & (h->cap - 1))
+		if (!strcmp(h->v[h->slot[at] - 1], s))
+			return h->slot[at] - 1;
+	if (h->n == h->capv) {
+		h->capv = h->capv ? 2 * h->capv : 64;
+		h->v = xreallocarray(h->v, h->capv, sizeof *h->v);
+	}
+	h->v[h->n] = h->own ? xstrdup(s) : s;
+	h->slot[at] = ++h->n;
+	return h->n - 1;
+}
+
+void
+bst_strs_free(struct bst_strs *h)
+{
+	size_t i;
+
+	for (i = 0; h->own && i < h->n; i++)
+		free((char *)h->v[i]);
+	free(h->v);
+	free(h->slot);
+	memset(h, 0, sizeof *h);
+}
+
+/* ------------------------------------------------------------ sort keys */
+
+struct rank_arg {
+	const char **v;
+	int natural;
+};
+
+static int
+cmp_ix(const void *x, const void *y, void *arg)
+{
+	const struct rank_arg *r = arg;
+	const char *a = r->v[*(const size_t *)x], *b = r->v[*(const size_t *)y];
+
+	return r->natural ? bst_natcmp(a, b) : strcmp(a, b);
+}
+
+/* rank[i] of each distinct string v[i]: 1 + the number of classes below
+ * it, strings the order calls equal sharing one rank. */
+static unsigned *
+ranks(const struct bst_strs *h, int natural)
+{
+	size_t *ix = xreallocarray(NULL, h->n + 1, sizeof *ix), i;
+	unsigned *rank = xreallocarray(NULL, h->n + 1, sizeof *rank), r = 0;
+	struct rank_arg arg = { h->v, natural };
+
+	for (i = 0; i < h->n; i++)
+		ix[i] = i;
+	ctx_sort(ix, h->n, sizeof *ix, cmp_ix, &arg);
+	for (i = 0; i < h->n; i++) {
+		if (i == 0 || cmp_ix(&ix[i - 1], &ix[i], &arg) != 0)
+			r++;
+		rank[ix[i]] = r;
+	}
+	free(ix);
+	return rank;
+}
+
+enum key { K_SITE, K_QUESTION, K_MODEL };
+
+static const char *
+key_str(const struct bst_obs *o, enum key k)
+{
+	return k == K_SITE ? o->site : k == K_QUESTION ? o->question : o->model;
+}
+
+static unsigned *
+key_of(struct bst_obs *o, enum key k)
+{
+	return k == K_SITE ? &o->ksite : k == K_QUESTION ? &o->kquestion :
+	    &o->kmodel;
+}
+
+/* Key k of the ratings v[a][0..n[a]) of the three arrays: the index of
+ * its string among the distinct ones, then that string's rank. */
+static void
+key_field(struct bst_obs *const v[3], const size_t n[3], enum key k,
+    int natural)
+{
+	struct bst_strs h = { 0 };
+	unsigned *rank;
+	size_t a, i;
+
+	for (a = 0; a < 3; a++)
+		for (i = 0; i < n[a]; i++)
+			*key_of(&v[a][i], k) = (unsigned)bst_strs_add(&h,
+			    key_str(&v[a][i], k));
+	rank = ranks(&h, natural);
+	for (a = 0; a < 3; a++)
+		for (i = 0; i < n[a]; i++)
+			*key_of(&v[a][i], k) = rank[*key_of(&v[a][i], k)];
+	free(rank);
+	bst_strs_free(&h);
+}
+
+void
+bst_keys(struct bst_study *s)
+{
+	struct bst_obs *const v[3] = { s->obs, s->sec, s->alt };
+	const size_t n[3] = { s->nobs, s->nsec, s->nalt };
+
+	key_field(v, n, K_SITE, 1);
+	key_field(v, n, K_QUESTION, 1);
+	key_field(v, n, K_MODEL, 0);
+}
+
+/* ---------------------------------------------------------- the order */
+
 int
 bst_tuple_cmp(const struct bst_obs *a, const struct bst_obs *b)
 {
 	int c;
 
+	if (a->ksite && b->ksite) {	/* keys set: the same order, faster */
+		if (a->ksite != b->ksite)
+			return a->ksite < b->ksite ? -1 : 1;
+		if (a->kquestion != b->kquestion)
+			return a->kquestion < b->kquestion ? -1 : 1;
+		if (a->kmodel != b->kmodel)
+			return a->kmodel < b->kmodel ? -1 : 1;
+		return a->cond - b->cond;
+	}
 	if ((c = bst_natcmp(a->site, b->site)) ||
 	    (c = bst_natcmp(a->question, b->question)) ||
 	    (c = bst_cmp_str(a->model, b->model)))
@@ -114,12 +276,18 @@ bst_obs_cmp(const void *x, const void *y)
 	return a->line < b->line ? -1 : a->line > b->line;
 }
 
+/* Pointers first: the ratings' strings are held once (records.c). */
+static int
+same_str(const char *a, const char *b)
+{
+	return a == b || !bst_cmp_str(a, b);
+}
+
 int
 bst_same_triple(const struct bst_obs *a, const struct bst_obs *b)
 {
-	return !bst_cmp_str(a->site, b->site) &&
-	    !bst_cmp_str(a->question, b->question) &&
-	    !bst_cmp_str(a->model, b->model);
+	return same_str(a->site, b->site) && same_str(a->question, b->question) &&
+	    same_str(a->model, b->model);
 }
 
 /* ------------------------------------------------------------- printing */

@@ -22,6 +22,7 @@ bst_pair_up(struct bst_study *s)
 	const struct bst_obs **idx = xreallocarray(NULL, s->nobs + 1, sizeof *idx);
 	size_t i, np = 0;
 
+	bst_keys(s);
 	for (i = 0; i < s->nobs; i++)
 		idx[i] = &s->obs[i];
 	qsort(idx, s->nobs, sizeof *idx, bst_obs_cmp);

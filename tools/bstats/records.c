@@ -1,7 +1,8 @@
 /*
  * records.c - scored records into struct bst_obs: the fields bstats(1)
  * lists, checked with the record's file and line in every message; and
- * bstats_free, which releases a study.  Calls no other file of bstats.
+ * bstats_free, which releases a study.  Each string is held once, in the
+ * study's pool (obs.c's set of strings); calls only obs.c.
  */
 #include <assert.h>
 #include <stdlib.h>
@@ -12,12 +13,24 @@
 
 static const char *const CATS[] = { "H-FAB", "H-SRC", "H-EXT", "H-TMP" };
 
+/* v held once in the study's pool (a 100-times study has 858,000
+ * ratings and a few thousand distinct strings); NULL stays NULL. */
 static char *
-dup_opt(const json_t *rec, const char *key)
+intern(struct bst_study *s, const char *v)
 {
-	const char *v = rec_str_opt(rec, key);
+	size_t i;
 
-	return v ? xstrdup(v) : NULL;
+	if (!v)
+		return NULL;
+	s->pool.own = 1;
+	i = bst_strs_add(&s->pool, v);	/* may move s->pool.v */
+	return (char *)s->pool.v[i];
+}
+
+static char *
+dup_opt(struct bst_study *s, const json_t *rec, const char *key)
+{
+	return intern(s, rec_str_opt(rec, key));
 }
 
 static int
@@ -58,7 +71,8 @@ push(struct bst_obs **v, size_t *n, size_t *cap, const struct bst_obs *o)
 
 /* The fields every record has: the tuple, the rater, the exclusion. */
 static void
-common_fields(struct bst_obs *o, const json_t *rec, const char *cond)
+common_fields(struct bst_study *s, struct bst_obs *o, const json_t *rec,
+    const char *cond)
 {
 	o->file = ndj_where_file();
 	o->line = ndj_where_line();
@@ -66,16 +80,14 @@ common_fields(struct bst_obs *o, const json_t *rec, const char *cond)
 	if (strcmp(cond, "A") != 0 && strcmp(cond, "B") != 0)
 		ndj_die("condition: expected \"A\" or \"B\", got \"%s\"", cond);
 	o->cond = cond[0];
-	o->site = xstrdup(rec_str(rec, "site_id"));
-	o->question = xstrdup(rec_str(rec, "question_id"));
-	o->model = xstrdup(rec_str(rec, "model_id"));
-	o->rater = dup_opt(rec, "rater_id");
-	o->rater_kind = dup_opt(rec, "rater_kind");
-	o->reason = dup_opt(rec, "exclusion_reason");
-	if (o->reason && !*o->reason) {	/* "" is no reason (as bscore-merge) */
-		free(o->reason);
+	o->site = intern(s, rec_str(rec, "site_id"));
+	o->question = intern(s, rec_str(rec, "question_id"));
+	o->model = intern(s, rec_str(rec, "model_id"));
+	o->rater = dup_opt(s, rec, "rater_id");
+	o->rater_kind = dup_opt(s, rec, "rater_kind");
+	o->reason = dup_opt(s, rec, "exclusion_reason");
+	if (o->reason && !*o->reason)	/* "" is no reason (as bscore-merge) */
 		o->reason = NULL;
-	}
 	o->excluded = o->reason != NULL || rec_bool_opt(rec, "excluded", 0);
 }
 
@@ -167,21 +179,21 @@ bstats_add_record(struct bst_study *s, json_t *rec)
 	const char *rubric = rec_str_opt(rec, "rubric");
 
 	memset(&o, 0, sizeof o);
-	common_fields(&o, rec, rec_str(rec, "condition"));
+	common_fields(s, &o, rec, rec_str(rec, "condition"));
 	if (rubric && (!strcmp(rubric, "answer-quality") ||
 	    !strcmp(rubric, "dual-track"))) {
 		o.rubric = rubric[0] == 'a' ? BST_R002 : BST_R004;
 		alt_rubric(s, &o, rec);
 		return;
 	}
-	o.complexity = dup_opt(rec, "complexity");
-	o.tier = dup_opt(rec, "tier");
-	o.sector = dup_opt(rec, "sector");
-	o.lm = dup_opt(rec, "last_modified");
-	o.family = dup_opt(rec, "model_family");
+	o.complexity = dup_opt(s, rec, "complexity");
+	o.tier = dup_opt(s, rec, "tier");
+	o.sector = dup_opt(s, rec, "sector");
+	o.lm = dup_opt(s, rec, "last_modified");
+	o.family = dup_opt(s, rec, "model_family");
 	o.self_check = rec_bool_opt(rec, "self_check", 0);
 	if (o.excluded && !o.reason)
-		o.reason = xstrdup("UNSPECIFIED");
+		o.reason = intern(s, "UNSPECIFIED");
 	o.cf = -1;
 	if (!o.excluded)
 		scores(&o, rec);
@@ -195,40 +207,31 @@ bstats_add_record(struct bst_study *s, json_t *rec)
 	}
 }
 
-static void
-obs_free(struct bst_obs *o)
-{
-	free(o->site);
-	free(o->question);
-	free(o->model);
-	free(o->complexity);
-	free(o->tier);
-	free(o->sector);
-	free(o->lm);
-	free(o->family);
-	free(o->rater);
-	free(o->rater_kind);
-	free(o->reason);
-	json_decref(o->rec);
-}
 
 void
 bstats_free(struct bst_study *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->nobs; i++)
-		obs_free(&s->obs[i]);
-	for (i = 0; i < s->nsec; i++)
-		obs_free(&s->sec[i]);
-	for (i = 0; i < s->nalt; i++)
-		obs_free(&s->alt[i]);
+	for (i = 0; i < s->nobs; i++)	/* the strings are the pool's */
+		json_decref(s->obs[i].rec);
+	bst_strs_free(&s->pool);
 	free(s->alt);
 	free(s->obs);
 	free(s->sec);
+	bstats_free_analysis(s);
+	json_decref(s->conformance);
+}
+
+void
+bstats_free_analysis(struct bst_study *s)
+{
 	free(s->idx);
 	free(s->pairs);
 	json_decref(s->results);
 	json_decref(s->exclusions);
-	json_decref(s->conformance);
+	s->idx = NULL;
+	s->pairs = NULL;
+	s->npairs = 0;
+	s->results = s->exclusions = NULL;
 }

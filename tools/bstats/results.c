@@ -194,7 +194,7 @@ bst_summary(const double *v, size_t n, int freq)
 		return o;
 	c = xreallocarray(NULL, n, sizeof *c);
 	memcpy(c, v, n * sizeof *c);
-	qsort(c, n, sizeof *c, bst_cmp_double);
+	bst_sort_doubles(c, n);
 	json_set_real(o, "median", bst_quantile(c, n, 0.5));
 	json_set_real(o, "q1", bst_quantile(c, n, 0.25));
 	json_set_real(o, "q3", bst_quantile(c, n, 0.75));

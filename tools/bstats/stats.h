@@ -54,6 +54,9 @@ double bst_rankdata(const double *x, size_t n, double *ranks);
 
 /* qsort comparator of doubles, ascending. */
 int bst_cmp_double(const void *a, const void *b);
+/* Sort v[0..n) ascending, stable (what qsort with bst_cmp_double gives),
+ * faster. */
+void bst_sort_doubles(double *v, size_t n);
 
 /* Quantile q in [0,1] of sorted[0..n) with linear interpolation (numpy's
  * default 'linear' method, R type 7). */
