@@ -289,8 +289,9 @@ is "$(printf '%s\n' "$err" | wc -l)" 1 "check: a missing sheet file is one line 
 jq -c 'del(.model_id, .response_text)' "$R" >"$T/contexts-like.ndjson"
 run "$B" merge -k "$T/key.json" -r "$T/contexts-like.ndjson" "$T/alice.csv"
 expect_status 1 "merge over records binfer did not write: exit 1"
-is "$err" "bscore-merge: $T/contexts-like.ndjson:1: no model_id or response_text: merge reads binfer's responses (run binfer first)" \
-	"one line naming the stage to run first"
+is "$(head -n 1 "$T/err")" "bscore-merge: $T/contexts-like.ndjson:1: no model_id or response_text: merge reads binfer's responses (run binfer first)" \
+	"one problem naming the stage to run first"
+is "$(sed -n 2p "$T/err")" "bscore-merge: 1 problem; nothing written" "and only that one"
 run "$B" blind -k "$T/kc.json" -d "$T/kc" "$T/contexts-like.ndjson"
 expect_status 1 "blind over records binfer did not write: exit 1"
 like "$err" 'contexts-like.ndjson:1: no model_id or response_text: blind reads binfer.s responses \(run binfer first\)$' "naming the stage"

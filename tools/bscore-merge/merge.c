@@ -801,7 +801,8 @@ take_response(struct run *u, json_t *rec, char *where)
 }
 
 /* The response records (-r, else stdin), and the key's tuples none answered. */
-static void
+/* 0, or -1 (one problem recorded) when the input is not binfer's. */
+static int
 read_responses(struct run *u)
 {
 	const struct bsm_opts *o = u->o;
@@ -817,9 +818,14 @@ read_responses(struct run *u)
 		ndj_reader_open(&nr, o->nresponses ? o->responses[i] : NULL);
 		while ((rec = ndj_next_err(&nr, &err)) != NULL) {
 			if (!json_object_get(rec, "model_id") &&
-			    !json_object_get(rec, "response_text"))
-				die("%s:%lu: no model_id or response_text: merge reads "
-				    "binfer's responses (run binfer first)", nr.name, nr.line);
+			    !json_object_get(rec, "response_text")) {
+				bsm_problem(&u->m.p, "%s:%lu: no model_id or response_text: "
+				    "merge reads binfer's responses (run binfer first)",
+				    nr.name, nr.line);
+				json_decref(rec);
+				ndj_reader_close(&nr);
+				return -1;
+			}
 			take_response(u, rec, xasprintf("%s:%lu", nr.name, nr.line));
 		}
 		if (err) {
@@ -832,6 +838,7 @@ read_responses(struct run *u)
 		if (!json_object_get(u->matched, t))
 			bsm_problem(&u->m.p, "%s: %s %s has no response record in the input", o->key,
 			    json_object_get(ke, "response_id") ? "response" : "excluded tuple", t);
+	return 0;
 }
 
 /* Raters in order (human first, then most scored), and who scored what. */
@@ -1195,7 +1202,11 @@ bsm_merge(const struct bsm_opts *o)
 	u.o = o;
 	sheets_readable(o);
 	load_key(&u);
-	read_responses(&u);
+	if (read_responses(&u) < 0) {
+		rc = fail_problems(&u.m);
+		release_run(&u);
+		return rc;
+	}
 	for (rc = 0; rc < o->nfiles; rc++)
 		take_sheet(&u.m, o->files[rc]);
 	finish_entries(&u.m);
