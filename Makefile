@@ -120,7 +120,8 @@ deps-servers: deps
 # ---------------------------------------------------------------- demo, bench
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)CTXBENCH_TOP=$(CURDIR) CTXBENCH_BUILD=$(CURDIR)/$(BUILD) sh examples/demo.sh
+	$(Q)CTXBENCH_TOP=$(CURDIR) CTXBENCH_BUILD=$(CURDIR)/$(BUILD) \
+	    QUESTION="$(QUESTION)" LIMIT="$(LIMIT)" sh examples/demo.sh
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -63,10 +63,16 @@ ctx_catch_signals(void)
 void
 ctx_exit(void)
 {
+	ctx_exit_status(0);
+}
+
+void
+ctx_exit_status(int status)
+{
 	ndj_output_close();
 	if (fflush(stdout) == EOF || ferror(stdout))
 		die_errno("write error");
-	exit(0);
+	exit(status);
 }
 
 #ifndef CTX_SHAREDIR

@@ -25,6 +25,11 @@
 
 void ctx_init(const char *argv0);
 void ctx_exit(void) CTX_NORETURN;
+/*
+ * Like ctx_exit, but exit with status once the outputs are committed: for a
+ * run whose records are all written but say it failed (every fetch failed).
+ */
+void ctx_exit_status(int status) CTX_NORETURN;
 /* Set by SIGINT/SIGTERM when a program asked to handle them itself. */
 extern volatile int ctx_interrupted;
 /* Let the program handle SIGINT/SIGTERM (sets ctx_interrupted) instead of dying. */

@@ -92,6 +92,25 @@ die(const char *fmt, ...)
 }
 
 void
+die_empty(int allow, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg;
+	int n;
+
+	if (allow)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	msg = xmalloc(n > 0 ? (size_t)n + 1 : 1);
+	va_start(ap, fmt);
+	vsnprintf(msg, n > 0 ? (size_t)n + 1 : 1, fmt, ap);
+	va_end(ap);
+	die("%s (--allow-empty when that is expected)", msg);
+}
+
+void
 die_errno(const char *fmt, ...)
 {
 	va_list ap;

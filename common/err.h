@@ -34,6 +34,13 @@ void die(const char *fmt, ...) CTX_PRINTF(1, 2) CTX_NORETURN;
 void die_errno(const char *fmt, ...) CTX_PRINTF(1, 2) CTX_NORETURN;
 /* Print "PROGRAM: message" and exit with the given status. */
 void diex(int status, const char *fmt, ...) CTX_PRINTF(2, 3) CTX_NORETURN;
+/*
+ * A run that did nothing (selected, extracted, assembled or counted no
+ * record): unless allow, print "PROGRAM: message (--allow-empty when that is
+ * expected)" and exit EXIT_DATA, so the -o output is not committed and a
+ * pipeline stops there.  With allow it returns and prints nothing.
+ */
+void die_empty(int allow, const char *fmt, ...) CTX_PRINTF(2, 3);
 /* Usage error: message, then "try 'PROGRAM --help'", exit EXIT_USAGE. */
 void die_usage(const char *fmt, ...) CTX_PRINTF(1, 2) CTX_NORETURN;
 /*

@@ -4,8 +4,11 @@
 # Serves the example site (examples/site, built by make into build/site) on
 # 127.0.0.1, then runs bfetch, bmdprep, bctx, bread, btok, binfer,
 # bscore-merge and bstats, leaving every intermediate file in OUT (default
-# examples/out) so each stage can be inspected or re-run by hand.  ENDPOINT and MODEL point binfer at a real Ollama server instead of
-# the built-in extractive engine.  Nothing is left running afterwards.
+# examples/out) so each stage can be inspected or re-run by hand.  ENDPOINT
+# and MODEL point binfer at a real Ollama server instead of the built-in
+# extractive engine.  QUESTION (a question_id, or several separated by
+# commas) and LIMIT (the first N questions) run only those questions, end to
+# end.  Nothing is left running afterwards.
 set -eu
 top=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${CTXBENCH_BUILD:-$top/build}
@@ -14,6 +17,8 @@ ex=$top/examples
 OUT=${OUT:-$ex/out}
 ENDPOINT=${ENDPOINT:-}
 MODEL=${MODEL:-}
+QUESTION=${QUESTION:-}
+LIMIT=${LIMIT:-}
 PATH=$bin:$PATH
 export PATH
 
@@ -35,7 +40,7 @@ server_pid=$!
 i=0
 while [ ! -s "$OUT/port" ]; do
 	i=$((i + 1))
-	[ $i -le 100 ] || { echo "demo: the example server did not start" >&2; exit 1; }
+	[ $i -le 400 ] || { echo "demo: the example server did not start" >&2; exit 1; }
 	kill -0 "$server_pid" 2>/dev/null || { echo "demo: the example server failed" >&2; exit 1; }
 	sleep 0.05
 done
@@ -48,6 +53,11 @@ for f in site-list.csv questions.json gold-answers.json benchmark-config.json; d
 	sed "s|https://docs.ctxbench.example|$origin|g" "$ex/$f" >"$OUT/study/$f"
 done
 S=$OUT/study
+if [ -n "$QUESTION$LIMIT" ]; then
+	sh "$ex/select-questions.sh" "$S/questions.json" "$QUESTION" "$LIMIT" >"$S/questions.json.tmp"
+	mv "$S/questions.json.tmp" "$S/questions.json"
+	step "only ${QUESTION:+question $QUESTION}${QUESTION:+${LIMIT:+, }}${LIMIT:+the first $LIMIT questions}"
+fi
 cfg=$S/benchmark-config.json
 A=$OUT/archive
 cd "$OUT"

@@ -98,4 +98,20 @@ like "$(jq -r '.dropped_urls|map(.reason)|join(",")' "$T/out")" '^NOT_ARCHIVED,E
     "--all-links: links without a usable page are dropped and listed"
 run "$BCTX" assemble -q "$F/questions.json" --question S001-Q01 --condition B --all-links --optional --style reference "$F/records.ndjson"
 like "$(jq -r .content "$T/out")" '<optional><doc title="Webhooks" desc="Signing">' "--all-links --optional: the Optional section too"
+# A run whose every context is excluded assembles nothing: exit 1 saying so
+# (with -o nothing is written), unless --allow-empty; a usable run ends with
+# a one-line summary.
+run "$BCTX" assemble -q "$F/questions.json" -o "$T/none.ndjson"
+expect_status 1 "no page records: every context excluded, exit 1"
+like "$err" '^bctx: <stdin>: all [0-9]+ contexts are excluded \(NOT_ARCHIVED [0-9]+.*\), nothing assembled.*--allow-empty' "saying so, with the reasons"
+is "$(printf '%s\n' "$err" | wc -l)" 1 "in one line"
+[ ! -e "$T/none.ndjson" ]
+is "$?" 0 "and nothing written"
+run "$BCTX" assemble -q "$F/questions.json" --allow-empty -o "$T/none.ndjson"
+expect_status 0 "--allow-empty accepts it"
+is "$(jq -r .excluded "$T/none.ndjson" | sort -u)" true "writing the excluded contexts"
+run "$BCTX" assemble -q "$F/questions.json" "$F/records.ndjson"
+like "$err" '^bctx: contexts: [0-9]+  usable [0-9]+  excluded [0-9]+' "a run ends with its summary"
+run "$BCTX" plan -q "$F/questions.json" -s "$F/sites.csv" --allow-empty
+expect_status 2 "--allow-empty is an assemble option"
 done_testing

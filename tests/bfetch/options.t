@@ -98,7 +98,7 @@ JSON
 } >"$T/two.ndjson"
 : >"$T/access.log"
 run --stdin "$T/two.ndjson" "$BFETCH" -c "$T/config.json" -a "$T/c1"
-expect_status 0 "config run"
+expect_status 1 "config run (exit 1: robots.txt disallows every page)"
 is "$(jq -r .fetch_status "$T/out" | sort -u)" HTTP_ERROR "config's user agent: its robots.txt group (Disallow: /) applies"
 like "$(jq -r .failure_reason "$T/out" | head -n 1)" 'disallowed by robots.txt for OtherBot \(Disallow: /\)' "disallow names the product token and rule"
 is "$(cut -d' ' -f3- "$T/access.log")" "/robots.txt OtherBot/2.0 (test)" "only robots.txt requested, with the config's user agent"
@@ -151,6 +151,32 @@ job S9 A "http://docs.example.invalid/a.html" >"$T/dns.ndjson"
 run --stdin "$T/dns.ndjson" "$BFETCH" -a "$T/dns" --no-robots -r 0 -t 5
 is "$(jq -r .fetch_status "$T/out")" DNS_FAILURE "*.invalid page: DNS_FAILURE"
 like "$(jq -r .failure_reason "$T/out")" '^DNS resolution failed: Could not resolve host: docs.example.invalid' "*.invalid page: reason"
+expect_status 1 "a run whose every fetch failed exits 1"
+like "$err" 'every one of the 1 fetches failed' "saying so"
+run "$BFETCH" -a "$T/dns-o" --no-robots -r 0 -t 5 -o "$T/dns-o.ndjson" "$T/dns.ndjson"
+is "$(jq -r .fetch_status "$T/dns-o.ndjson")" DNS_FAILURE "the failed records are written all the same (-o)"
+like "$err" 'records: 1 \(1 fetched.*dns 1' "and counted by reason in the summary"
+
+# ---- on a terminal: the progress line (count of total, rate, ETA, statuses),
+# then the summary line
+{ job S1 A "$BASE/docs/index.html"; job S1 A "$BASE/docs/guide.html"; } >"$T/p2.ndjson"
+script -qec "CTXBENCH_PROGRESS=1 $BFETCH -a $T/ptty -r 0 -o $T/ptty.ndjson $T/p2.ndjson" /dev/null >"$T/tty" 2>&1
+like "$(tr '\r' '\n' <"$T/tty")" 'bfetch: [12]/2  [0-9.]+ rec/s  ETA [0-9]+:[0-9]{2}  ok [12]' "progress line: count of total, rate, ETA, statuses"
+like "$(tr '\r' '\n' <"$T/tty" | grep -v '^$' | tail -n 1)" 'bfetch: records: 2 \(2 fetched' "then the summary line"
+
+# ---- a run that selects nothing is an error, unless --allow-empty
+job S1 A "$BASE/docs/index.html" >"$T/s1.ndjson"
+run "$BFETCH" -a "$T/e1" -r 0 --site S004 -o "$T/e1.ndjson" "$T/s1.ndjson"
+expect_status 1 "--site naming no site of the plan exits 1"
+like "$err" 's1.ndjson: no job of site S004, nothing to fetch \(--allow-empty' "saying so, naming the site and the option"
+[ ! -e "$T/e1.ndjson" ] && [ ! -e "$T/e1/manifest.ndjson" ]
+is "$?" 0 "and writes nothing"
+run "$BFETCH" -a "$T/e2" -r 0 --site S004 --allow-empty -o "$T/e2.ndjson" "$T/s1.ndjson"
+expect_status 0 "--allow-empty accepts it"
+is "$(wc -c <"$T/e2.ndjson")" 0 "writing an empty record file"
+like "$err" '^bfetch: records: 0 ' "with its summary"
+run "$BFETCH" -a "$T/e3" --dry-run "$T/s1.ndjson"
+like "$err" '^bfetch: 1 distinct jobs planned \(dry run\)$' "a dry run ends with its summary"
 
 # ---- --retry: transient failures tried again; none by default
 job S1 A "$BASE/fault/flaky?a" >"$T/flaky.ndjson"
@@ -166,7 +192,8 @@ is "$(jq -r '.fetch_status + " " + (.attempts|tostring)' "$T/out")" "SUCCESS 2" 
 	job S1 A "not a url"
 } >"$T/urls.ndjson"
 run --stdin "$T/urls.ndjson" "$BFETCH" -a "$T/u" -r 0
-expect_status 0 "bad URLs are records, not input errors"
+expect_status 1 "bad URLs are records, not input errors (exit 1: every fetch failed)"
+is "$(wc -l <"$T/out")" 2 "both records are written"
 like "$(jq -r .failure_reason "$T/out" | head -n 1)" "unsupported URL scheme 'ftp'" "ftp URL refused"
 like "$(jq -r .failure_reason "$T/out" | tail -n 1)" "^invalid URL" "unparsable URL"
 

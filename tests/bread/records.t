@@ -36,6 +36,29 @@ is "$(sed -n 4p "$T/out.ndjson")" "$(sed -n 4p "$T/in.ndjson" | jq -c .)" "condi
 like "$(jq -r 'select(.url == "https://ex.org/l1") | .text' "$T/out.ndjson")" "Café au lait, café crème" "Content-Type charset from the manifest"
 is "$(jq -r 'select(.url == "https://ex.org/a") | .extractor.version' "$T/out.ndjson")" "$("$BREAD" --version | awk '{print $NF}')" "extractor version is the program's"
 
+is "$err" "bread: records: 5  extracted 3 (JS_ONLY 1)  passed through untouched 2" "a one-line summary on stderr"
+
+# A run that extracts nothing says so and exits 1 (nothing written), unless
+# --allow-empty; a record bfetch did not write names the stage to run first.
+sed -n 4p "$T/in.ndjson" >"$T/only-b.ndjson"
+run "$BREAD" -a "$A" -o "$T/b-out.ndjson" "$T/only-b.ndjson"
+expect_status 1 "records of condition B only: exit 1"
+like "$err" "only-b.ndjson: all 1 records are of condition B, nothing extracted: .*condition B goes to bmdprep \\(--allow-empty" "naming the condition, the stage and the option"
+is "$(printf '%s\n' "$err" | wc -l)" 1 "in one line"
+[ ! -e "$T/b-out.ndjson" ]
+is "$?" 0 "and no output file"
+sed -n 3p "$T/in.ndjson" >"$T/only-failed.ndjson"
+run "$BREAD" -a "$A" "$T/only-failed.ndjson"
+expect_status 1 "no successful condition A fetch: exit 1"
+like "$err" "no successful condition A fetch among 1 records, nothing extracted" "saying so"
+run "$BREAD" -a "$A" --allow-empty -o "$T/b-out.ndjson" "$T/only-b.ndjson"
+expect_status 0 "--allow-empty accepts it"
+is "$(cat "$T/b-out.ndjson")" "$(jq -c . "$T/only-b.ndjson")" "passing the records through"
+printf '{"site_id":"S001","question_id":"S001-Q01","condition":"A","content":"x"}\n' >"$T/ctx.ndjson"
+run "$BREAD" -a "$A" "$T/ctx.ndjson"
+expect_status 1 "a record bfetch did not write: exit 1"
+like "$err" "ctx.ndjson:1: no fetch_status: .*run bfetch first" "naming the stage to run first"
+
 # threshold from the config and from --min-chars; stdin and -o
 printf '{"extraction": {"min_content_length_chars": 100000}}\n' >"$T/cfg.json"
 run sh -c "\"\$0\" -a \"\$1\" -c \"\$2\" -o \"\$3\" <\"\$4\"" "$BREAD" "$A" "$T/cfg.json" "$T/o.ndjson" "$T/in.ndjson"
@@ -51,7 +74,7 @@ printf '%s\n' '{"condition":"A","fetch_status":"SUCCESS","url":"u","archive_path
 run "$BREAD" -a "$A" "$T/miss.ndjson"
 expect_status 1 "missing archived file: exit 1"
 like "$err" "^bread: .*miss.ndjson:1: .*missing.html: No such file" "missing file: message names record and file"
-printf '%s\n%s\n' '{"condition":"B"}' '{"condition":"A","fetch_status":"SUCCESS","url":"u"}' >"$T/noap.ndjson"
+printf '%s\n%s\n' '{"condition":"B","fetch_status":"SUCCESS"}' '{"condition":"A","fetch_status":"SUCCESS","url":"u"}' >"$T/noap.ndjson"
 run "$BREAD" -a "$A" "$T/noap.ndjson"
 expect_status 1 "success without archive_path: exit 1"
 like "$err" "noap.ndjson:2: archive_path: expected a string" "no archive_path: line 2"

@@ -136,4 +136,44 @@ run "$B" blind -k "$T/x.json" -d "$T/x" -R no-such-rubric "$F/responses.ndjson"
 expect_status 1 "an unknown rubric is an error"
 like "$err" 'no-such-rubric: no such rubric' "naming the rubric"
 
+# The key is the one file of a study that cannot be made again: a second
+# blind never replaces it, nor its sheets, without --force; a sheet a rater
+# has filled is never replaced at all.
+"$B" blind -k "$T/once.json" -d "$T/once" --seed 3 --second-rater 0.15 "$F/responses.ndjson" 2>/dev/null
+sums() { (cd "$T" && find once.json once -type f | sort | xargs sha256sum); }
+before=$(sums)
+run "$B" blind -k "$T/once.json" -d "$T/once" --seed 4 "$F/responses.ndjson"
+expect_status 1 "a second blind over an existing key is refused"
+like "$err" 'once.json: an unblinding key is already there.*--force' "saying the key is there and how to replace it"
+is "$(printf '%s\n' "$err" | wc -l)" 1 "in one line"
+is "$(sums)" "$before" "the key and every sheet are byte for byte as they were"
+run "$B" blind -k "$T/other-key.json" -d "$T/once" --seed 4 "$F/responses.ndjson"
+expect_status 1 "a new key over existing sheets is refused too"
+like "$err" 'once/sheet.csv: a scoring sheet is already there' "naming the sheet"
+[ ! -e "$T/other-key.json" ]
+is "$?" 0 "and no key is written"
+is "$(sums)" "$before" "the sheets are untouched"
+run "$B" blind -k "$T/once.json" -d "$T/once" --seed 4 --force "$F/responses.ndjson"
+expect_status 0 "--force replaces a key and sheets nobody has filled"
+is "$(jq .seed "$T/once.json")" 4 "with the new draw"
+id=$(sed -n 2p "$T/once/sheet.csv" | cut -d, -f2)
+cp "$T/once/sheet.csv" "$T/blank-sheet.csv"
+/usr/bin/python3 - "$T/once/sheet.csv" <<'PYEOF'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], encoding="utf-8")))
+h = rows[0]
+rows[1][h.index("factual_accuracy")] = "2"
+csv.writer(open(sys.argv[1], "w", encoding="utf-8", newline=""), lineterminator="\n").writerows(rows)
+PYEOF
+before=$(sums)
+run "$B" blind -k "$T/once.json" -d "$T/once" --seed 5 --force "$F/responses.ndjson"
+expect_status 1 "a sheet a rater has filled is never replaced, even with --force"
+like "$err" 'once/sheet.csv:2: a rater has filled this sheet' "naming the sheet and the row"
+is "$(sums)" "$before" "and nothing is replaced"
+printf '%s,alice,fabricated_fact,x,y,\n' "$id" >>"$T/once/records-hallucinations.csv"
+cp "$T/blank-sheet.csv" "$T/once/sheet.csv"
+run "$B" blind -k "$T/once.json" -d "$T/once" --seed 5 --force "$F/responses.ndjson"
+expect_status 1 "a filled records sheet is never replaced either"
+like "$err" 'records-hallucinations.csv:2: a rater has filled' "naming it"
+
 done_testing

@@ -273,6 +273,33 @@ run "$B" merge -k "$T/key.json" -r "$R" --seed 3 "$T/alice.csv"
 expect_status 2 "an option of another command is a usage error"
 run "$B" frobnicate
 expect_status 2 "an unknown command is a usage error"
+# One cause, one message: a sheet file that is not there is one line, not a
+# problem for every response it held; input from the wrong stage names the
+# stage to run first.
+run "$B" merge -k "$T/key.json" -r "$R" -o "$T/m1.ndjson" "$T/alice.csv" "$T/no-such-sheet.csv"
+expect_status 1 "a missing sheet file: exit 1"
+is "$err" "bscore-merge: $T/no-such-sheet.csv: cannot open: No such file or directory; nothing written" "in one line"
+[ ! -e "$T/m1.ndjson" ]
+is "$?" 0 "nothing written"
+run "$B" merge -k "$T/key.json" -r "$R" "$T/nosheet1.csv" "$T/nosheet2.csv"
+is "$(printf '%s\n' "$err" | wc -l)" 2 "two missing sheet files: one line each"
+like "$err" 'nosheet2.csv: cannot open: .*2 sheet files cannot be read' "the last one counting them"
+run "$B" check "$T/no-such-sheet.csv"
+is "$(printf '%s\n' "$err" | wc -l)" 1 "check: a missing sheet file is one line too"
+jq -c 'del(.model_id, .response_text)' "$R" >"$T/contexts-like.ndjson"
+run "$B" merge -k "$T/key.json" -r "$T/contexts-like.ndjson" "$T/alice.csv"
+expect_status 1 "merge over records binfer did not write: exit 1"
+is "$(head -n 1 "$T/err")" "bscore-merge: $T/contexts-like.ndjson:1: no model_id or response_text: merge reads binfer's responses (run binfer first)" \
+	"one problem naming the stage to run first"
+is "$(sed -n 2p "$T/err")" "bscore-merge: 1 problem; nothing written" "and only that one"
+run "$B" blind -k "$T/kc.json" -d "$T/kc" "$T/contexts-like.ndjson"
+expect_status 1 "blind over records binfer did not write: exit 1"
+like "$err" 'contexts-like.ndjson:1: no model_id or response_text: blind reads binfer.s responses \(run binfer first\)$' "naming the stage"
+run "$B" merge -k "$T/key.json" -r "$R" -o "$T/m2.ndjson" "$T/alice.csv" "$T/alice-h.csv" "$T/bob.csv" "$T/alice-self.csv"
+like "$(printf '%s\n' "$err" | tail -n 1)" '^bscore-merge: [0-9]+ responses: [0-9]+ scored, [0-9]+ excluded; 2 raters, 4 sheets$' "a merge ends with its summary"
+run "$B" check "$T/bob.csv"
+like "$err" '^bscore-merge: [0-9]+ rows valid in 1 sheet$' "check ends with its summary"
+
 run "$B" --help
 expect_status 0 "--help"
 like "$out" '^usage: bscore-merge blind' "prints the usage"

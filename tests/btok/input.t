@@ -64,7 +64,8 @@ like "$err" 'arr\.txt:1: expected a JSON object' "the NDJSON reader names it"
 printf '{"content":"a b"}\n{"id":2}\n{"content":null}\n{"content":"c"}\n' >"$T/some.ndjson"
 run "$BTOK" -t llama3 "$T/some.ndjson"
 expect_status 0 "some records without the field: exit 0"
-is "$err" "btok: $T/some.ndjson:2: content: missing, record not counted" "a note for the record without it"
+is "$(head -n 1 "$T/err")" "btok: $T/some.ndjson:2: content: missing, record not counted" "a note for the record without it"
+is "$(sed -n 2p "$T/err")" "btok: records: 4  counted 2  without 'content' 1  (0.0 MB of text)" "then the summary line"
 is "$(jq -c .tokens "$T/out" | tr '\n' ' ')" '{"llama3":2} null null {"llama3":1} ' "the others are counted"
 run "$BTOK" -t llama3 -f nosuchfield -o "$T/o.ndjson" "$T/some.ndjson"
 expect_status 1 "-f nosuchfield: exit 1"
@@ -88,6 +89,28 @@ like "$(tr '\r' '\n' <"$T/tty")" 'btok: [0-9]+  [0-9.]+ rec/s  [0-9.]+/[0-9.]+ M
 	"progress line: records, MB done of total, MB/s, ETA"
 is "$(wc -l <"$T/p.ndjson" | tr -d ' ')" "2000" "with the progress line, every record written"
 run "$BTOK" -t llama3 -o "$T/p2.ndjson" "$T/prog.ndjson"
-is "$err" "" "no progress line when stderr is not a terminal"
+is "$err" "btok: records: 2000  counted 2000  without 'content' 0  (1.1 MB of text)" \
+	"no progress line when stderr is not a terminal: only the summary line"
+like "$(tr '\r' '\n' <"$T/tty" | grep -v '^$' | tail -n 1)" "btok: records: 2000  counted 2000" "on a terminal too, the summary comes last"
+
+# -o writes records whatever the input: an empty input is no record, an
+# error unless --allow-empty, and never a raw count.
+: >"$T/empty"
+run "$BTOK" -t llama3 -o "$T/e.ndjson" "$T/empty"
+expect_status 1 "-o over an empty file: exit 1"
+is "$err" "btok: $T/empty: no record to count (--allow-empty when that is expected)" "saying so in one line"
+[ ! -e "$T/e.ndjson" ]
+is "$?" 0 "and no output file"
+run "$BTOK" -t llama3 --allow-empty -o "$T/e.ndjson" "$T/empty"
+expect_status 0 "--allow-empty accepts it"
+is "$(wc -c <"$T/e.ndjson" | tr -d ' ')" 0 "writing an empty NDJSON file, not '0<TAB>llama3'"
+printf 'some text\n' >"$T/text.txt"
+run "$BTOK" -t llama3 -o "$T/t.ndjson" "$T/text.txt"
+expect_status 1 "-o over raw text: exit 1"
+like "$err" 'text.txt:1: expected NDJSON records: -o writes records' "naming the file and the line"
+run "$BTOK" -t llama3 -r -o "$T/t.ndjson" "$T/text.txt"
+expect_status 2 "-r with -o: usage error"
+run "$BTOK" -t llama3 "$T/empty"
+is "$out" "0" "without -o an empty file is still counted as text"
 
 done_testing

@@ -105,7 +105,7 @@ pipe_case a.md 'btok -t llama3 @F@'
 pipe_case counted.ndjson 'binfer -e extractive --no-cache @F@'
 pipe_case benchmark-config.json 'binfer -c @F@ -m extractive-baseline -e extractive --no-cache counted.ndjson'
 # bscore-merge: responses, the key, sheets, a rubric file.
-pipe_case responses.ndjson 'bscore-merge blind -k k.json -d s --seed 1 @F@ 2>/dev/null && cat s/sheet.csv'
+pipe_case responses.ndjson 'bscore-merge blind --force -k k.json -d s --seed 1 @F@ 2>/dev/null && cat s/sheet.csv'
 pipe_case sheets/sheet.csv 'bscore-merge autoscore --date 2026-03-01 @F@'
 pipe_case autoscore.ndjson 'bscore-merge check @F@'
 pipe_case key.json 'bscore-merge merge -k @F@ -r responses.ndjson autoscore.ndjson 2>/dev/null'

@@ -47,7 +47,6 @@ export ORIGIN
 cp "$W"/study/* "$W/"
 mkdir "$W/examples"
 (cd "$TOP/examples" && tar cf - --exclude=./out .) | (cd "$W/examples" && tar xf -)
-ln -s benchmark-config.json "$W/config.json"
 ln -s pages-a.ndjson "$W/a.ndjson"
 ln -s pages-b.ndjson "$W/b.ndjson"
 

@@ -35,4 +35,16 @@ for d in tools/*/; do
 	done
 	is "$missing" "" "$t: every option of --help is on its man page"
 done
+
+# Every exclusion reason a program writes is documented in ctxbench-records(5).
+reasons=$(grep -ohE '"(NO_[A-Z_]+_MAPPING|NOT_ARCHIVED|EMPTY_CONTENT|JS_ONLY|CONTEXT_[A-Z]+|INFERENCE_ERROR)"' tools/*/*.c |
+    tr -d '"' | sort -u)
+isnt "$reasons" "" "the programs' exclusion reasons are found"
+undoc=""
+for r in $reasons; do grep -q "$r" man/ctxbench-records.5 || undoc="$undoc $r"; done
+is "$undoc" "" "every exclusion reason is documented in ctxbench-records(5)"
+# The README says where the built programs are and how to put them on PATH.
+like "$(cat README.md)" 'build/bin' "the README names build/bin"
+like "$(cat README.md)" 'export PATH=.*build/bin' "and how to put it on PATH"
+like "$(cat README.md)" 'QUESTION=S001-Q04' "and how to run one question"
 done_testing

@@ -29,6 +29,8 @@ struct asm_state {
 	json_t *pages;		/* "site\ncond\nurl" -> record */
 	json_t *gold;		/* question_id -> gold object, or NULL */
 	json_t *cfg;
+	size_t ncontexts;	/* context records written */
+	json_t *excluded;	/* exclusion_reason -> contexts excluded for it */
 };
 
 /* ---------------------------------------------------------------- page index */
@@ -159,6 +161,13 @@ index_page(struct asm_state *st, json_t *rec)
 	fs = rec_str_opt(rec, "fetch_status");
 	rec_str_opt(rec, "exclusion_reason");
 	if (usable(rec)) {
+		if (strcmp(cond, "A") == 0 && fs && !json_object_get(rec, "text"))
+			ndj_die("no text: a fetched condition A page is read from "
+			    "bread's records (run bread first)");
+		if (strcmp(cond, "B") == 0 && fs &&
+		    !json_object_get(rec, "markdown"))
+			ndj_die("no markdown: a fetched condition B page is read "
+			    "from bmdprep's records (run bmdprep first)");
 		if (strcmp(cond, "A") == 0 && fs)
 			rec_str(rec, "text");		/* bread's output */
 		else if (strcmp(cond, "B") == 0 && fs)
@@ -903,6 +912,51 @@ set_parity(json_t *rec, const struct bctx_parity *par, int with_gold)
 		json_set_null(rec, "pair_drift");
 }
 
+/* Count a context written, excluded for reason (NULL: not excluded). */
+static void
+count_context(struct asm_state *st, const char *reason)
+{
+	json_t *v;
+
+	st->ncontexts++;
+	if (reason == NULL)
+		return;
+	v = json_object_get(st->excluded, reason);
+	json_object_set_new(st->excluded, reason, json_integer(v ?
+	    json_integer_value(v) + 1 : 1));
+}
+
+/*
+ * The end of the run: a run with no context, or none that is not excluded,
+ * is an error (unless --allow-empty); else one summary line.
+ */
+static void
+summary(const struct asm_state *st, int nfiles, char *const files[])
+{
+	struct buf why = BUF_INIT;
+	size_t nexcl = 0;
+	const char *k;
+	json_t *v;
+
+	json_object_foreach(st->excluded, k, v) {
+		nexcl += (size_t)json_integer_value(v);
+		buf_addf(&why, "%s%s %lld", why.len ? ", " : "", k,
+		    (long long)json_integer_value(v));
+	}
+	if (st->ncontexts == 0)
+		die_empty(st->o->allow_empty, "%s: no question selected, no context "
+		    "assembled", st->o->questions);
+	if (nexcl == st->ncontexts)
+		die_empty(st->o->allow_empty, "%s: all %zu contexts are excluded "
+		    "(%s), nothing assembled: the pages come from bread's and "
+		    "bmdprep's records", nfiles ? files[0] : "<stdin>",
+		    st->ncontexts, buf_str(&why));
+	warn("contexts: %zu  usable %zu  excluded %zu%s%s%s", st->ncontexts,
+	    st->ncontexts - nexcl, nexcl, nexcl ? " (" : "", buf_str(&why),
+	    nexcl ? ")" : "");
+	buf_release(&why);
+}
+
 /* Write the context record of one condition; releases r. */
 static void
 emit_context(struct asm_state *st, const json_t *q, const char *cond,
@@ -952,6 +1006,7 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 	json_set_bool(rec, "excluded", r->excluded);
 	json_set_new(rec, "exclusion_reason", reason ? json_string(reason) :
 	    json_null());
+	count_context(st, reason);
 	if (st->cfg && !r->excluded) {
 		char *u = fill_template(cfg_str(st->cfg, "prompt_template.user_prompt",
 		    "Content:\n{assembled_content}\n\nQuestion: {question_text}"),
@@ -1036,6 +1091,7 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 	st.o = o;
 	bctx_env_init(&st.env);
 	st.pages = json_object();
+	st.excluded = json_object();
 	if (o->sites)
 		bctx_env_sites(&st.env, o->sites);
 	for (i = 0; i < o->nlinks; i++)
@@ -1078,6 +1134,8 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 	}
 	if (o->question && nmatch == 0)
 		die("%s: no question '%s'", o->questions, o->question);
+	summary(&st, nfiles, files);
+	json_decref(st.excluded);
 	json_decref(qs);
 	json_decref(st.pages);
 	wordset_release(&st.wanted);

@@ -149,6 +149,7 @@ struct bctx_opts {
 	int reference;		/* --style reference */
 	int all_links;		/* B: every link of the llms.txt */
 	int optional;		/* with all_links: also the Optional section */
+	int allow_empty;	/* assemble: no usable context is no error */
 };
 
 int bctx_plan(const struct bctx_opts *o);

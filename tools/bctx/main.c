@@ -19,8 +19,9 @@ static const char usage[] =
 "       bctx plan -s SITES --site ID --url URL [-l LINKS]... [-m MAP]\n"
 "       bctx assemble -q QUESTIONS [-s SITES] [-g GOLD] [-c CONFIG]\n"
 "                 [-l LINKS]... [-m MAP] [--style methodology|reference]\n"
-"                 [--all-links [--optional]] [--site ID] [--question ID]\n"
-"                 [--condition A|B] [-o FILE] [PAGES.ndjson ...]\n"
+"                 [--allow-empty] [--all-links [--optional]] [--site ID]\n"
+"                 [--question ID] [--condition A|B] [-o FILE]\n"
+"                 [PAGES.ndjson ...]\n"
 "       bctx check -s SITES -q QUESTIONS -g GOLD [-c CONFIG] [-l LINKS]...\n"
 "                 [--freeze DATE] [--today DATE] [--strict] [--json] [-o FILE]\n"
 "\n"
@@ -40,6 +41,8 @@ static const char usage[] =
 "      --style STYLE      condition B layout: methodology (default) or\n"
 "                         reference (byte-identical to create_ctx)\n"
 "      --all-links        condition B holds every link of the llms.txt\n"
+"      --allow-empty      assemble: a run whose every context is excluded\n"
+"                         (or that selects none) is not an error\n"
 "      --optional         with --all-links: the Optional section too\n"
 "      --report           plan: print the mapping report instead of jobs\n"
 "      --site ID          only this site\n"
@@ -50,11 +53,12 @@ static const char usage[] =
 "  -h, --help             show this help\n"
 "  -V, --version          show the version\n";
 
-enum { OPT_STYLE = 256, OPT_ALL_LINKS, OPT_OPTIONAL, OPT_REPORT, OPT_SITE,
+enum { OPT_STYLE = 256, OPT_ALLOW_EMPTY, OPT_ALL_LINKS, OPT_OPTIONAL, OPT_REPORT, OPT_SITE,
 	OPT_QUESTION, OPT_CONDITION, OPT_URL };
 
 static const struct option longopts[] = {
 	{ "all-links", no_argument, NULL, OPT_ALL_LINKS },
+	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
 	{ "condition", required_argument, NULL, OPT_CONDITION },
 	{ "config", required_argument, NULL, 'c' },
 	{ "gold", required_argument, NULL, 'g' },
@@ -107,6 +111,7 @@ main(int argc, char *argv[])
 	    cmd)) != -1) {
 		switch (c) {
 		case OPT_ALL_LINKS: o.all_links = 1; break;
+		case OPT_ALLOW_EMPTY: o.allow_empty = 1; break;
 		case OPT_CONDITION:
 			if (strcmp(optarg, "A") && strcmp(optarg, "B"))
 				die_usage("--condition: expected A or B, got '%s'", optarg);
@@ -151,6 +156,8 @@ main(int argc, char *argv[])
 			die_usage("--url needs --site");
 		if (o.url == NULL && o.questions == NULL)
 			die_usage("plan needs -q/--questions (or --url)");
+		if (o.allow_empty)
+			die_usage("--allow-empty is an assemble option");
 	} else {
 		if (o.questions == NULL)
 			die_usage("assemble needs -q/--questions");

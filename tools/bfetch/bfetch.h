@@ -262,6 +262,9 @@ struct bfetch_run {
 	struct bfetch_opts o;
 	char **sites;		/* --site: only these site_ids, or NULL */
 	int resume, dry;
+	int allow_empty;	/* --allow-empty: selecting no job is no error */
+	unsigned long counts[BF_NSTATUS];	/* records written, by status */
+	size_t fetched;		/* jobs fetched by this run (not resumed) */
 	struct bfetch_job *jobs;
 	size_t njobs, cap;
 	long *primary;		/* index of the job this one duplicates, or -1 */
@@ -280,9 +283,12 @@ struct bfetch_run {
  * Read the jobs (from site-list.csv when sites_csv is set, else the n files,
  * else standard input) and fetch them, appending to the manifest and
  * writing records to the record output in input order, then manifest.json.
- * With run->dry, print each job's plan as it is read instead.
+ * With run->dry, print each job's plan as it is read instead.  Ends with a
+ * one-line summary on stderr.  Dies (exit 1) when no job is selected, unless
+ * run->allow_empty; returns 1 when every fetch failed (the records are
+ * written all the same: they are the study's account of the failures), else 0.
  */
-void bfetch_run(struct bfetch_run *run, const char *sites_csv, int n,
+int bfetch_run(struct bfetch_run *run, const char *sites_csv, int n,
     char **files);
 void bfetch_run_free(struct bfetch_run *run);
 

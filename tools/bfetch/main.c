@@ -22,7 +22,7 @@
 
 static const char usage[] =
 "usage: bfetch [-a DIR] [-c FILE] [-j N] [-o FILE] [-r MS] [-t SECONDS]\n"
-"              [-A AGENT] [--cacert FILE] [--capath DIR]\n"
+"              [-A AGENT] [--allow-empty] [--cacert FILE] [--capath DIR]\n"
 "              [--connect-to HOST:PORT:ADDR:PORT] [--dry-run] [--fsync]\n"
 "              [--max-redirs N]\n"
 "              [--max-size SIZE] [--min-text N] [--no-robots] [--per-host N]\n"
@@ -31,6 +31,7 @@ static const char usage[] =
 "Fetch pages once into an immutable archive; one manifest record per job.\n"
 "  -A, --user-agent AGENT  User-Agent (default: archive_protocol.user_agent)\n"
 "  -a, --archive DIR       archive directory ($CTXBENCH_ARCHIVE, else archive)\n"
+"      --allow-empty       a run that selects no job is not an error\n"
 "      --cacert FILE       CA certificates to verify https servers with\n"
 "      --capath DIR        directory of CA certificates (c_rehash form)\n"
 "  -c, --config FILE       benchmark-config.json (archive_protocol, extraction)\n"
@@ -59,13 +60,14 @@ static const char usage[] =
 "  -V, --version           show the version\n";
 
 enum {
-	OPT_CACERT = 256, OPT_CAPATH, OPT_CONNECT_TO, OPT_DRY_RUN, OPT_FSYNC, OPT_MAX_REDIRS, OPT_MAX_SIZE, OPT_MIN_TEXT,
+	OPT_ALLOW_EMPTY = 256, OPT_CACERT, OPT_CAPATH, OPT_CONNECT_TO, OPT_DRY_RUN, OPT_FSYNC, OPT_MAX_REDIRS, OPT_MAX_SIZE, OPT_MIN_TEXT,
 	OPT_NO_ROBOTS, OPT_PER_HOST, OPT_RESOLVE, OPT_RESUME, OPT_RETRY,
 	OPT_SITE, OPT_SITES
 };
 
 static const struct option longopts[] = {
 	{ "user-agent", required_argument, NULL, 'A' },
+	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
 	{ "archive", required_argument, NULL, 'a' },
 	{ "cacert", required_argument, NULL, OPT_CACERT },
 	{ "capath", required_argument, NULL, OPT_CAPATH },
@@ -175,6 +177,7 @@ option(int c, struct cli *cli, struct bfetch_run *run)
 	switch (c) {
 	case 'A': cli->ua = optarg; break;
 	case 'a': cli->archive = optarg; break;
+	case OPT_ALLOW_EMPTY: run->allow_empty = 1; break;
 	case 'c': cli->config = optarg; break;
 	case OPT_CACERT: o->cacert = optarg; break;
 	case OPT_CAPATH: o->capath = optarg; break;
@@ -261,7 +264,7 @@ main(int argc, char **argv)
 {
 	struct bfetch_run run;
 	struct cli cli = { NULL, NULL, NULL, NULL, NULL, -1, -1, -1, -1 };
-	int c;
+	int c, rc;
 
 	ctx_init(argv[0]);
 	memset(&run, 0, sizeof run);
@@ -276,12 +279,12 @@ main(int argc, char **argv)
 		die_usage("--sites and input files are exclusive");
 	configure(&cli, &run.o);
 	ndj_output_open(cli.output);
-	bfetch_run(&run, cli.sites_csv, argc - optind, argv + optind);
+	rc = bfetch_run(&run, cli.sites_csv, argc - optind, argv + optind);
 	bfetch_run_free(&run);
 	free((char *)run.o.user_agent);
 	free(run.o.product);
 	curl_slist_free_all(run.o.resolve);
 	curl_slist_free_all(run.o.connect_to);
 	strv_free(run.sites);
-	ctx_exit();
+	ctx_exit_status(rc);
 }

@@ -179,7 +179,12 @@ flush_out(struct bfetch_run *run)
 {
 	while (run->next_out < run->njobs && run->jobs[run->next_out].result) {
 		struct bfetch_job *j = &run->jobs[run->next_out];
+		const char *st = json_get_str(j->result, "fetch_status");
+		int k;
 
+		for (k = 0; st && k < BF_NSTATUS; k++)
+			if (strcmp(st, bfetch_status_names[k]) == 0)
+				run->counts[k]++;
 		ndj_emit(j->result);
 		/* done with this job: keep only the "emitted" mark */
 		json_decref(j->result);
@@ -498,6 +503,7 @@ fetch_all(struct bfetch_run *run)
 			    run->jobs[run->primary[i]].result);
 	flush_out(run);
 	ctx_catch_signals();
+	run->fetched = ntodo;
 	bfetch_engine_run(&run->o, run->jobs, todo, ntodo, on_done, run);
 	flush_out(run);
 	assert(run->next_out == run->njobs);	/* every job has its record */
@@ -509,7 +515,59 @@ fetch_all(struct bfetch_run *run)
 	free(todo);
 }
 
-void
+/* What selected nothing: the --site list, else the input. */
+static void
+nothing_selected(const struct bfetch_run *run, const char *sites_csv, int n,
+    char **files)
+{
+	const char *from = sites_csv ? sites_csv : n == 1 ? files[0] :
+	    n ? "the input" : "<stdin>";
+	struct buf list = BUF_INIT;
+	size_t i;
+
+	if (run->sites == NULL) {
+		die_empty(run->allow_empty, "%s: no job to fetch", from);
+		return;
+	}
+	for (i = 0; run->sites[i]; i++) {
+		if (i)
+			buf_addc(&list, ',');
+		buf_adds(&list, run->sites[i]);
+	}
+	die_empty(run->allow_empty, "%s: no job of site %s, nothing to fetch",
+	    from, list.s);
+	buf_release(&list);
+}
+
+/* The one-line account of the run; 1 when every fetch failed. */
+static int
+summary(const struct bfetch_run *run, size_t seen)
+{
+	const unsigned long *c = run->counts;
+	unsigned long failed = 0;
+	int k;
+
+	if (run->dry) {
+		warn("%zu distinct jobs planned (dry run)", seen);
+		return 0;
+	}
+	for (k = 0; k < BF_NSTATUS; k++)
+		if (k != BF_SUCCESS)
+			failed += c[k];
+	warn("records: %zu (%zu fetched, %zu from the archive or duplicates)  "
+	    "ok %lu  http %lu  timeout %lu  dns %lu  waf %lu  js %lu", run->njobs,
+	    run->fetched, run->njobs - run->fetched, c[BF_SUCCESS],
+	    c[BF_HTTP_ERROR], c[BF_TIMEOUT], c[BF_DNS_FAILURE],
+	    c[BF_WAF_BLOCKED], c[BF_JS_ONLY]);
+	if (run->njobs && c[BF_SUCCESS] == 0) {
+		warn("every one of the %lu fetches failed: nothing was archived "
+		    "(see failure_reason on the records)", failed);
+		return 1;
+	}
+	return 0;
+}
+
+int
 bfetch_run(struct bfetch_run *run, const char *sites_csv, int n, char **files)
 {
 	void (*each)(struct bfetch_run *, json_t *) = run->dry ? dry_one : add_job;
@@ -525,8 +583,11 @@ bfetch_run(struct bfetch_run *run, const char *sites_csv, int n, char **files)
 		jobs_from_sites(run, sites_csv, each);
 	else
 		jobs_from_files(run, n, files, each);
+	if ((run->dry ? run->seen->n : run->njobs) == 0)
+		nothing_selected(run, sites_csv, n, files);
 	if (!run->dry)
 		fetch_all(run);
+	return summary(run, run->dry ? run->seen->n : 0);
 }
 
 void

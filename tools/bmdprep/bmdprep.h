@@ -63,6 +63,7 @@ struct bmd_run {
 	int reference;		/* -r: the reference implementation's rules */
 	int dump;		/* --dump: the reference parse as JSON */
 	int optional;		/* --optional: --ctx keeps the Optional section */
+	int allow_empty;	/* --allow-empty: a run that prepares nothing */
 	const char *archive;	/* -a, else $CTXBENCH_ARCHIVE, else "archive" */
 	const char *base;	/* -b: the llms.txt URL of a plain file, or NULL */
 	const char *site_id;	/* --site-id of a plain file, or NULL */

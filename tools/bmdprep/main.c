@@ -12,7 +12,7 @@
 
 static const char usage[] =
 "usage: bmdprep [-r] [-a DIR] [-c FILE] [-o FILE] [--front-matter keep|drop]\n"
-"               [--max-blank N] [--raw | --records] [FILE...]\n"
+"               [--allow-empty] [--max-blank N] [--raw | --records] [FILE...]\n"
 "       bmdprep --llms [-r] [-a DIR] [-b URL] [--site-id ID] [--dump] [FILE...]\n"
 "       bmdprep --check [-a DIR] [-b URL] [--min-links N] [FILE...]\n"
 "       bmdprep --ctx [--optional] [-b URL] [--doc URL=FILE]... [--docs FILE]\n"
@@ -22,6 +22,8 @@ static const char usage[] =
 "§1.1-1.2, §2.3).  Input is NDJSON manifest records or, with --raw (the\n"
 "default when the input does not start with '{'), one plain file.\n"
 "\n"
+"      --allow-empty      records that prepare nothing (or --llms: parse no\n"
+"                         llms.txt) are not an error\n"
 "  -a, --archive DIR      archive of fetched files (default $CTXBENCH_ARCHIVE,\n"
 "                         else ./archive)\n"
 "  -b, --base URL         URL of the llms.txt, to resolve relative links\n"
@@ -47,12 +49,13 @@ static const char usage[] =
 "  -V, --version          show the version\n";
 
 enum {
-	OPT_CHECK = 256, OPT_CTX, OPT_DOC, OPT_DOCS, OPT_DUMP, OPT_FRONT,
+	OPT_ALLOW_EMPTY = 256, OPT_CHECK, OPT_CTX, OPT_DOC, OPT_DOCS, OPT_DUMP, OPT_FRONT,
 	OPT_LLMS, OPT_MAXBLANK, OPT_MINLINKS, OPT_OPTIONAL, OPT_RAW,
 	OPT_RECORDS, OPT_SITEID
 };
 
 static const struct option longopts[] = {
+	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
 	{ "archive", required_argument, NULL, 'a' },
 	{ "base", required_argument, NULL, 'b' },
 	{ "config", required_argument, NULL, 'c' },
@@ -102,6 +105,7 @@ parse_options(int argc, char *argv[], struct bmd_run *run, struct opts *o)
 	while ((c = opt_getopt(argc, argv, "a:b:c:ho:rV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': run->archive = optarg; break;
+		case OPT_ALLOW_EMPTY: run->allow_empty = 1; break;
 		case 'b': run->base = optarg; break;
 		case 'c': o->config = optarg; break;
 		case OPT_CHECK: o->mode = M_CHECK; break;

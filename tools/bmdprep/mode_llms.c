@@ -212,10 +212,17 @@ not_fetched(const struct bmd_run *run, const struct origin *o, json_t *rec)
 	free(m);
 }
 
+/* What a record run did, for its summary. */
+struct llms_count {
+	const struct bmd_run *run;
+	size_t nrec, parsed, unfetched, nplain;
+};
+
 static void
 llms_record(json_t *rec, void *arg)
 {
-	const struct bmd_run *run = arg;
+	struct llms_count *lc = arg;
+	const struct bmd_run *run = lc->run;
 	const char *cond = rec_str_opt(rec, "condition");
 	struct origin o;
 	struct bmd_llms *l;
@@ -223,6 +230,7 @@ llms_record(json_t *rec, void *arg)
 	size_t n;
 
 	o.site = rec_str_opt(rec, "site_id");
+	lc->nrec++;
 	if (!cond || strcmp(cond, "llms_txt") != 0) {
 		ndj_emit(rec);
 		return;
@@ -230,8 +238,10 @@ llms_record(json_t *rec, void *arg)
 	o.url = rec_str(rec, "url");
 	if (!bmd_fetched(rec)) {
 		not_fetched(run, &o, rec);
+		lc->unfetched++;
 		return;
 	}
+	lc->parsed++;
 	body = bmd_fetched_body(run, rec, &n);
 	if ((l = parse(run, body, n, o.url, ndj_where_file(), &o, rec)) != NULL)
 		emit_parsed(run, l, &o, body, n, rec);
@@ -242,7 +252,8 @@ llms_record(json_t *rec, void *arg)
 static void
 llms_plain(const char *txt, size_t n, const char *name, void *arg)
 {
-	const struct bmd_run *run = arg;
+	struct llms_count *lc = arg;
+	const struct bmd_run *run = lc->run;
 	struct origin o = { run->site_id, run->base };
 	struct bmd_llms *l = parse(run, txt, n, run->base, name, &o, NULL);
 
@@ -251,10 +262,27 @@ llms_plain(const char *txt, size_t n, const char *name, void *arg)
 	else
 		emit_parsed(run, l, &o, txt, n, NULL);
 	bmd_llms_free(l);
+	lc->nplain++;
 }
 
+/*
+ * Records that hold no llms_txt fetch parse nothing: an error unless
+ * --allow-empty.  A record run ends with its summary; a plain file does not.
+ */
 void
 bmd_mode_llms(const struct bmd_run *run, int nfiles, char *const files[])
 {
-	bmd_input_each(run, nfiles, files, llms_record, llms_plain, (void *)run);
+	struct llms_count lc = { run, 0, 0, 0, 0 };
+	const char *from = nfiles == 1 ? files[0] : nfiles ? "the input" :
+	    "<stdin>";
+
+	bmd_input_each(run, nfiles, files, llms_record, llms_plain, &lc);
+	if (lc.nplain)
+		return;
+	if (lc.parsed + lc.unfetched == 0)
+		die_empty(run->allow_empty, "%s: no llms_txt record among %zu "
+		    "records, nothing parsed (bfetch --sites fetches them)", from,
+		    lc.nrec);
+	warn("records: %zu  llms.txt parsed %zu  not fetched %zu", lc.nrec,
+	    lc.parsed, lc.unfetched);
 }

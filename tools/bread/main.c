@@ -22,7 +22,7 @@
 
 static const char usage[] =
     "usage: bread [-jmrw] [-a ARCHIVE] [-c CONFIG] [-o OUTPUT] [-t TYPE]\n"
-    "             [--min-chars N] [FILE ...]\n"
+    "             [--allow-empty] [--min-chars N] [FILE ...]\n"
     "Extract the main content of HTML pages the way Readability.js does.\n"
     "Record mode: FILEs (or stdin) are manifest records (NDJSON); each\n"
     "successful condition A record gets text, title, byline, excerpt,\n"
@@ -30,6 +30,7 @@ static const char usage[] =
     "exclusion_reason \"JS_ONLY\".  Raw mode: FILEs are HTML pages and their\n"
     "text is printed.\n"
     "  -a, --archive DIR       archive directory (default $CTXBENCH_ARCHIVE or archive)\n"
+    "      --allow-empty       record mode: extracting nothing is not an error\n"
     "  -c, --config FILE       benchmark-config.json (extraction.min_content_length_chars)\n"
     "  -h, --help              show this help\n"
     "  -j, --json              raw mode: print one JSON object per page\n"
@@ -47,6 +48,9 @@ struct cfg {
 	long long min_chars;
 	int json;
 	const char *content_type;
+	int allow_empty;	/* --allow-empty: extracting nothing is no error */
+	/* record mode: records read, extracted (JS_ONLY among them), of condition B */
+	size_t nrec, extracted, js_only, cond_b;
 };
 
 static int
@@ -104,6 +108,12 @@ each_record(json_t *rec, void *vctx)
 	struct bread_result res;
 	json_t *ex;
 
+	c->nrec++;
+	if (status == NULL && json_object_get(rec, "fetch_status") == NULL)
+		ndj_die("no fetch_status: bread reads bfetch's manifest records "
+		    "(run bfetch first)");
+	if (cond && strcmp(cond, "B") == 0)
+		c->cond_b++;
 	if (cond == NULL || strcmp(cond, "A") != 0 ||
 	    status == NULL || strcmp(status, "SUCCESS") != 0) {
 		ndj_emit(rec);
@@ -128,8 +138,11 @@ each_record(json_t *rec, void *vctx)
 	json_set_str(ex, "name", BREAD_EXTRACTOR_NAME);
 	json_set_str(ex, "version", CTX_VERSION);
 	json_set_new(rec, "extractor", ex);
-	if ((long long)chars < c->min_chars)
+	c->extracted++;
+	if ((long long)chars < c->min_chars) {
 		json_set_str(rec, "exclusion_reason", "JS_ONLY");
+		c->js_only++;
+	}
 	else if (json_is_string(json_object_get(rec, "exclusion_reason")) &&
 	    strcmp(json_string_value(json_object_get(rec, "exclusion_reason")),
 	    "JS_ONLY") == 0)
@@ -137,6 +150,23 @@ each_record(json_t *rec, void *vctx)
 	bread_result_release(&res);
 	ndj_emit(rec);
 	return 0;
+}
+
+/* The end of a record run: nothing extracted is an error; then the summary. */
+static void
+record_summary(const struct cfg *c, int argc, char **argv)
+{
+	const char *from = argc == 1 ? argv[0] : argc ? "the input" : "<stdin>";
+
+	if (c->extracted == 0 && c->nrec && c->cond_b == c->nrec)
+		die_empty(c->allow_empty, "%s: all %zu records are of condition B, "
+		    "nothing extracted: bread extracts condition A (HTML); "
+		    "condition B goes to bmdprep", from, c->nrec);
+	if (c->extracted == 0)
+		die_empty(c->allow_empty, "%s: no successful condition A fetch "
+		    "among %zu records, nothing extracted", from, c->nrec);
+	warn("records: %zu  extracted %zu (JS_ONLY %zu)  passed through untouched %zu",
+	    c->nrec, c->extracted, c->js_only, c->nrec - c->extracted);
 }
 
 static void
@@ -174,6 +204,7 @@ int
 main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
+		{ "allow-empty", no_argument, NULL, 'E' },
 		{ "archive", required_argument, NULL, 'a' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "content-type", required_argument, NULL, 't' },
@@ -206,6 +237,9 @@ main(int argc, char **argv)
 	c.min_chars = 50;
 	while ((ch = opt_getopt(argc, argv, "a:c:hjmo:rt:Vw", longopts, NULL)) != -1) {
 		switch (ch) {
+		case 'E':
+			c.allow_empty = 1;
+			break;
 		case 'a':
 			c.archive = optarg;
 			break;
@@ -268,6 +302,7 @@ main(int argc, char **argv)
 			raw_page(&c, argv[i]);
 	} else {
 		ndj_run(argc, argv, each_record, NULL, &c);
+		record_summary(&c, argc, argv);
 	}
 	ctx_exit();
 }

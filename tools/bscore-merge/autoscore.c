@@ -232,6 +232,8 @@ bsm_autoscore(const struct bsm_opts *o)
 		json_decref(rows);
 		json_decref(cols);
 	}
+	warn("%zu responses scored by %s from %d sheet%s", json_object_size(seen),
+	    o->rater ? o->rater : "autoscore", o->nfiles, o->nfiles == 1 ? "" : "s");
 	json_decref(seen);
 	bsm_problems_release(&p);
 	bsm_rubric_free(r);

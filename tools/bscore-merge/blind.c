@@ -28,6 +28,7 @@
 #include "hints.h"
 #include "key.h"
 #include "page.h"
+#include "sheet.h"
 
 struct item {
 	json_t *rec;		/* the response record (owned) */
@@ -81,6 +82,10 @@ read_responses(struct blind *b, const char *path)
 		const char *site, *qid, *model, *cond;
 		json_t *prev;
 
+		if (!json_object_get(rec, "model_id") &&
+		    !json_object_get(rec, "response_text"))
+			ndj_die("no model_id or response_text: blind reads binfer's "
+			    "responses (run binfer first)");
 		site = rec_str(rec, "site_id");
 		qid = rec_str(rec, "question_id");
 		model = rec_str(rec, "model_id");
@@ -354,11 +359,87 @@ sheet_specs(const struct bsm_rubric *r, int passes, size_t *n)
 	return v;
 }
 
+static int
+nonempty(const json_t *row, const char *key)
+{
+	const char *s = json_get_str(row, key);
+
+	return s && *s;
+}
+
+static int
+has_column(const json_t *cols, const char *name)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(cols, i, v)
+		if (json_is_string(v) && !strcmp(json_string_value(v), name))
+			return 1;
+	return 0;
+}
+
+/*
+ * The line of the first row a rater has filled in the sheet at path, or 0:
+ * a row of a records sheet (blind writes only their header), or a scoring
+ * date or a value in a field blind never fills (only text inputs are).
+ */
+static unsigned long
+filled_line(const struct blind *b, const char *path)
+{
+	struct bsm_problems p = { NULL, 0, 0 };
+	json_t *cols, *rows = bsm_sheet_load(path, b->r, &cols, &p), *row;
+	unsigned long line = 0;
+	int records = !has_column(cols, "row");
+	size_t i, j;
+
+	json_array_foreach(rows, i, row) {
+		int filled = records || nonempty(row, "scoring_date");
+		for (j = 0; !filled && j < b->r->nfields; j++) {
+			const struct bsm_field *fd = &b->r->fields[j];
+			filled = fd->type != BT_TEXT && fd->type != BT_LIST &&
+			    nonempty(row, fd->name);
+		}
+		if (filled) {
+			line = (unsigned long)json_integer_value(json_object_get(row, "_line"));
+			break;
+		}
+	}
+	json_decref(rows);
+	json_decref(cols);
+	bsm_problems_release(&p);
+	return line;
+}
+
+/*
+ * A sheet that exists is never replaced without --force (it belongs to the
+ * key a rater's work is merged with), and one a rater has filled never.
+ */
+static void
+guard_sheet(const struct blind *b, const char *path)
+{
+	struct stat st;
+	unsigned long line;
+	size_t n = strlen(path);
+
+	if (lstat(path, &st) < 0)
+		return;
+	if (!b->o->force)
+		die("%s: a scoring sheet is already there; blind never replaces sheets "
+		    "without --force", path);
+	if (n > 4 && !strcmp(path + n - 4, ".csv") && (line = filled_line(b, path)))
+		die("%s:%lu: a rater has filled this sheet; blind never replaces it, "
+		    "even with --force (move it away first)", path, line);
+}
+
 static FILE *
 open_out(struct blind *b, const char *dir, const char *name, mode_t mode)
 {
 	char *path = path_join(dir, name);
-	struct atomic_file *f = atomic_open(path, mode);
+	struct atomic_file *f;
+
+	guard_sheet(b, path);
+	f = atomic_open(path, mode);
 
 	if (!f)
 		die_errno("%s", path);
@@ -857,6 +938,9 @@ bsm_blind(const struct bsm_opts *o)
 	char *kj;
 	int i;
 
+	if (!o->force && access(o->key, F_OK) == 0)
+		die("%s: an unblinding key is already there; a new blind would replace it "
+		    "and its sheets with a new draw (--force to replace them)", o->key);
 	memset(&b, 0, sizeof b);
 	b.o = o;
 	b.r = r;

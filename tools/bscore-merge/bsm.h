@@ -10,7 +10,7 @@
  *   main.c       options; one call per subcommand, `rubric` itself
  *                             -> blind.c autoscore.c merge.c rubric.c
  *   blind.c      blind: responses to sheets, pages and the key (bsm.h)
- *                             -> hints.c page.c key.c rubric.c
+ *                             -> hints.c page.c sheet.c key.c rubric.c
  *   autoscore.c  autoscore: a first-pass rater over blinded sheets (bsm.h)
  *                             -> hints.c sheet.c rubric.c
  *   merge.c      merge and check: sheets typed and assembled per
@@ -48,6 +48,7 @@ struct bsm_opts {
 	int passes, bom, crlf, keep_texts, sources;
 	int raw_csv;			/* merge --raw-csv: text cells untouched */
 	int html;			/* blind --html: scoring pages */
+	int force;			/* blind --force: replace key, sheets */
 	long spot_check;		/* --spot-check N (pages); -1: default */
 	int nfiles;
 	char **files;

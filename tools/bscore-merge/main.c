@@ -18,8 +18,8 @@
 
 static const char usage[] =
 "usage: bscore-merge blind -k KEY -d DIR [-R RUBRIC] [--seed N] [--passes]\n"
-"           [--second-rater FRACTION] [--self-check FRACTION] [--rater ID]\n"
-"           [--sources] [--html] [--spot-check N] [--bom] [--crlf]\n"
+"           [--force] [--second-rater FRACTION] [--self-check FRACTION]\n"
+"           [--rater ID] [--sources] [--html] [--spot-check N] [--bom] [--crlf]\n"
 "           [RESPONSES.ndjson ...]\n"
 "       bscore-merge autoscore [-R RUBRIC] [--rater ID] [--date YYYY-MM-DD]\n"
 "           [-o FILE] SHEET ...\n"
@@ -48,6 +48,8 @@ static const char usage[] =
 "      --details FILE       merge: write hallucination-details.json\n"
 "      --primary ID         merge: the primary rater\n"
 "      --keep-texts         merge: keep content, prompts and raw responses\n"
+"      --force              blind: replace an existing key and its sheets\n"
+"                           (a sheet a rater has filled is never replaced)\n"
 "      --seed N             blind: random seed (default: random, kept in the key)\n"
 "      --passes             blind: one sheet per scoring pass (000 section 7.2)\n"
 "      --second-rater FRAC  blind: subset for a second rater (e.g. 0.15)\n"
@@ -69,7 +71,7 @@ static const char usage[] =
 enum {
 	O_BOM = 256, O_CRLF, O_DATE, O_DETAILS, O_KEEP, O_PASSES, O_PRIMARY,
 	O_RATER, O_RAW, O_SECOND, O_SEED, O_SELF, O_SOURCES, O_HTML, O_SPOT,
-	O_RAWCSV
+	O_RAWCSV, O_FORCE
 };
 
 static const struct option longopts[] = {
@@ -78,6 +80,7 @@ static const struct option longopts[] = {
 	{ "date", required_argument, NULL, O_DATE },
 	{ "details", required_argument, NULL, O_DETAILS },
 	{ "dir", required_argument, NULL, 'd' },
+	{ "force", no_argument, NULL, O_FORCE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "html", no_argument, NULL, O_HTML },
 	{ "keep-texts", no_argument, NULL, O_KEEP },
@@ -116,6 +119,7 @@ static const struct allowed allowed[] = {
 	{ O_DETAILS, "--details", "merge" },
 	{ O_PRIMARY, "--primary", "merge" },
 	{ O_KEEP, "--keep-texts", "merge" },
+	{ O_FORCE, "--force", "blind" },
 	{ O_SEED, "--seed", "blind" },
 	{ O_PASSES, "--passes", "blind" },
 	{ O_SECOND, "--second-rater", "blind" },
@@ -218,6 +222,7 @@ main(int argc, char **argv)
 			o.date = optarg;
 			break;
 		case O_DETAILS: o.details = optarg; break;
+		case O_FORCE: o.force = 1; break;
 		case O_KEEP: o.keep_texts = 1; break;
 		case O_PASSES: o.passes = 1; break;
 		case O_PRIMARY: o.primary = optarg; break;

@@ -586,6 +586,30 @@ release_merge(struct merge *m)
 	bsm_rubric_free(m->r);
 }
 
+/*
+ * Every sheet file opens, or the run stops here with one line per missing
+ * file: a missing file is one cause, not a problem for each response it held.
+ */
+static void
+sheets_readable(const struct bsm_opts *o)
+{
+	int i, bad = 0, last = -1, err = 0;
+
+	for (i = 0; i < o->nfiles; i++)
+		if (strcmp(o->files[i], "-") && access(o->files[i], R_OK) < 0) {
+			err = errno;
+			if (bad++)
+				warn("%s: cannot open: %s", o->files[last], strerror(err));
+			last = i;
+		}
+	if (bad == 1)
+		die("%s: cannot open: %s; nothing written", o->files[last],
+		    strerror(err));
+	if (bad)
+		die("%s: cannot open: %s; %d sheet files cannot be read, nothing "
+		    "written", o->files[last], strerror(err), bad);
+}
+
 static int
 fail_problems(struct merge *m)
 {
@@ -623,6 +647,7 @@ bsm_check(const struct bsm_opts *o)
 	int i;
 	size_t k;
 
+	sheets_readable(o);
 	init_merge(&m, o, o->rubric ? o->rubric : "context-collapse");
 	for (i = 0; i < o->nfiles; i++)
 		take_sheet(&m, o->files[i]);
@@ -643,6 +668,8 @@ bsm_check(const struct bsm_opts *o)
 		put_scores(&m, out, &m.e[k]);
 		ndj_emit_free(out);
 	}
+	warn("%zu rows valid in %d sheet%s", m.n, o->nfiles,
+	    o->nfiles == 1 ? "" : "s");
 	release_merge(&m);
 	return 0;
 }
@@ -774,7 +801,8 @@ take_response(struct run *u, json_t *rec, char *where)
 }
 
 /* The response records (-r, else stdin), and the key's tuples none answered. */
-static void
+/* 0, or -1 (one problem recorded) when the input is not binfer's. */
+static int
 read_responses(struct run *u)
 {
 	const struct bsm_opts *o = u->o;
@@ -788,8 +816,18 @@ read_responses(struct run *u)
 		json_t *rec;
 		char *err;
 		ndj_reader_open(&nr, o->nresponses ? o->responses[i] : NULL);
-		while ((rec = ndj_next_err(&nr, &err)) != NULL)
+		while ((rec = ndj_next_err(&nr, &err)) != NULL) {
+			if (!json_object_get(rec, "model_id") &&
+			    !json_object_get(rec, "response_text")) {
+				bsm_problem(&u->m.p, "%s:%lu: no model_id or response_text: "
+				    "merge reads binfer's responses (run binfer first)",
+				    nr.name, nr.line);
+				json_decref(rec);
+				ndj_reader_close(&nr);
+				return -1;
+			}
 			take_response(u, rec, xasprintf("%s:%lu", nr.name, nr.line));
+		}
 		if (err) {
 			bsm_problem(&u->m.p, "%s:%lu: %s", nr.name, nr.line, err);
 			free(err);
@@ -800,6 +838,7 @@ read_responses(struct run *u)
 		if (!json_object_get(u->matched, t))
 			bsm_problem(&u->m.p, "%s: %s %s has no response record in the input", o->key,
 			    json_object_get(ke, "response_id") ? "response" : "excluded tuple", t);
+	return 0;
 }
 
 /* Raters in order (human first, then most scored), and who scored what. */
@@ -1139,6 +1178,19 @@ write_outputs(struct run *u)
 	json_decref(os.in2set);
 }
 
+/* The one-line account of a merge. */
+static void
+merge_summary(const struct run *u)
+{
+	size_t i, scored = 0;
+
+	for (i = 0; i < u->nrs; i++)
+		scored += u->rs[i].rid != NULL;
+	warn("%zu responses: %zu scored, %zu excluded; %zu rater%s, %d sheet%s",
+	    u->nrs, scored, u->nrs - scored, u->norder, u->norder == 1 ? "" : "s",
+	    u->o->nfiles, u->o->nfiles == 1 ? "" : "s");
+}
+
 int
 bsm_merge(const struct bsm_opts *o)
 {
@@ -1148,8 +1200,13 @@ bsm_merge(const struct bsm_opts *o)
 
 	memset(&u, 0, sizeof u);
 	u.o = o;
+	sheets_readable(o);
 	load_key(&u);
-	read_responses(&u);
+	if (read_responses(&u) < 0) {
+		rc = fail_problems(&u.m);
+		release_run(&u);
+		return rc;
+	}
 	for (rc = 0; rc < o->nfiles; rc++)
 		take_sheet(&u.m, o->files[rc]);
 	finish_entries(&u.m);
@@ -1165,6 +1222,7 @@ bsm_merge(const struct bsm_opts *o)
 	    first), "kind"))) > 0)
 		warn("warning: the primary rater is not human; spec 000 §10 requires human verification");
 	write_outputs(&u);
+	merge_summary(&u);
 	release_run(&u);
 	return 0;
 }

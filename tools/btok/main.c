@@ -26,7 +26,8 @@
 
 static const char usage[] =
 "usage: btok [-t LIST | -c CONFIG] [-T [NAME=]FILE]... [-f FIELD] [-i] [-S]\n"
-"            [-r] [--cache-dir DIR] [--no-cache] [-o FILE] [FILE ...]\n"
+"            [-r] [--allow-empty] [--cache-dir DIR] [--no-cache] [-o FILE]\n"
+"            [FILE ...]\n"
 "       btok --list\n"
 "\n"
 "Count tokens with the real tokenizers of the study's models.  Records\n"
@@ -49,18 +50,21 @@ static const char usage[] =
 "                         matched as Hugging Face tokenizers does)\n"
 "  -r, --raw              read the input as raw text, never as records\n"
 "  -l, --list             list the tokenizers: name, ids, package, models\n"
+"      --allow-empty      records: an input with no record is not an error\n"
 "      --cache-dir DIR    compiled tokenizer cache (default: TOKDIR/compiled)\n"
 "      --no-cache         neither read nor write compiled images\n"
-"  -o, --output FILE      write the output to FILE (atomically)\n"
+"  -o, --output FILE      write the records to FILE (atomically; always\n"
+"                         NDJSON: an empty input is no records)\n"
 "  -h, --help             show this help\n"
 "  -V, --version          show the version\n"
 "\n"
 "Tokenizer files: $CTXBENCH_TOKENIZERS, else $XDG_CACHE_HOME/ctxbench/tokenizers\n"
 "(~/.cache/ctxbench/tokenizers), filled by 'make deps'.\n";
 
-enum { OPT_CACHE_DIR = 256, OPT_NO_CACHE };
+enum { OPT_ALLOW_EMPTY = 256, OPT_CACHE_DIR, OPT_NO_CACHE };
 
 static const struct option longopts[] = {
+	{ "allow-empty", no_argument, NULL, OPT_ALLOW_EMPTY },
 	{ "cache-dir", required_argument, NULL, OPT_CACHE_DIR },
 	{ "config", required_argument, NULL, 'c' },
 	{ "field", required_argument, NULL, 'f' },
@@ -106,6 +110,7 @@ parse_opts(int argc, char *argv[], struct opts *o, struct run *r,
 
 	while ((c = opt_getopt(argc, argv, "c:f:hilo:rSt:T:V", longopts, NULL)) != -1) {
 		switch (c) {
+		case OPT_ALLOW_EMPTY: r->allow_empty = 1; break;
 		case OPT_CACHE_DIR: o->cachedir = optarg; break;
 		case OPT_NO_CACHE: p->use_cache = 0; break;
 		case 'c': o->config = optarg; break;
@@ -129,6 +134,8 @@ parse_opts(int argc, char *argv[], struct opts *o, struct run *r,
 		die_usage("-f: empty field name");
 	if (o->list && o->config)
 		die_usage("-t and -c: give one of them");
+	if (o->raw && o->output)
+		die_usage("-o writes records; -r counts raw text to standard output");
 }
 
 static const struct btok_manifest_entry *
@@ -297,6 +304,7 @@ main(int argc, char *argv[])
 			add_name(&r, m[i].name);
 	load_all(&r, &o, m, nm, &p);
 	ndj_output_open(o.output);
+	r.records_only = o.output != NULL;
 	btok_run_inputs(&r, argc - optind, argv + optind, o.raw);
 	run_free(&r);
 	free(m);

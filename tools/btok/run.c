@@ -84,9 +84,15 @@ input_getc(struct input *in)
  * reader, except the BOM.
  */
 static int
-input_peek(struct input *in, int first)
+input_peek(struct input *in, int first, int records_only)
 {
 	int c = input_getc(in);
+
+	if (first && records_only && c == EOF)
+		return MODE_RECORDS;
+	if (first && records_only && c != '{' && c != 0xEF)
+		die("%s:1: expected NDJSON records: -o writes records (count raw text "
+		    "to standard output, with -r)", in->name);
 
 	if (c == '{' || (!first && c != 0xEF && c != EOF)) {
 		ungetc(c, in->fp);
@@ -323,7 +329,7 @@ total_size(int nfiles, char *const files[])
 }
 
 static void
-records_end(const struct run *r)
+records_end(const struct run *r, int nfiles, char *const files[])
 {
 	if (r->missing > MISSING_NOTES)
 		warn("%llu of %llu records had no field '%s' (notes for the first %d)",
@@ -331,6 +337,12 @@ records_end(const struct run *r)
 	if (r->records && !r->counted && r->missing)
 		die("no record had the field '%s' to count (%llu records read; "
 		    "-f names the field)", r->field, r->records);
+	if (r->records == 0)
+		die_empty(r->allow_empty, "%s: no record to count",
+		    nfiles == 1 && strcmp(files[0], "-") ? files[0] :
+		    nfiles > 1 ? "the input" : "<stdin>");
+	warn("records: %llu  counted %llu  without '%s' %llu  (%.1f MB of text)",
+	    r->records, r->counted, r->field, r->missing, (double)r->bytes / 1e6);
 }
 
 void
@@ -350,7 +362,7 @@ btok_run_inputs(struct run *r, int nfiles, char *const files[], int raw)
 		input_open(&in, files[i]);
 		/* The first input decides; later ones only checked for a BOM. */
 		if (!raw && (i == 0 || mode == MODE_RECORDS))
-			mode = input_peek(&in, i == 0);
+			mode = input_peek(&in, i == 0, r->records_only);
 		if (mode == MODE_RECORDS) {
 			if (i == 0) {
 				progress_start(&g.p, "btok", 0);
@@ -365,7 +377,7 @@ btok_run_inputs(struct run *r, int nfiles, char *const files[], int raw)
 	}
 	if (mode == MODE_RECORDS) {
 		progress_end(&g.p);
-		records_end(r);
+		records_end(r, nfiles, files);
 	}
 }
 

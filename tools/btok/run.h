@@ -18,6 +18,8 @@ struct run {
 	size_t ntk;
 	const char *field;
 	int ids, special, ref;	/* ref: index of llama3 or -1 */
+	int records_only;	/* -o: the output is records, whatever the input */
+	int allow_empty;	/* --allow-empty: no record to count is no error */
 	struct btok_ids buf;
 	/* record mode */
 	unsigned long long records, counted, missing;
@@ -29,7 +31,10 @@ struct run {
  * first input decide the mode (records when '{', raw text otherwise; raw
  * when raw is set); a UTF-8 BOM before '{' dies with FILE:1.  Record mode:
  * a note for each of the first records without the field, and exit 1 (the
- * output abandoned) when no record had it.
+ * output abandoned) when no record had it, or when there was no record
+ * (unless r->allow_empty); then a summary line on stderr.  With
+ * r->records_only (-o) an empty input is zero records, and an input that is
+ * not records dies with FILE:1.
  */
 void btok_run_inputs(struct run *r, int nfiles, char *const files[], int raw);
 void run_free(struct run *r);

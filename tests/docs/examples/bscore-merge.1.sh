@@ -18,6 +18,9 @@ fill_passes() {
 	done
 	cp "$1/records-hallucinations.csv" "$2/"
 }
+# The demo's own key and sheets are the study's: blind never replaces them,
+# so each example blinds afresh as a new study would.
+rm -rf key.json sheets
 case $1 in
 3)	# what the scoring pages of alice download
 	bscore-merge blind -k key.json -d sheets --seed 7 --html --rater alice responses.ndjson

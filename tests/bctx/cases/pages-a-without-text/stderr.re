@@ -1,1 +1,1 @@
-^bctx: p\.ndjson:1: text: 
+^bctx: p\.ndjson:1: no text: .*run bread first

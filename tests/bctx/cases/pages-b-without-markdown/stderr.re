@@ -1,0 +1,1 @@
+^bctx: p\.ndjson:1: no markdown: .*run bmdprep first
