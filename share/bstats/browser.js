@@ -314,15 +314,17 @@
     dl.appendChild(el("dt", null, k));
     dl.appendChild(el("dd", none ? "missing" : null, none ? "not recorded" : fmt(v)));
   }
+  // Hallucinations an autoscore rating never assessed (000 §10): "–", not 0.
+  const hallText = (r) => (r.hc === null ? "–" : String(r.hc));
   function scoreText(side) {
     if (!side) return "missing";
     if (side.excluded) return "excluded: " + side.excluded;
-    return "acc " + side.fa + ", hall " + side.hc + ", tok " + side.tok;
+    return "acc " + side.fa + ", hall " + hallText(side) + ", tok " + side.tok;
   }
   function scores(dl, s) {
     if (s.excluded) kv(dl, "excluded", s.excluded);
     kv(dl, "factual accuracy", s.fa);
-    kv(dl, "hallucinations", s.hc);
+    kv(dl, "hallucinations", s.hc === null && !s.excluded ? "– (not assessed by " + (s.rater_kind || "this rater") + ")" : s.hc);
     kv(dl, "completeness", s.comp);
     kv(dl, "citation fidelity", s.cf === null ? "n/a" : s.cf);
     kv(dl, "rater", s.rater === null ? null : s.rater + (s.rater_kind ? " (" + s.rater_kind + ")" : ""));
@@ -693,7 +695,7 @@
     parent.appendChild(t);
   }
   const link = (x) => ({ text: x.site + " / " + x.question + " / " + x.model, href: "#pair=" + [x.site, x.question, x.model].map(encodeURIComponent).join("/") });
-  const rating = (r) => (r.excluded ? "excluded: " + r.excluded : "acc " + r.fa + ", hall " + r.hc + ", comp " + r.comp + (r.cf === null ? "" : ", cite " + r.cf)) + (r.rater ? " by " + r.rater : "");
+  const rating = (r) => (r.excluded ? "excluded: " + r.excluded : "acc " + r.fa + ", hall " + hallText(r) + ", comp " + r.comp + (r.cf === null ? "" : ", cite " + r.cf)) + (r.rater ? " by " + r.rater : "");
   function compareView() {
     const c = data.compare, root = $("compare");
     if (!c) return;

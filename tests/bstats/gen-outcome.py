@@ -99,6 +99,17 @@ def corr(out, sign):
              3000 - saving))
 
 
+def tok_up(out):
+    """B never uses fewer tokens; one pair far out on both axes."""
+    for i, s, q, m in grid(6, 8, 3):
+        more = 50 + 10 * (i % 20)
+        d = -1 if i % 3 == 0 else 0
+        if i == 0:
+            more, d = 20000, 3
+        pair(out, s, q, m, (0 if i == 0 else 2, 1, 1, 1000),
+             (2 + d if i else 3, 1, 1, 1000 + more))
+
+
 def no_b(out):
     b_better(out)
     for i, s, q, m in grid(6, 4, 1):
@@ -159,7 +170,7 @@ OUTCOMES = {
     "pos-corr": lambda o: corr(o, 1), "no-b": no_b, "no-tier": no_tier,
     "clustered": clustered, "n1": lambda o: small(o, 1),
     "n4": lambda o: small(o, 4), "autoscore": autoscore, "rater2": rater2,
-    "huge": huge,
+    "huge": huge, "tok-up": tok_up,
 }
 
 if len(sys.argv) != 2 or sys.argv[1] not in OUTCOMES:

@@ -33,6 +33,7 @@ for i, r in enumerate(recs):
     if r["question_id"] == "S001-Q03" and r["model_id"] == "model-00":
         r["factual_accuracy"] = 3 - r["factual_accuracy"] if r["condition"] == "B" else r["factual_accuracy"]
         r["rater_id"] = "judge-x"
+        r["rater_kind"] = "llm_judge"
     if i == len(recs) - 1:
         continue
     out.write(json.dumps(r) + "\n")
@@ -158,7 +159,7 @@ is "$(q '.compare.title')" "This run against other<b>.ndjson" "it names the othe
 like "$(q '.compare.summary')" '^1 ratings differ, 94 agree; [0-9]+ pair outcomes turned; [0-9]+ test verdicts changed \(α = 0.05\); 1 ratings only in this run, 0 only in other<b>.ndjson\.$' "a summary of the differences"
 is "$(q '.compare.tables[0].title')" "Test results, verdict changes first" "test results first"
 is "$(q '[.compare.tables[0].rows[] | .cls] | (index("") // length) as $i | .[:$i] | map(select(. == "")) | length')" 0 "... changed ones before unchanged"
-is "$(q '.compare.tables[1].rows | map(.cells | join("|")) | join(";")')" "$(jq -r 'select(.question_id == "S001-Q03" and .model_id == "model-00" and .condition == "B") | "S001 / S001-Q03 / model-00|B|factual_accuracy|acc \(.factual_accuracy), hall \(.hallucination_count), comp \(.completeness) by autoscore|acc \(3 - .factual_accuracy), hall \(.hallucination_count), comp \(.completeness) by judge-x"' "$T/study.ndjson")" "the differing rating, both runs' scores"
+is "$(q '.compare.tables[1].rows | map(.cells | join("|")) | join(";")')" "$(jq -r 'select(.question_id == "S001-Q03" and .model_id == "model-00" and .condition == "B") | "S001 / S001-Q03 / model-00|B|factual_accuracy|acc \(.factual_accuracy), hall –, comp \(.completeness) by autoscore|acc \(3 - .factual_accuracy), hall \(.hallucination_count), comp \(.completeness) by judge-x"' "$T/study.ndjson")" "the differing rating, both runs' scores"
 is "$(q '.compare.tables[3].rows | length') $(q '.compare.tables[4].rows | length')" "1 0" "the rating only this run has; none only the other has"
 is "$(q '.opened | join(" ")')" "S001 S001-Q03 model-00" "a differing rating's link opens its pair"
 like "$(q '.evidence.other | join(" ")')" 'judge-x' "... with the other run's ratings beside this run's"

@@ -170,4 +170,23 @@ says aq '  - spec 002 Phase 3: κ < 0.60, **poor agreement: revise the rubric**,
 study huge
 like "$(cat "$T/huge.md")" 'W\+ = 4501500, p < 1e-300 \(BH-adjusted < 1e-300\)' "p < 1e-300 reads as such"
 unlike "$(cat "$T/huge.md")" 'p = <' "never 'p = < 1e-300'"
+# Figure 4 says what its x axis holds, and its trend line follows the bulk
+# of the pairs, not one pair far out: B never uses fewer tokens here, and
+# one pair at 20,000 more tokens gained 3 points while the others lost 0 or 1.
+$OUTCOME tok-up >"$T/tok-up.in"
+run "$B" -b 100 -o /dev/null -f "$T/tok-up-fig" "$T/tok-up.in"
+expect_status 0 "tok-up: bstats draws the figures"
+F4=$T/tok-up-fig/fig4-tokens-vs-accuracy.svg
+like "$(cat "$F4")" "Token increase under B and accuracy change \(001 §6.7, Figure 4; B never uses fewer tokens\)" \
+	"Figure 4 titled as an increase when B never uses fewer tokens"
+unlike "$(cat "$F4")" "least-squares" "no least-squares line"
+pts=$(sed -n 's/.*<polyline[^>]*points="\([^"]*\)".*/\1/p' "$F4")
+is "$(printf '%s\n' "$pts" | tr ' ' '\n' | grep -c ,)" 10 "the median line: one point per tenth of the pairs"
+is "$(printf '%s\n' "$pts" | tr ' ' '\n' | awk -F, '$2 < 235 || $2 > 295' | wc -l | tr -d ' ')" 0 \
+	"every point of the line lies between Δaccuracy -1 and 0, where the pairs are; none follows the outlier"
+$OUTCOME b-better >"$T/b-fig.in"
+run "$B" -b 100 -o /dev/null -f "$T/b-fig" "$T/b-fig.in"
+like "$(cat "$T/b-fig/fig4-tokens-vs-accuracy.svg")" "Token reduction and accuracy change \(001 §6.7, Figure 4\)" \
+	"Figure 4 titled as a reduction when B uses fewer tokens"
+
 done_testing

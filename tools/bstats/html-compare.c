@@ -57,6 +57,12 @@ bst_runidx_release(struct bst_runidx *x)
 	x->map = NULL;
 }
 
+int
+bst_html_unassessed(const struct bst_obs *o)
+{
+	return o->rater_kind != NULL && strcmp(o->rater_kind, "autoscore") == 0;
+}
+
 json_t *
 bst_html_rating(const struct bst_obs *o)
 {
@@ -69,7 +75,9 @@ bst_html_rating(const struct bst_obs *o)
 	json_set_new(j, "excluded", o->excluded ? json_string(o->reason) :
 	    json_null());
 	json_set_new(j, "fa", in ? json_integer(o->fa) : json_null());
-	json_set_new(j, "hc", in ? json_integer(o->hc) : json_null());
+	/* autoscore records 0 hallucinations without looking (000 §10) */
+	json_set_new(j, "hc", in && !bst_html_unassessed(o) ? json_integer(o->hc) :
+	    json_null());
 	json_set_new(j, "comp", in ? json_integer(o->comp) : json_null());
 	json_set_new(j, "cf", in && o->cf >= 0 ? json_integer(o->cf) :
 	    json_null());

@@ -407,7 +407,8 @@ deltas(json_t *p, const struct bst_obs *a, const struct bst_obs *b)
 
 	json_set_new(p, "d_acc", paired ? json_real(bst_delta(M_ACC, a, b)) :
 	    json_null());
-	json_set_new(p, "d_hall", paired ? json_real(bst_delta(M_HALL, a, b)) :
+	json_set_new(p, "d_hall", paired && !bst_html_unassessed(a) &&
+	    !bst_html_unassessed(b) ? json_real(bst_delta(M_HALL, a, b)) :
 	    json_null());
 	json_set_new(p, "d_tok", paired ? json_real(bst_delta(M_TOK, a, b)) :
 	    json_null());

@@ -28,6 +28,8 @@ void bst_runidx_release(struct bst_runidx *x);
 
 /* The scores, exclusion, rater and notes of one rating o (NULL: null). */
 json_t *bst_html_rating(const struct bst_obs *o);
+/* 1 when o's hallucinations were not assessed (an autoscore rating). */
+int bst_html_unassessed(const struct bst_obs *o);
 
 /*
  * The compare view of s against other (both analysed; x indexes other):
