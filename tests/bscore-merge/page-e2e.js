@@ -15,39 +15,24 @@ const PASSES = ["sheet-1-factual_accuracy", "sheet-2-hallucinations", "sheet-3-c
 const obs = { passes: {} };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// The DevTools connection of tests/lib/cdp.js, with wait(): the next event
+// METHOD whose params satisfy PRED, within MS milliseconds.
 async function connect() {
-  const v = await (await fetch(`http://127.0.0.1:${port}/json/version`)).json();
-  const ws = new WebSocket(v.webSocketDebuggerUrl);
-  await new Promise((res, rej) => { ws.onopen = res; ws.onerror = () => rej(new Error("cannot connect to " + v.webSocketDebuggerUrl)); });
-  let id = 0;
-  const pending = new Map(), waiters = [];
-  ws.onmessage = (m) => {
-    const msg = JSON.parse(typeof m.data === "string" ? m.data : m.data.toString());
-    if (msg.id && pending.has(msg.id)) {
-      const p = pending.get(msg.id);
-      pending.delete(msg.id);
-      if (msg.error) p.rej(new Error(p.method + ": " + JSON.stringify(msg.error)));
-      else p.res(msg.result);
-    } else if (msg.method) {
-      for (let i = 0; i < waiters.length; i++)
-        if (waiters[i].method === msg.method && (!waiters[i].pred || waiters[i].pred(msg.params))) {
-          waiters.splice(i, 1)[0].res(msg.params);
-          i--;
-        }
-    }
-  };
-  const send = (method, params = {}, sessionId) => new Promise((res, rej) => {
-    const m = { id: ++id, method, params };
-    if (sessionId) m.sessionId = sessionId;
-    pending.set(m.id, { res, rej, method });
-    ws.send(JSON.stringify(m));
+  const c = await require(path.join(__dirname, "../lib/cdp.js")).connect(port);
+  const waiters = [];
+  c.listeners.push((msg) => {
+    for (let i = 0; i < waiters.length; i++)
+      if (waiters[i].method === msg.method && (!waiters[i].pred || waiters[i].pred(msg.params))) {
+        waiters.splice(i, 1)[0].res(msg.params);
+        i--;
+      }
   });
   const wait = (method, pred, ms = 15000) => new Promise((res, rej) => {
     const w = { method, pred, res };
     waiters.push(w);
     setTimeout(() => { const i = waiters.indexOf(w); if (i >= 0) { waiters.splice(i, 1); rej(new Error("timeout waiting for " + method)); } }, ms);
   });
-  return { ws, send, wait };
+  return { ws: c.ws, send: c.send, wait };
 }
 
 const KEYCODES = { Enter: 13, Escape: 27, "-": 189 };

@@ -12,31 +12,7 @@ const path = require("path");
 const [port, page, figDir, shotDir] = process.argv.slice(2);
 const obs = { figures: {}, page: {} };
 
-async function connect() {
-  const v = await (await fetch(`http://127.0.0.1:${port}/json/version`)).json();
-  const ws = new WebSocket(v.webSocketDebuggerUrl);
-  await new Promise((res, rej) => { ws.onopen = res; ws.onerror = () => rej(new Error("cannot connect")); });
-  let id = 0;
-  const pending = new Map(), listeners = [];
-  ws.onmessage = (m) => {
-    const msg = JSON.parse(typeof m.data === "string" ? m.data : m.data.toString());
-    if (msg.id && pending.has(msg.id)) {
-      const p = pending.get(msg.id);
-      pending.delete(msg.id);
-      if (msg.error) p.rej(new Error(p.method + ": " + JSON.stringify(msg.error)));
-      else p.res(msg.result);
-    } else if (msg.method) {
-      listeners.forEach((l) => l(msg));
-    }
-  };
-  const send = (method, params = {}, sessionId) => new Promise((res, rej) => {
-    const m = { id: ++id, method, params };
-    if (sessionId) m.sessionId = sessionId;
-    pending.set(m.id, { res, rej, method });
-    ws.send(JSON.stringify(m));
-  });
-  return { ws, send, listeners };
-}
+const connect = () => require(path.join(__dirname, "../lib/cdp.js")).connect(port);
 
 async function main() {
   const c = await connect();

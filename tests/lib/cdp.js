@@ -12,7 +12,8 @@
 // tab() opens one page target with Page, Runtime, Network and Log enabled
 // and collects the page's requests, console messages, exceptions and loads
 // in t.events; evaluate() returns a value (promises awaited) and throws on
-// an exception in the page; close() ends the connection.
+// an exception in the page; close() ends the connection.  connect(port)
+// alone gives { ws, send, listeners } for a test that drives targets itself.
 "use strict";
 const fs = require("fs");
 
@@ -108,4 +109,4 @@ async function tab(port, opts = {}) {
   return t;
 }
 
-module.exports = { tab, sleep };
+module.exports = { tab, sleep, connect };
