@@ -36,8 +36,11 @@ S001-Q01	A	First?	The first answer.
 S001-Q01	B	Second?	The second answer.
 EOF2
 mkfifo "$T/fifo"
+# the output exists before binfer's input opens (opening a FIFO waits for
+# its writer, and the loop below reads the output at once)
+: >"$T/streamed.out"
 "$BINFER" -c "$HERE/config.json" -m qwen3-8b-q8_0 --endpoint "$url_s" --no-cache --warmup 0 \
-    <"$T/fifo" >"$T/streamed.out" 2>"$T/streamed.err" &
+    >"$T/streamed.out" 2>"$T/streamed.err" <"$T/fifo" &
 bpid=$!
 exec 7>"$T/fifo"
 head -n 1 "$T/two.ndjson" >&7
