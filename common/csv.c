@@ -134,7 +134,7 @@ skip_empty_lines(struct csv_reader *r)
 
 /*
  * A quoted field, its opening quote read: the data up to the closing quote
- * (a doubled quote is one), then *cp gets what ends the field: ',', '\n'
+ * (a doubled quote is one), then *cp receives what ends the field: ',', '\n'
  * (for LF, CRLF or a final CR) or EOF.
  */
 static int
@@ -171,7 +171,7 @@ read_quoted(struct csv_reader *r, int *cp)
 
 /*
  * An unquoted field starting with *cp: the data up to ',', a line end or
- * EOF, which *cp gets ('\n' for LF, CRLF or a final CR; a CR before
+ * EOF, which is left in *cp ('\n' for LF, CRLF or a final CR; a CR before
  * anything else is data).
  */
 static int

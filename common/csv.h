@@ -51,7 +51,7 @@ long csv_read(struct csv_reader *r);
  * Read a whole CSV with a header row into a jansson array of objects
  * (strings keyed by header name).  Dies with "FILE:LINE: message" on an
  * error, on a duplicate or empty header name, and on a record whose field
- * count differs from the header's.  Each object also gets "_line", the line
+ * count differs from the header's.  Each object also receives "_line", the line
  * where its record starts, for later messages.  Returns a new reference.
  */
 #include <jansson.h>
@@ -80,7 +80,7 @@ void csv_end_record(struct csv_writer *w);
  * Write a text cell that a spreadsheet must show as text: a cell starting
  * with '=', '+', '-' or '@' (a formula to Excel, LibreOffice and Google
  * Sheets; OWASP "CSV Injection"), or with a tab or carriage return (which
- * some of them strip before looking), gets one leading space.  Numbers are
+ * some of them strip before looking), receives one leading space.  Numbers are
  * written with csv_write_field, untouched.
  */
 int csv_is_formula(const char *s);

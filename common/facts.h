@@ -265,7 +265,7 @@ void facts_change(const struct facts *a, const struct facts *b,
 int facts_has_atom(const struct facts *f, const char *s);
 /*
  * The distinct atoms of g, in order, each once, as malloc'd strings in a
- * NULL-terminated array (free each and the array); *n gets the count.
+ * NULL-terminated array (free each and the array); *n receives the count.
  */
 char **facts_atoms(const struct facts *g, size_t *n);
 

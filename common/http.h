@@ -130,7 +130,7 @@ size_t http_step(struct http *d, long max_wait_ms);
 size_t http_pending(const struct http *d);
 size_t http_inflight(const struct http *d);
 
-/* The host of url gets this start-to-start delay (e.g. Crawl-delay). */
+/* The host of url receives this start-to-start delay (e.g. Crawl-delay). */
 void http_host_delay(struct http *d, const char *url, long ms);
 /* No request starts on url's host for ms from now (Retry-After). */
 void http_host_hold(struct http *d, const char *url, long ms);

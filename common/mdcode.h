@@ -40,7 +40,7 @@ struct md_code {
 
 /*
  * Classify the line s[0..n) and advance the state.  *body (may be NULL)
- * gets the offset of the line's content after its block-quote markers.
+ * receives the offset of the line's content after its block-quote markers.
  */
 enum md_line md_code_line(struct md_code *st, const char *s, size_t n,
     size_t *body);

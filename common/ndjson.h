@@ -98,7 +98,7 @@ void ndj_output_close(void);
 
 /*
  * Serialise v compactly into a malloc'd string (shortest round-trip reals,
- * UTF-8 kept as is, keys in insertion order).  *len gets the length.
+ * UTF-8 kept as is, keys in insertion order).  *len receives the length.
  */
 char *json_compact(const json_t *v, size_t *len);
 /* Append the compact form of v to out. */

@@ -52,7 +52,7 @@ json_t *study_sites_load(const char *path);
 /*
  * The list loaders of bctx check: the same files and schema checks, but a
  * departure from the design is kept instead of fatal.  Type errors and
- * malformed files still die as above.  Every record gets "_line" (where it
+ * malformed files still die as above.  Every record receives "_line" (where it
  * starts) and, when something departs, "_problems": an array of {code,
  * message} with the loader's own message.
  *

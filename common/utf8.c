@@ -8,7 +8,7 @@
 #include "utf8.h"
 
 /*
- * Length of the well-formed sequence at s, or 0.  On failure *sub gets the
+ * Length of the well-formed sequence at s, or 0.  On failure *sub receives the
  * length of the maximal ill-formed subpart (at least 1), which is what one
  * U+FFFD replaces.
  */

@@ -30,7 +30,7 @@ size_t utf8_count(const char *s, size_t n);
 
 /*
  * Copy s into a new malloc'd string with every invalid sequence replaced by
- * U+FFFD (the WHATWG decoder's maximal-subpart rule).  *outlen gets the length.
+ * U+FFFD (the WHATWG decoder's maximal-subpart rule).  *outlen receives the length.
  */
 char *utf8_sanitize(const char *s, size_t n, size_t *outlen);
 

@@ -1,7 +1,7 @@
 /*
  * archive.c - the on-disk archive of spec 001 §2.1: where each kind of page
  * goes (html/{site_id}/{url_hash}.html, markdown/{site_id}/{url_hash}.md,
- * llms/{site_id}/{url_hash}.txt) and how a file gets there: whole or not at
+ * llms/{site_id}/{url_hash}.txt) and how a file receives there: whole or not at
  * all, by writing a temporary beside it and renaming.  The temporary's name
  * carries the writer's process id, so a later run can tell the leftovers of
  * a killed process (SIGKILL runs no handler) from the files of a live shard.

@@ -21,7 +21,7 @@
  *   manifest.c  manifest.ndjson read back and manifest.json written
  *   lock.c      the archive's locks: one held briefly around manifest
  *               changes, one per site held by the run fetching it
- *   archive.c   where a page goes in the archive and how it gets there
+ *   archive.c   where a page goes in the archive and how it receives there
  *   robots.c    robots.txt parsed and matched for one product token
  *   classify.c  what a finished response is: SUCCESS, HTTP_ERROR,
  *               WAF_BLOCKED, JS_ONLY

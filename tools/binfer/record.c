@@ -163,7 +163,7 @@ user_prompt(const struct binfer_run *R, const json_t *rec, const char **system,
 }
 
 /*
- * 001 §4.6 before sending: Ollama gets num_ctx per request and the prompt
+ * 001 §4.6 before sending: Ollama receives num_ctx per request and the prompt
  * must leave room in the model's maximum; other servers have a context of
  * their own, which must hold the prompt and the output cap.  Returns the
  * overflow message, or NULL.

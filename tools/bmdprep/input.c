@@ -44,7 +44,7 @@ struct input {
 	size_t total;		/* bytes read from fd */
 	/* the guard */
 	size_t maxline;		/* longest line allowed; 0: no limit */
-	int guessing;		/* a long line gets bmdprep(1)'s refusal */
+	int guessing;		/* a long line receives bmdprep(1)'s refusal */
 	unsigned long line;	/* the line being read, 1-based */
 	size_t linelen;		/* its bytes so far, without the LF */
 	unsigned long capline;	/* the line of byte BMD_DOC_MAX + 1, or 0 */

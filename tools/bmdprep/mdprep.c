@@ -116,7 +116,7 @@ data_image_at(const char *s, size_t n, size_t j)
 
 /*
  * End (index after ')') of a base64 Markdown image at s[i] == '!', or 0;
- * *scanned gets how far the scan looked.
+ * *scanned receives how far the scan looked.
  */
 static size_t
 md_b64_image(const char *s, size_t n, size_t i, size_t *scanned)
@@ -150,7 +150,7 @@ md_b64_image(const char *s, size_t n, size_t i, size_t *scanned)
 
 /*
  * End of an <img ...> tag at s[i] == '<' whose text holds data:image/, or 0;
- * *scanned gets how far the scan looked.
+ * *scanned receives how far the scan looked.
  */
 static size_t
 html_b64_img(const char *s, size_t n, size_t i, size_t *scanned)

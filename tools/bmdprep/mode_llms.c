@@ -4,7 +4,7 @@
  * sections, the prepared text; the manifest's other fields pass through),
  * one kind link record per link and the parser's diagnostics sorted by
  * line.  With -r the reference parser decides, and where it raises a plain
- * file stops and a record gets a reference_error diagnostic; --dump prints
+ * file stops and a record receives a reference_error diagnostic; --dump prints
  * the reference's own result.  Records of other conditions pass through.
  */
 #include <stdlib.h>
@@ -143,7 +143,7 @@ emit_parsed(const struct bmd_run *run, struct bmd_llms *l,
 /*
  * Parse txt[0..n) with the run's parser and resolve its links against
  * base.  Where the reference raises, a plain file (rec NULL) dies naming
- * name and the line, and a record gets an empty llms record and a
+ * name and the line, and a record receives an empty llms record and a
  * reference_error diagnostic: NULL is returned.
  */
 static struct bmd_llms *

@@ -1,6 +1,6 @@
 /*
  * mode_md.c - bmdprep's default mode, Condition B Markdown preparation
- * (spec 001 §2.3): each fetched condition B manifest record gets markdown,
+ * (spec 001 §2.3): each fetched condition B manifest record receives markdown,
  * content_chars and, when nothing is left, exclusion_reason EMPTY_CONTENT;
  * other records pass through; a plain Markdown file is printed prepared.
  * A record run that prepares nothing is an error (unless --allow-empty);

@@ -61,7 +61,7 @@ void bread_result_release(struct bread_result *res);
 /*
  * Decode data to UTF-8 (see charset.c for the order of the evidence).
  * Returns a malloc'd, NUL-terminated, valid UTF-8 string without NUL bytes
- * (each invalid sequence and NUL becomes U+FFFD); *outlen gets its length
+ * (each invalid sequence and NUL becomes U+FFFD); *outlen receives its length
  * and *charset (when not NULL) a static name of the charset used.
  */
 char *bread_decode(const char *data, size_t len, const char *content_type,

@@ -13,7 +13,7 @@
  * Labels are mapped as the Encoding standard does (ISO-8859-1 and ASCII are
  * windows-1252, GB2312 and GBK are GB18030) and converted with iconv(3);
  * an unknown label falls back to windows-1252.  Undecodable bytes and NUL
- * become U+FFFD, so the parser always gets valid UTF-8.
+ * become U+FFFD, so the parser always receives valid UTF-8.
  */
 #include <errno.h>
 #include <iconv.h>

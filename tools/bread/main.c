@@ -25,7 +25,7 @@ static const char usage[] =
     "             [--allow-empty] [--min-chars N] [FILE ...]\n"
     "Extract the main content of HTML pages the way Readability.js does.\n"
     "Record mode: FILEs (or stdin) are manifest records (NDJSON); each\n"
-    "successful condition A record gets text, title, byline, excerpt,\n"
+    "successful condition A record receives text, title, byline, excerpt,\n"
     "content_chars, extractor and, under the length threshold,\n"
     "exclusion_reason \"JS_ONLY\".  Raw mode: FILEs are HTML pages and their\n"
     "text is printed.\n"

@@ -6,7 +6,7 @@
  * order, so they encode nothing about the response.  The presentation order
  * is a random sequence drawn under two constraints: two responses to the same
  * question are never adjacent (drawn with a feasibility check so the end of
- * the sequence never gets stuck), and no condition runs longer than two when
+ * the sequence never receives stuck), and no condition runs longer than two when
  * that can be avoided.  The draw sees conditions only through equality with
  * the previous one, and models not at all, so relabelling them leaves the
  * sheets byte for byte the same.  Sheets carry only what the rater needs

@@ -13,7 +13,7 @@
  * Citation hint: which attribution patterns the question asks for ("According
  * to ...", "What does the ... guide say") and which the response contains
  * ("As described in ...", section names from source_sections).  Returns a
- * malloc'd sentence.  *applies (if not NULL) gets 0 when citation fidelity
+ * malloc'd sentence.  *applies (if not NULL) receives 0 when citation fidelity
  * is likely N/A, 1 when attribution is asked for and none is given, 2 when
  * the response cites without naming a source section, 3 when it cites and
  * names one.
@@ -25,7 +25,7 @@ char *bsm_citation_hint(const char *question, const char *response,
  * Completeness hint: the question split into its parts (sentences, "and"
  * clauses), each with the share of its key terms found in the response, and
  * the source sections not mentioned.  malloc'd.  *all_covered (if not NULL)
- * gets 1 when every part has at least half of its terms in the response.
+ * receives 1 when every part has at least half of its terms in the response.
  */
 char *bsm_completeness_hint(const char *question, const char *response,
     const json_t *source_sections, int *all_covered);

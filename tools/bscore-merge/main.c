@@ -44,7 +44,7 @@ static const char usage[] =
 "      --raw-data FILE      merge: write raw-data.csv (spec 000 section 11)\n"
 "      --raw-csv            merge: keep text cells of raw-data.csv untouched\n"
 "                           (by default a cell starting with = + - @, a tab\n"
-"                           or CR gets a leading space, as in the sheets)\n"
+"                           or CR receives a leading space, as in the sheets)\n"
 "      --details FILE       merge: write hallucination-details.json\n"
 "      --primary ID         merge: the primary rater\n"
 "      --keep-texts         merge: keep content, prompts and raw responses\n"

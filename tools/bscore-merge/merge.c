@@ -997,7 +997,7 @@ joined(const json_t *rec, const char *join)
 
 /*
  * One row of raw-data.csv.  Text cells are written as the blind sheets write
- * them (csv_write_text: a formula-like cell gets a leading space), unless
+ * them (csv_write_text: a formula-like cell receives a leading space), unless
  * --raw-csv; numbers are written as they are.
  */
 static void

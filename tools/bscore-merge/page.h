@@ -25,7 +25,7 @@ json_t *bsm_page_rubric(const struct bsm_rubric *r, const json_t *pass,
     size_t index, size_t count, const json_t *fields);
 
 /*
- * Write the page for data (which gets "page_id", a digest of the rest) to
+ * Write the page for data (which receives "page_id", a digest of the rest) to
  * fp.  title is plain text.  Dies when the template cannot be read.
  */
 void bsm_page_write(FILE *fp, json_t *data, const char *title);

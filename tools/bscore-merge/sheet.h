@@ -21,7 +21,7 @@
  * Read the sheet in fp (name for messages).  Returns a new array of objects,
  * one per row, keyed by canonical column names (CSV cells as strings, NDJSON
  * values as they are) plus "_line" (the row's line).  *columns (if not NULL)
- * gets a new array of the canonical column names, in sheet order (for NDJSON:
+ * receives a new array of the canonical column names, in sheet order (for NDJSON:
  * the union of keys).  On a problem that makes the sheet unreadable the rows
  * read so far are returned and the problem recorded.
  */

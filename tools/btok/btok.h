@@ -162,7 +162,7 @@ struct btok_ids {
  * control_tokens: for tekken files without "special_tokens", the names of
  * the control tokens (id order, NULL terminated), may be NULL.
  * Returns a malloc'd image and sets *size; on a malformed file returns NULL
- * and *err gets a malloc'd message ("FILE: what").
+ * and *err receives a malloc'd message ("FILE: what").
  */
 unsigned char *btok_compile(const char *name, const char *text, size_t len,
     const unsigned char sha[32], char *const *control_tokens, size_t *size,
