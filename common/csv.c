@@ -51,10 +51,30 @@ csv_close(struct csv_reader *r)
 	r->fields = NULL;
 }
 
+/*
+ * The reader's one source of bytes: those given back first (a start that
+ * looked like a byte order mark but was text, or the byte after a CR),
+ * then the file's.  stdio promises only one ungetc, which is not enough.
+ */
+static int
+rd(struct csv_reader *r)
+{
+	if (r->nback > 0)
+		return r->back[--r->nback];
+	return getc(r->fp);
+}
+
+static void
+unrd(struct csv_reader *r, int c)
+{
+	if (c != EOF && r->nback < (int)(sizeof(r->back) / sizeof(r->back[0])))
+		r->back[r->nback++] = c;
+}
+
 static int
 next(struct csv_reader *r)
 {
-	int c = getc(r->fp);
+	int c = rd(r);
 
 	if (c == '\n')
 		r->line++;
@@ -83,34 +103,39 @@ fail(struct csv_reader *r, const char *msg)
 static int
 take_lf(struct csv_reader *r)
 {
-	int d = getc(r->fp);
+	int d = rd(r);
 
 	if (d == '\n') {
 		r->line++;
 		return 1;
 	}
-	if (d != EOF)
-		ungetc(d, r->fp);
+	unrd(r, d);
 	return 0;
 }
 
-/* The first read: skip a UTF-8 byte order mark. */
-static int
+/*
+ * The first read: skip a UTF-8 byte order mark (EF BB BF).  Any other start
+ * is the data's, given back whole: EF also begins the characters U+F000 to
+ * U+FFFF (fullwidth forms, for one), which a first field may start with.
+ */
+static void
 skip_bom(struct csv_reader *r)
 {
 	int c, c2, c3;
 
 	r->started = 1;
-	c = getc(r->fp);
-	if (c == 0xEF) {
-		c2 = getc(r->fp);
-		c3 = getc(r->fp);
-		if (c2 != 0xBB || c3 != 0xBF)
-			return fail(r, "invalid UTF-8 at the start of the file");
-	} else if (c != EOF) {
-		ungetc(c, r->fp);
+	c = rd(r);
+	if (c != 0xEF) {
+		unrd(r, c);
+		return;
 	}
-	return 0;
+	c2 = rd(r);
+	c3 = c2 == 0xBB ? rd(r) : EOF;
+	if (c2 == 0xBB && c3 == 0xBF)
+		return;
+	unrd(r, c3);
+	unrd(r, c2);
+	unrd(r, c);
 }
 
 /* Skip empty lines between records; returns the record's first character. */
@@ -156,7 +181,7 @@ read_quoted(struct csv_reader *r, int *cp)
 		buf_addc(&r->field, c);
 	}
 	if (c == '\r') {
-		d = getc(r->fp);
+		d = rd(r);
 		if (d == '\n')
 			r->line++;
 		else if (d != EOF)
@@ -181,14 +206,14 @@ read_plain(struct csv_reader *r, int *cp)
 
 	while (c != ',' && c != '\n' && c != EOF) {
 		if (c == '\r') {
-			d = getc(r->fp);
+			d = rd(r);
 			if (d == '\n' || d == EOF) {
 				if (d == '\n')
 					r->line++;
 				c = '\n';
 				break;
 			}
-			ungetc(d, r->fp);
+			unrd(r, d);
 		} else if (c == '"') {
 			return fail(r, "quote inside an unquoted field");
 		} else if (c == '\0') {
@@ -222,8 +247,8 @@ csv_read(struct csv_reader *r)
 	buf_reset(&r->field);
 	r->nfields = 0;
 	r->err[0] = '\0';
-	if (!r->started && skip_bom(r) < 0)
-		return -1;
+	if (!r->started)
+		skip_bom(r);
 	c = skip_empty_lines(r);
 	if (c == EOF)
 		return ferror(r->fp) ? fail(r, strerror(errno)) : 0;

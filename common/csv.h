@@ -27,6 +27,8 @@ struct csv_reader {
 	unsigned long rec_line;	/* line where the last record started */
 	int own;
 	int started;		/* BOM check done */
+	int back[3];		/* bytes read ahead and given back, last first */
+	int nback;
 	struct buf field;	/* storage of all fields of the current record */
 	size_t *offs;		/* start of each field in field.s */
 	size_t nfields, capfields;

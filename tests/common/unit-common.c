@@ -186,6 +186,26 @@ test_csv(void)
 	csv_close(&r);
 	fclose(fp);
 
+	/* EF starts U+F000..U+FFFF too: only EF BB BF is a byte order mark */
+	fp = memfile("\xef\xbd\x86ull,\xef\xbb\x80\n\xef\xbb\xbf\r\r\n");
+	csv_init(&r, fp, "t.csv");
+	n = csv_read(&r);
+	TAP_OK(n == 2 && strcmp(r.fields[0], "\xef\xbd\x86ull") == 0 &&
+	    strcmp(r.fields[1], "\xef\xbb\x80") == 0,
+	    "a first field starting with a fullwidth letter is data, not a mark");
+	n = csv_read(&r);
+	TAP_OK(n == 1 && strcmp(r.fields[0], "\xef\xbb\xbf\r") == 0,
+	    "a mark after the start is data, a CR before a CRLF too");
+	csv_close(&r);
+	fclose(fp);
+	fp = memfile("\xef\xbb");
+	csv_init(&r, fp, "t.csv");
+	n = csv_read(&r);
+	TAP_OK(n == -1 && strstr(r.err, "invalid UTF-8 in field 1"),
+	    "half a mark alone is the file's bytes, invalid UTF-8");
+	csv_close(&r);
+	fclose(fp);
+
 	fp = memfile("a,b\n1,\"unterminated\n2,3\n");
 	csv_init(&r, fp, "t.csv");
 	csv_read(&r);
