@@ -237,6 +237,14 @@ ndj_output_open(const char *path)
 	out_fp = atomic_fp(out_file);
 }
 
+void
+ndj_output_stream(FILE *fp)
+{
+	if (out_file)
+		die("output opened twice");
+	out_fp = fp;
+}
+
 FILE *
 ndj_output(void)
 {
