@@ -263,11 +263,13 @@ struct staged {
 	mode_t mode;
 	int moved;		/* commit: the previous file is at old */
 	int published;		/* commit: tmp is at path */
-	struct staged *next;
+	struct staged *next;	/* the one made before */
+	struct staged *prev;	/* the one made after */
 };
 
 struct atomic_group {
-	struct staged *head;
+	struct staged *head;	/* the newest entry */
+	struct staged *tail;	/* the oldest */
 	struct atomic_group *next;
 };
 
@@ -316,6 +318,10 @@ static void
 staged_add(struct atomic_group *g, struct staged *e)
 {
 	e->next = g->head;
+	if (g->head != NULL)
+		g->head->prev = e;
+	else
+		g->tail = e;
 	g->head = e;
 }
 
@@ -543,6 +549,10 @@ atomic_group_open(struct atomic_group *g, const char *path, mode_t mode)
 	close(fd);
 	staged_remove(e);
 	g->head = e->next;
+	if (g->head != NULL)
+		g->head->prev = NULL;
+	else
+		g->tail = NULL;
 	staged_free(e);
 	errno = err;
 	return NULL;
@@ -569,8 +579,9 @@ staged_close(struct staged *e, mode_t mask)
 }
 
 /*
- * Every file of the group on disk and closed, every staged directory with
- * its final mode and synced; *bad: the entry that failed.
+ * Every file of the group on disk and closed, in the order they were
+ * opened, every staged directory with its final mode and synced; *bad: the
+ * entry that failed.
  */
 static int
 group_sync(struct atomic_group *g, struct staged **bad)
@@ -578,7 +589,7 @@ group_sync(struct atomic_group *g, struct staged **bad)
 	mode_t mask = process_umask();
 	struct staged *e;
 
-	for (e = g->head; e; e = e->next) {
+	for (e = g->tail; e; e = e->prev) {
 		*bad = e;
 		if (e->fp != NULL && staged_close(e, mask) < 0)
 			return -1;
