@@ -5,7 +5,8 @@
 # command only reads.  A case sets:
 #   CMD       the command, run by sh -c in $OUT (the output directory)
 #   RESUME    the command that continues a killed run (default: CMD)
-#   OUTPUTS   its outputs, relative to $OUT
+#   OUTPUTS   its output files, relative to $OUT
+#   OUTDIRS   directories it makes, absent after a failed run
 #   STORES    stores the program keeps across runs (bfetch's archive):
 #             after any run, store_whole checks they are consistent
 #   prepare   what $OUT holds before a run (default: nothing)
@@ -67,6 +68,7 @@ prepare_fixtures() {
 
 defaults() {
 	RESUME=
+	OUTDIRS=
 	prepare() { :; }
 	store_whole() { :; }
 	normalize() { cat "$1"; }
@@ -135,6 +137,7 @@ case_bscore_merge() {
 
 case_bstats() {
 	defaults
-	CMD="$BIN/bstats -r report.md -f figures -o results.ndjson $FIX/scored.ndjson"
-	OUTPUTS="report.md results.ndjson figures/accuracy-by-condition.csv figures/accuracy-by-condition.svg"
+	CMD="$BIN/bstats -r report.md -f figures -o results.ndjson --html browser.html $FIX/scored.ndjson"
+	OUTPUTS="report.md results.ndjson figures/accuracy-by-condition.csv figures/accuracy-by-condition.svg browser.html"
+	OUTDIRS=figures
 }
