@@ -554,13 +554,24 @@ on_header(char *p, size_t size, size_t n, void *arg)
 	return len;
 }
 
+/*
+ * A string option: libcurl keeps a copy, and a copy it cannot make would
+ * send another request than asked (no URL, no proxy): out of memory.
+ */
+static void
+set_str(CURL *c, CURLoption opt, const char *v)
+{
+	if (curl_easy_setopt(c, opt, v) == CURLE_OUT_OF_MEMORY)
+		die("out of memory setting up a transfer");
+}
+
 static void
 setup(struct http *d, CURL *c, struct http_req *r, struct host *h)
 {
-	curl_easy_setopt(c, CURLOPT_URL, r->url);
+	set_str(c, CURLOPT_URL, r->url);
 	curl_easy_setopt(c, CURLOPT_PRIVATE, r);
 	if (d->cfg.user_agent)
-		curl_easy_setopt(c, CURLOPT_USERAGENT, d->cfg.user_agent);
+		set_str(c, CURLOPT_USERAGENT, d->cfg.user_agent);
 	if (r->post) {
 		curl_easy_setopt(c, CURLOPT_POST, 1L);
 		curl_easy_setopt(c, CURLOPT_POSTFIELDS, r->post);
@@ -570,8 +581,8 @@ setup(struct http *d, CURL *c, struct http_req *r, struct host *h)
 	if (r->headers)
 		curl_easy_setopt(c, CURLOPT_HTTPHEADER, r->headers);
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+	set_str(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	set_str(c, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, r->timeout_ms);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, r->connect_timeout_ms ?
 	    r->connect_timeout_ms : r->timeout_ms);
@@ -588,15 +599,15 @@ setup(struct http *d, CURL *c, struct http_req *r, struct host *h)
 	curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, r->errmsg);
 	/* explicit, so the record can say which proxy was used */
-	curl_easy_setopt(c, CURLOPT_PROXY, h->proxy ? h->proxy : "");
+	set_str(c, CURLOPT_PROXY, h->proxy ? h->proxy : "");
 	if (d->cfg.resolve)
 		curl_easy_setopt(c, CURLOPT_RESOLVE, d->cfg.resolve);
 	if (d->cfg.connect_to)
 		curl_easy_setopt(c, CURLOPT_CONNECT_TO, d->cfg.connect_to);
 	if (d->cacert)
-		curl_easy_setopt(c, CURLOPT_CAINFO, d->cacert);
+		set_str(c, CURLOPT_CAINFO, d->cacert);
 	if (d->capath)
-		curl_easy_setopt(c, CURLOPT_CAPATH, d->capath);
+		set_str(c, CURLOPT_CAPATH, d->capath);
 }
 
 static void

@@ -5,7 +5,9 @@
 # operation of bstats failing, or its last rename, leaves no output (in an
 # empty directory) or every output as it was (over a previous run's files);
 # the second rename of merge failing leaves neither of the first two.
-# Every failed run says so in one "PROG: " line.
+# Every failed run says so in one "PROG: " line (merge's warning of a
+# primary rater that is not human comes only after its outputs are
+# committed).
 . "${0%/*}/../lib/tap.sh"
 SHIM=$CTXBENCH_BUILD/torture/torture.so
 [ -f "$SHIM" ] || skip_all "$SHIM not built (make all builds it)"
@@ -102,6 +104,9 @@ files_eq "$T/after" "$T/before" "bstats over a previous run, an output's write f
 CMD="$BIN/bscore-merge merge -k $pipe/key.json -r $pipe/responses.ndjson -o scored.ndjson --raw-data raw-data.csv --details details.json $pipe/autoscore.ndjson"
 rm -rf "$O" && mkdir -p "$O"
 is "$(count rename)" 3 "merge: three outputs, three renames"
+# autoscore is the primary rater: a run that succeeds warns that it is not
+# human, one that fails says only why it failed (failed_once: one line)
+like "$(cat "$T/err")" "warning: the primary rater is not human" "merge: the undisturbed run warns of a primary rater that is not human"
 rm -rf "$O" && mkdir -p "$O"
 shim TORTURE_IO=2 TORTURE_IO_ONLY=rename $CMD
 failed_once "merge, the second rename failing" bscore-merge
