@@ -325,16 +325,44 @@ staged_add(struct atomic_group *g, struct staged *e)
 	g->head = e;
 }
 
+/*
+ * path as the group compares it: without "." components, repeated or
+ * trailing slashes ("./a//b/" is "a/b"); malloc'd.
+ */
+static char *
+canon(const char *path)
+{
+	char *out = xmalloc(strlen(path) + 2), *o = out;
+	const char *p = path;
+
+	if (*p == '/')
+		*o++ = *p++;
+	while (*p != '\0') {
+		size_t n = strcspn(p, "/");
+
+		if (n > 0 && !(n == 1 && p[0] == '.')) {
+			if (o > out && o[-1] != '/')
+				*o++ = '/';
+			memcpy(o, p, n);
+			o += n;
+		}
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	if (o == out)
+		*o++ = '.';
+	*o = '\0';
+	return out;
+}
+
 static struct staged *
 staged_new(enum staged_kind kind, const char *path, mode_t mode)
 {
 	struct staged *e = xcalloc(1, sizeof(*e));
-	size_t n = strlen(path);
 
-	while (n > 1 && path[n - 1] == '/')
-		n--;
 	e->kind = kind;
-	e->path = xstrndup(path, n);
+	e->path = canon(path);
 	e->mode = mode;
 	return e;
 }
@@ -474,11 +502,12 @@ atomic_group_mkdir(struct atomic_group *g, const char *path, mode_t mode)
 			continue;
 		p[i] = '\0';
 		if (stat(p, &st) < 0) {
-			if (errno != ENOENT || (top = stage_dir(g, p, mode)) == NULL)
+			top = errno == ENOENT ? stage_dir(g, p, mode) : NULL;
+			p[i] = save;
+			if (top == NULL)
 				rc = -1;
 			else if (save != '\0')
-				rc = mkdir_inner(g, top, path + i, mode);
-			p[i] = save;
+				rc = mkdir_inner(g, top, p + i, mode);
 			break;
 		}
 		if (!S_ISDIR(st.st_mode)) {
@@ -496,26 +525,24 @@ static int
 group_create(struct atomic_group *g, const char *path, mode_t mode,
     struct staged **ep)
 {
+	struct staged *e = staged_new(ST_FILE, path, mode);
 	const struct staged *top;
 	const char *rest;
-	struct staged *e;
 	struct stat st;
 	int fd;
 
-	if ((top = staged_parent(g, path, &rest)) != NULL) {
-		e = staged_new(ST_INNER, path, mode);
+	if ((top = staged_parent(g, e->path, &rest)) != NULL) {
+		e->kind = ST_INNER;
 		e->tmp = xasprintf("%s%s", top->tmp, rest);
 		fd = open(e->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-	} else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		if (S_ISDIR(st.st_mode)) {
-			errno = EISDIR;
-			return -1;
-		}
+	} else if (stat(e->path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		/* A device or FIFO is written in place, never replaced. */
-		e = staged_new(ST_DIRECT, path, mode);
-		fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		e->kind = ST_DIRECT;
+		fd = -1;
+		errno = EISDIR;
+		if (!S_ISDIR(st.st_mode))
+			fd = open(e->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	} else {
-		e = staged_new(ST_FILE, path, mode);
 		e->tmp = temp_template(e->path);
 		e->old = xasprintf("%s.old", e->tmp);
 		e->dir = path_dirname(e->path);

@@ -105,6 +105,7 @@ test_commit(void)
 	mkdir_rel(g, "c/fig/sub");
 	stage(g, "c/fig/one.svg", "<svg/>\n");
 	stage(g, "c/fig/sub/two.csv", "x\n");
+	stage(g, "c/./fig//three.txt", "3\n");
 	IS_TEXT("c/a.txt", "old a\n", "before the commit, a file keeps its old text");
 	IS_TEXT("c/b.txt", "(absent)", "... and a new one is absent");
 	p = path_join(tmpdir, "c/fig");
@@ -116,6 +117,7 @@ test_commit(void)
 	IS_TEXT("c/b.txt", "new b\n", "a file made");
 	IS_TEXT("c/fig/one.svg", "<svg/>\n", "a file in a new directory");
 	IS_TEXT("c/fig/sub/two.csv", "x\n", "a file in its subdirectory");
+	IS_TEXT("c/fig/three.txt", "3\n", "a file named through ./ and // in the new directory");
 	IS_LIST("c", "a.txt b.txt fig keep.txt ", "no temporary or previous file left, other files kept");
 	p = path_join(tmpdir, "c/fig");
 	TAP_OK(stat(p, &st) == 0 && (st.st_mode & 0777) == (0755 & ~umask(022)),
