@@ -255,7 +255,7 @@ enum staged_kind {
 
 struct staged {
 	enum staged_kind kind;
-	char *path;		/* the final path, as the caller gave it */
+	char *path;		/* the final path (canon) */
 	char *tmp;		/* where it is written (NULL: ST_DIRECT) */
 	char *old;		/* ST_FILE: where the file it replaces waits */
 	char *dir;		/* ST_FILE, ST_DIR: the parent, synced at the end */
@@ -265,11 +265,13 @@ struct staged {
 	int published;		/* commit: tmp is at path */
 	struct staged *next;	/* the one made before */
 	struct staged *prev;	/* the one made after */
+	struct staged *next_dir;	/* ST_DIR: the group's other ones */
 };
 
 struct atomic_group {
 	struct staged *head;	/* the newest entry */
 	struct staged *tail;	/* the oldest */
+	struct staged *dirs;	/* the ST_DIR entries, for staged_parent */
 	struct atomic_group *next;
 };
 
@@ -388,9 +390,7 @@ staged_parent(const struct atomic_group *g, const char *path,
 	const struct staged *e;
 	size_t n;
 
-	for (e = g->head; e; e = e->next) {
-		if (e->kind != ST_DIR)
-			continue;
+	for (e = g->dirs; e; e = e->next_dir) {
 		n = strlen(e->path);
 		if (strncmp(path, e->path, n) == 0 && path[n] == '/') {
 			*rest = path + n;
@@ -428,6 +428,8 @@ stage_dir(struct atomic_group *g, const char *path, mode_t mode)
 		return NULL;
 	}
 	staged_add(g, e);
+	e->next_dir = g->dirs;
+	g->dirs = e;
 	return e;
 }
 
