@@ -5,7 +5,8 @@
 # operation of bstats failing, or its last rename, leaves no output (in an
 # empty directory) or every output as it was (over a previous run's files);
 # the second rename of merge failing leaves neither of the first two.
-# Every failed run says so in one "PROG: " line (merge's warning of a
+# bscore-merge blind: either of its two renames failing leaves no key and
+# no sheet.  Every failed run says so in one "PROG: " line (merge's warning of a
 # primary rater that is not human comes only after its outputs are
 # committed).
 . "${0%/*}/../lib/tap.sh"
@@ -119,5 +120,20 @@ for n in 2 4 6; do
 	failed_once "merge over a previous run, rename $n of 6 failing" bscore-merge
 	state >"$T/after"
 	files_eq "$T/after" "$T/before" "merge over a previous run, rename $n failing: every output as it was"
+done
+
+
+# ---------------------------------------------------------------- blind
+# The key and the sheets directory (staged as one temporary directory with
+# its sheets and sources in it): two renames, either failing leaves neither.
+CMD="$BIN/bscore-merge blind -k key.json -d sheets --seed 42 --sources $pipe/responses.ndjson"
+rm -rf "$O" && mkdir -p "$O"
+is "$(count rename)" 2 "blind: the key and the sheets directory, two renames"
+ok test -s "$O/key.json" -a -d "$O/sheets/sources"
+for n in 1 2; do
+	rm -rf "$O" && mkdir -p "$O"
+	shim TORTURE_IO=$n TORTURE_IO_ONLY=rename $CMD
+	failed_once "blind, rename $n of 2 failing" bscore-merge
+	is "$(ls -A "$O")" "" "blind, rename $n of 2 failing: no key, no sheet, no temporary"
 done
 done_testing
