@@ -1,14 +1,17 @@
 #!/bin/sh
 # The outputs of one run committed all or none (common/atomic.h, groups),
-# under the torture shim's I/O faults: bstats with its four outputs (-o, -r,
-# -f and --html) and bscore-merge merge with its three.  The last output
-# operation of bstats failing, or its last rename, leaves no output (in an
-# empty directory) or every output as it was (over a previous run's files);
-# the second rename of merge failing leaves neither of the first two.
-# bscore-merge blind: either of its two renames failing leaves no key and
-# no sheet.  Every failed run says so in one "PROG: " line (merge's warning of a
-# primary rater that is not human comes only after its outputs are
-# committed).
+# under the torture shim's I/O faults.  bstats with its four outputs (-o,
+# -r, -f and --html): EIO at each of its last 25 output operations (the
+# last files' writes, syncs and closes, the renames, the directory syncs)
+# fails the run with no output or is absorbed with every output; its last
+# rename failing leaves no output in an empty directory, and over a
+# previous run's files leaves each as it was.  bscore-merge merge with its
+# three: the second rename failing leaves neither of the first two, and
+# over a previous run's files any rename failing leaves each as it was.
+# bscore-merge blind: either of its two renames (the key, the sheets
+# directory) failing leaves neither.  Every failed run says so in one
+# "PROG: FILE: cannot write: ..." line (merge's warning of a primary rater
+# that is not human comes only after its outputs are committed).
 . "${0%/*}/../lib/tap.sh"
 SHIM=$CTXBENCH_BUILD/torture/torture.so
 [ -f "$SHIM" ] || skip_all "$SHIM not built (make all builds it)"
