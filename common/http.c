@@ -45,8 +45,6 @@ struct http {
 	struct http_req *timers;	/* delayed, unsorted */
 	struct http_req *running;	/* in flight (prev/next) */
 	size_t active, queued;
-	CURL **pool;
-	size_t npool, poolcap;
 	uint64_t rng;
 };
 
@@ -426,9 +424,6 @@ http_free(struct http *d)
 		free(d->hosts[i].proxy);
 	}
 	free(d->hosts);
-	for (i = 0; i < d->npool; i++)
-		curl_easy_cleanup(d->pool[i]);
-	free(d->pool);
 	free(d->cacert);
 	free(d->capath);
 	json_decref(d->hostmap);
@@ -616,13 +611,14 @@ start(struct http *d, struct http_req *r, double now)
 	struct host *h = &d->hosts[r->host];
 	CURL *c;
 
-	/* A reused handle keeps its connection cache; reset clears options. */
-	if (d->npool > 0) {
-		c = d->pool[--d->npool];
-		curl_easy_reset(c);
-	} else if ((c = curl_easy_init()) == NULL) {
-		die("curl_easy_init failed");
-	}
+	/*
+	 * A new handle for each transfer: connections stay in the multi
+	 * handle's cache.  (curl_easy_reset on a used one cannot say that it
+	 * ran out of memory restoring the defaults, and the handle it leaves
+	 * sends a broken request; curl_easy_init says so.)
+	 */
+	if ((c = curl_easy_init()) == NULL)
+		die("out of memory: curl_easy_init failed");
 	r->easy = c;
 	r->prev = NULL;
 	r->next = d->running;
@@ -790,11 +786,7 @@ complete(struct http *d, CURL *c, CURLcode rc, double now)
 	r->next = r->prev = NULL;
 	r->easy = NULL;
 	r->queued = 0;
-	if (d->npool == d->poolcap) {
-		d->poolcap = d->poolcap ? d->poolcap * 2 : 16;
-		d->pool = xreallocarray(d->pool, d->poolcap, sizeof *d->pool);
-	}
-	d->pool[d->npool++] = c;
+	curl_easy_cleanup(c);
 	h->inflight--;
 	d->active--;
 	d->queued--;
