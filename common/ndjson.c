@@ -123,6 +123,9 @@ ndj_next_err(struct ndj_reader *r, char **errmsg)
 		errno = 0;
 		got = getdelim(&r->buf, &r->cap, '\n', r->fp);
 		if (got < 0) {
+			/* a failed allocation is no end of input */
+			if (errno == ENOMEM)
+				die("%s: out of memory reading a line", r->name);
 			if (ferror(r->fp)) {
 				*errmsg = xasprintf("read error: %s", strerror(errno));
 				r->line++;
