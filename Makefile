@@ -60,7 +60,7 @@ tool_lib  = $(BUILD)/lib/lib$(1).a
 TOOL_LIBS := $(foreach t,$(TOOLS),$(call tool_lib,$(t)))
 TOOL_LDLIBS := $(foreach t,$(TOOLS),$(LDLIBS_$(t)))
 
-.PHONY: all check unit deps deps-servers demo bench fuzz fuzz-long torture lint asan clean install uninstall
+.PHONY: all check unit deps deps-servers demo bench fuzz fuzz-long torture torture-build lint asan clean install uninstall
 .DEFAULT_GOAL := all
 
 # The example documentation site the demo and the tests serve, built from
@@ -167,18 +167,27 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(TOOL_LIBS) $(LIBCTX)
 # Faults of the environment (tests/torture/run.sh, ctxbench(7) FAULTS): the
 # Nth allocation, the Nth output operation (ENOSPC, EIO), SIGKILL, four
 # bfetch processes on one archive.  The shim is preloaded into the programs,
-# never linked into them.  TORTURE_MODES picks modes (alloc io kill lock);
-# TORTURE_BOUND, TORTURE_SAMPLES, TORTURE_KILLS size the sampling.
+# never linked into them.  The programs are built with UndefinedBehavior-
+# Sanitizer into build-torture (it leaves malloc alone, so the shim still
+# replaces it; AddressSanitizer cannot run beside the shim), and a run
+# whose stderr holds a sanitizer report is a violation.  TORTURE_MODES
+# picks modes (alloc io kill lock); TORTURE_BOUND, TORTURE_SAMPLES,
+# TORTURE_KILLS size the sampling.
 TORTURE_MODES ?=
+TORTURE_FLAGS = -O1 -g -fsanitize=undefined -fno-omit-frame-pointer
 
 $(BUILD)/torture/torture.so: tests/torture/shim.c
 	$(call say,LD,$@)mkdir -p $(@D) && $(CC) -std=c11 -O2 -g -fPIC -shared $(WARN) \
 	    -o $@ $< -ldl
 
 torture: deps
-	$(Q)$(MAKE) --no-print-directory all
-	$(Q)CTXBENCH_TOP=$(CURDIR) CTXBENCH_BUILD=$(CURDIR)/$(BUILD) \
+	$(Q)$(MAKE) --no-print-directory BUILD=build-torture CFLAGS="$(TORTURE_FLAGS)" \
+	    LDFLAGS="-fsanitize=undefined" torture-build
+	$(Q)UBSAN_OPTIONS=print_stacktrace=1 \
+	    CTXBENCH_TOP=$(CURDIR) CTXBENCH_BUILD=$(CURDIR)/build-torture \
 	    sh tests/torture/run.sh $(TORTURE_MODES)
+
+torture-build: $(LIBCTX) $(BINS) $(SITE)/llms.txt $(BUILD)/torture/torture.so
 
 # Every fuzz target for FUZZ_LONG_SECONDS (default 600) with its corpus kept
 # in fuzz/corpus/NAME between runs (seeds from tests/fuzz/seeds/NAME); a
@@ -229,6 +238,6 @@ uninstall:
 	for m in $(MANPAGES); do s=$${m##*.}; rm -f $(DESTDIR)$(MANPREFIX)/man$$s/$${m##*/}; done
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-torture
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -45,8 +45,6 @@ struct http {
 	struct http_req *timers;	/* delayed, unsorted */
 	struct http_req *running;	/* in flight (prev/next) */
 	size_t active, queued;
-	CURL **pool;
-	size_t npool, poolcap;
 	uint64_t rng;
 };
 
@@ -426,9 +424,6 @@ http_free(struct http *d)
 		free(d->hosts[i].proxy);
 	}
 	free(d->hosts);
-	for (i = 0; i < d->npool; i++)
-		curl_easy_cleanup(d->pool[i]);
-	free(d->pool);
 	free(d->cacert);
 	free(d->capath);
 	json_decref(d->hostmap);
@@ -554,13 +549,24 @@ on_header(char *p, size_t size, size_t n, void *arg)
 	return len;
 }
 
+/*
+ * A string option: libcurl keeps a copy, and a copy it cannot make would
+ * send another request than asked (no URL, no proxy): out of memory.
+ */
+static void
+set_str(CURL *c, CURLoption opt, const char *v)
+{
+	if (curl_easy_setopt(c, opt, v) == CURLE_OUT_OF_MEMORY)
+		die("out of memory setting up a transfer");
+}
+
 static void
 setup(struct http *d, CURL *c, struct http_req *r, struct host *h)
 {
-	curl_easy_setopt(c, CURLOPT_URL, r->url);
+	set_str(c, CURLOPT_URL, r->url);
 	curl_easy_setopt(c, CURLOPT_PRIVATE, r);
 	if (d->cfg.user_agent)
-		curl_easy_setopt(c, CURLOPT_USERAGENT, d->cfg.user_agent);
+		set_str(c, CURLOPT_USERAGENT, d->cfg.user_agent);
 	if (r->post) {
 		curl_easy_setopt(c, CURLOPT_POST, 1L);
 		curl_easy_setopt(c, CURLOPT_POSTFIELDS, r->post);
@@ -570,8 +576,8 @@ setup(struct http *d, CURL *c, struct http_req *r, struct host *h)
 	if (r->headers)
 		curl_easy_setopt(c, CURLOPT_HTTPHEADER, r->headers);
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+	set_str(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	set_str(c, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, r->timeout_ms);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, r->connect_timeout_ms ?
 	    r->connect_timeout_ms : r->timeout_ms);
@@ -588,15 +594,15 @@ setup(struct http *d, CURL *c, struct http_req *r, struct host *h)
 	curl_easy_setopt(c, CURLOPT_HEADERDATA, r);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, r->errmsg);
 	/* explicit, so the record can say which proxy was used */
-	curl_easy_setopt(c, CURLOPT_PROXY, h->proxy ? h->proxy : "");
+	set_str(c, CURLOPT_PROXY, h->proxy ? h->proxy : "");
 	if (d->cfg.resolve)
 		curl_easy_setopt(c, CURLOPT_RESOLVE, d->cfg.resolve);
 	if (d->cfg.connect_to)
 		curl_easy_setopt(c, CURLOPT_CONNECT_TO, d->cfg.connect_to);
 	if (d->cacert)
-		curl_easy_setopt(c, CURLOPT_CAINFO, d->cacert);
+		set_str(c, CURLOPT_CAINFO, d->cacert);
 	if (d->capath)
-		curl_easy_setopt(c, CURLOPT_CAPATH, d->capath);
+		set_str(c, CURLOPT_CAPATH, d->capath);
 }
 
 static void
@@ -605,13 +611,14 @@ start(struct http *d, struct http_req *r, double now)
 	struct host *h = &d->hosts[r->host];
 	CURL *c;
 
-	/* A reused handle keeps its connection cache; reset clears options. */
-	if (d->npool > 0) {
-		c = d->pool[--d->npool];
-		curl_easy_reset(c);
-	} else if ((c = curl_easy_init()) == NULL) {
-		die("curl_easy_init failed");
-	}
+	/*
+	 * A new handle for each transfer: connections stay in the multi
+	 * handle's cache.  (curl_easy_reset on a used one cannot say that it
+	 * ran out of memory restoring the defaults, and the handle it leaves
+	 * sends a broken request; curl_easy_init says so.)
+	 */
+	if ((c = curl_easy_init()) == NULL)
+		die("out of memory: curl_easy_init failed");
 	r->easy = c;
 	r->prev = NULL;
 	r->next = d->running;
@@ -719,6 +726,19 @@ map_code(CURL *c, CURLcode rc, enum http_err set)
 	case CURLE_SSL_CACERT_BADFILE:
 	case CURLE_SSL_CERTPROBLEM:
 		return HTTP_ECA;
+	case CURLE_OUT_OF_MEMORY:
+	case CURLE_FAILED_INIT:
+	case CURLE_READ_ERROR:
+	case CURLE_WRITE_ERROR:
+	case CURLE_BAD_FUNCTION_ARGUMENT:
+	case CURLE_NOT_BUILT_IN:
+	case CURLE_FUNCTION_NOT_FOUND:
+	case CURLE_UNKNOWN_OPTION:
+	case CURLE_INTERFACE_FAILED:
+	case CURLE_SSL_ENGINE_NOTFOUND:
+	case CURLE_SSL_ENGINE_SETFAILED:
+	case CURLE_SSL_ENGINE_INITFAILED:
+		return HTTP_ELOCAL;
 	default:
 		return HTTP_EOTHER;
 	}
@@ -766,11 +786,7 @@ complete(struct http *d, CURL *c, CURLcode rc, double now)
 	r->next = r->prev = NULL;
 	r->easy = NULL;
 	r->queued = 0;
-	if (d->npool == d->poolcap) {
-		d->poolcap = d->poolcap ? d->poolcap * 2 : 16;
-		d->pool = xreallocarray(d->pool, d->poolcap, sizeof *d->pool);
-	}
-	d->pool[d->npool++] = c;
+	curl_easy_cleanup(c);
 	h->inflight--;
 	d->active--;
 	d->queued--;

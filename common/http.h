@@ -63,6 +63,11 @@ enum http_err {
 	HTTP_ETLS,		/* TLS handshake or certificate failure */
 	HTTP_ECA,		/* the CA file or directory is unusable */
 	HTTP_EABORT,		/* on_data returned nonzero */
+	/*
+	 * a failure of this machine, not of the server: out of memory, a
+	 * local read or write error, a libcurl that cannot do what was asked
+	 */
+	HTTP_ELOCAL,
 	HTTP_EOTHER		/* anything else: see curl_code, errmsg */
 };
 

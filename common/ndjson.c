@@ -123,6 +123,9 @@ ndj_next_err(struct ndj_reader *r, char **errmsg)
 		errno = 0;
 		got = getdelim(&r->buf, &r->cap, '\n', r->fp);
 		if (got < 0) {
+			/* a failed allocation is no end of input */
+			if (errno == ENOMEM)
+				die("%s: out of memory reading a line", r->name);
 			if (ferror(r->fp)) {
 				*errmsg = xasprintf("read error: %s", strerror(errno));
 				r->line++;
@@ -235,6 +238,14 @@ ndj_output_open(const char *path)
 	if (out_file == NULL)
 		die_errno("%s", path);
 	out_fp = atomic_fp(out_file);
+}
+
+void
+ndj_output_stream(FILE *fp)
+{
+	if (out_file)
+		die("output opened twice");
+	out_fp = fp;
 }
 
 FILE *

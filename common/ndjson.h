@@ -89,6 +89,12 @@ int ndj_run(int nfiles, char *const files[], ndj_each_fn each, ndj_end_fn end,
  * pipe (EPIPE) ends the program quietly with status 0... as SIGPIPE would.
  */
 void ndj_output_open(const char *path);
+/*
+ * Direct ndj_emit to fp instead, a stream the caller owns and commits (an
+ * atomic group's file, for a program with several outputs); NULL: stdout.
+ * ndj_output_close then only flushes it and checks it for errors.
+ */
+void ndj_output_stream(FILE *fp);
 FILE *ndj_output(void);
 /* Write rec compactly with "\n".  Does not steal the reference. */
 void ndj_emit(json_t *rec);

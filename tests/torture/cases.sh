@@ -5,7 +5,8 @@
 # command only reads.  A case sets:
 #   CMD       the command, run by sh -c in $OUT (the output directory)
 #   RESUME    the command that continues a killed run (default: CMD)
-#   OUTPUTS   its outputs, relative to $OUT
+#   OUTPUTS   its output files, relative to $OUT
+#   OUTDIRS   directories it makes, absent after a failed run
 #   STORES    stores the program keeps across runs (bfetch's archive):
 #             after any run, store_whole checks they are consistent
 #   prepare   what $OUT holds before a run (default: nothing)
@@ -67,6 +68,7 @@ prepare_fixtures() {
 
 defaults() {
 	RESUME=
+	OUTDIRS=
 	prepare() { :; }
 	store_whole() { :; }
 	normalize() { cat "$1"; }
@@ -89,8 +91,11 @@ case_bfetch() {
 		    cmp -s - "$a/manifest.ndjson"; then
 			violation "archive: manifest.json is not manifest.ndjson"
 		fi
-		jq -r 'select(.fetch_status == "SUCCESS" and .content_sha256 != null) |
-		    .content_sha256 + "  " + .archive_path' "$a/manifest.ndjson" 2>/dev/null |
+		# (sha256sum -c fails on no line: a run stopped before its
+		# first page has nothing to check)
+		sums=$(jq -r 'select(.fetch_status == "SUCCESS" and .content_sha256 != null) |
+		    .content_sha256 + "  " + .archive_path' "$a/manifest.ndjson" 2>/dev/null)
+		[ -z "$sums" ] || printf '%s\n' "$sums" |
 		    (cd "$a" && sha256sum -c --quiet >/dev/null 2>&1) ||
 		    violation "archive: a page differs from its recorded SHA-256"
 	}
@@ -135,6 +140,7 @@ case_bscore_merge() {
 
 case_bstats() {
 	defaults
-	CMD="$BIN/bstats -r report.md -f figures -o results.ndjson $FIX/scored.ndjson"
-	OUTPUTS="report.md results.ndjson figures/accuracy-by-condition.csv figures/accuracy-by-condition.svg"
+	CMD="$BIN/bstats -r report.md -f figures -o results.ndjson --html browser.html $FIX/scored.ndjson"
+	OUTPUTS="report.md results.ndjson figures/accuracy-by-condition.csv figures/accuracy-by-condition.svg browser.html"
+	OUTDIRS=figures
 }

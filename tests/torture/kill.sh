@@ -43,6 +43,7 @@ mode_kill() {
 		outputs_whole
 		(cd "$OUT" && sh -c "${RESUME:-$CMD}" >/dev/null 2>"$W/err")
 		rc=$?
+		sanitizer_check
 		[ $rc -eq 0 ] || violation "the run after the kill exits $rc"
 		outputs_equal
 		changed=$(find "$FIX" -newer "$W/stamp" | head -n 1)

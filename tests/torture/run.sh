@@ -19,6 +19,10 @@
 # undisturbed run writes.  Every violation is printed; the script ends with
 # one line of counts per program and mode, and exits 1 if any was seen.
 #
+# Every run's stderr is searched for a sanitizer report ("runtime error:",
+# from make torture's UBSan build) and a failed assertion: either is a
+# violation.
+#
 # Environment: TORTURE_BOUND (default 100), TORTURE_SAMPLES (default 100),
 # TORTURE_KILLS (default 10), TORTURE_LIMIT (seconds a run may take before
 # it counts as hung, default 30), TORTURE_PROGS (default all eight),
@@ -64,10 +68,12 @@ violation() {	# what
 
 # Every output of the case is absent (after a failure).
 outputs_absent() {
-	for o in $OUTPUTS; do
+	for o in $OUTPUTS $OUTDIRS; do
 		[ -e "$OUT/$o" ] && violation "output $o exists after a failure"
 	done
-	left=$(find "$OUT" -type f \( -name '.*.??????' -o -name '.bfetch-*.tmp' \) 2>/dev/null | head -n 1)
+	# a temporary file or staged directory, or a file moved aside
+	left=$(find "$OUT" \( -name '.*.??????' -o -name '.*.??????.old' \
+	    -o -name '.bfetch-*.tmp' \) 2>/dev/null | head -n 1)
 	[ -n "$left" ] && violation "temporary left: ${left#$OUT/}"
 	return 0
 }
@@ -83,11 +89,17 @@ outputs_equal() {
 	done
 }
 
-# Judge one run that ended with status rc.
-judge() {
-	if grep -Eq 'Sanitizer|runtime error|Assertion|core dumped' "$W/err"; then
+# A sanitizer report (make torture's programs are built with UBSan, whose
+# reports say "runtime error:") or a failed assertion in the run's stderr.
+sanitizer_check() {
+	if grep -Eq 'Sanitizer|runtime error:|Assertion|core dumped' "$W/err"; then
 		violation "sanitizer or assertion report"
 	fi
+}
+
+# Judge one run that ended with status rc.
+judge() {
+	sanitizer_check
 	if [ "$rc" -eq 137 ] && [ -z "$(cat "$W/err")" ]; then
 		violation "still running after $LIMIT s (hung)"
 	elif [ "$rc" -eq 126 ] || [ "$rc" -eq 127 ]; then
@@ -143,7 +155,7 @@ reset_counts() { runs=0; failed=0; absorbed=0; multi=0; bad=0; n=-; }
 reference() {
 	n=0
 	run_case TORTURE_COUNT="$W/count" TORTURE_IO_DIR="$OUT"
-	if [ "$rc" -ne 0 ]; then
+	if [ "$rc" -ne 0 ] || grep -q 'runtime error:' "$W/err"; then
 		echo "torture: $prog: the undisturbed run failed ($rc):" >&2
 		cat "$W/err" >&2
 		exit 1

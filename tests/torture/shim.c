@@ -20,6 +20,9 @@
  * as a full disk stays full; so a stdio stream that buffered the data sees
  * the error when it flushes, as it would.
  *
+ * TORTURE_IO_ONLY=rename: only renames count as output operations (so
+ * TORTURE_IO=2 fails the second rename of a program's outputs).
+ *
  * TORTURE_COUNT=FILE: at exit, write "ALLOCS IOOPS\n" (the counts seen) to
  * FILE, which the runner reads to know how many N to try.
  */
@@ -54,6 +57,7 @@ static int armed;			/* main() has begun */
 static unsigned long alloc_n, alloc_fail;
 static unsigned long io_n, io_fail;
 static int io_errno = ENOSPC;
+static int io_only_rename;
 static const char *io_dir;
 static size_t io_dir_len;
 static const char *count_file;
@@ -234,11 +238,16 @@ poison_fd(int fd)
 		abort();	/* the test would prove nothing */
 }
 
-/* Count one output operation on fd; 1 when it is the one to fail. */
+/*
+ * Count one output operation on fd (-1 and by_path set: a rename of an
+ * output); 1 when it is the one to fail.
+ */
 static int
 io_fails(int fd, int by_path)
 {
 	if (!armed || io_dir == NULL || !(by_path || fd_is_output(fd)))
+		return 0;
+	if (io_only_rename && !by_path)
 		return 0;
 	if (++io_n < io_fail || io_fail == 0)
 		return 0;
@@ -384,6 +393,8 @@ torture_main(int argc, char **argv, char **envp)
 	io_dir_len = io_dir ? strlen(io_dir) : 0;
 	if (e && strcmp(e, "EIO") == 0)
 		io_errno = EIO;
+	e = getenv("TORTURE_IO_ONLY");
+	io_only_rename = e && strcmp(e, "rename") == 0;
 	count_file = getenv("TORTURE_COUNT");
 	atexit(report);
 	armed = 1;

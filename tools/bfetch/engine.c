@@ -593,11 +593,20 @@ job_done(struct engine *e, struct fetch *f)
 	fetch_end(e, f);
 }
 
+/*
+ * A failure of this machine (out of memory, a local I/O error) says nothing
+ * about the site: the run stops without a record for the URL, so that
+ * --resume fetches it again (bfetch(1), EXIT STATUS).
+ */
 static void
 fetch_done(struct http_req *req)
 {
 	struct fetch *f = req->arg;
 
+	if (req->err == HTTP_ELOCAL)
+		die("%s: local failure, not the site's (curl error %d: %s); "
+		    "no record written for it: bfetch --resume fetches it again",
+		    req->url, req->curl_code, req->errmsg);
 	if (f->job < 0)
 		robots_done(f->e, f);
 	else

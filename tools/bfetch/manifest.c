@@ -165,14 +165,16 @@ bfetch_manifest_json(const char *archive)
 		die_errno("%s", dst);
 	out = atomic_fp(af);
 	fputs("[", out);
-	while (in && (n = getline(&line, &cap, in)) > 0) {
-		if (line[n - 1] != '\n')
-			break;	/* cut */
+	for (n = 0; in; ) {
+		errno = 0;
+		if ((n = getline(&line, &cap, in)) <= 0 || line[n - 1] != '\n')
+			break;	/* the end, or a line cut by a kill */
 		fputs(first ? "\n" : ",\n", out);
 		fwrite(line, 1, (size_t)n - 1, out);
 		first = 0;
 	}
-	if (in && ferror(in))
+	/* getline's failed allocation is no end of file */
+	if (in && (ferror(in) || (n < 0 && errno == ENOMEM)))
 		die_errno("%s", src);
 	fputs(first ? "]\n" : "\n]\n", out);
 	if (atomic_commit(af) < 0)

@@ -52,8 +52,7 @@ struct blind {
 	json_t *conds;		/* condition -> index */
 	json_t *tuples;		/* tuple -> line */
 	int adjacency_warned;
-	struct atomic_file **files;
-	size_t nfiles;
+	struct atomic_group *out;	/* every output, committed together */
 };
 
 static size_t
@@ -436,17 +435,13 @@ static FILE *
 open_out(struct blind *b, const char *dir, const char *name, mode_t mode)
 {
 	char *path = path_join(dir, name);
-	struct atomic_file *f;
+	FILE *fp;
 
 	guard_sheet(b, path);
-	f = atomic_open(path, mode);
-
-	if (!f)
+	if (!(fp = atomic_group_open(b->out, path, mode)))
 		die_errno("%s", path);
 	free(path);
-	b->files = xreallocarray(b->files, b->nfiles + 1, sizeof *b->files);
-	b->files[b->nfiles++] = f;
-	return atomic_fp(f);
+	return fp;
 }
 
 /*
@@ -700,7 +695,7 @@ write_sheet_set(struct blind *b, const char *dir, const char *set, const size_t 
 	size_t nspecs, i;
 	struct sheet_spec *specs = sheet_specs(b->r, b->o->passes, &nspecs);
 
-	if (mkdir_p(dir, 0755) < 0)
+	if (atomic_group_mkdir(b->out, dir, 0755) < 0)
 		die_errno("%s", dir);
 	for (i = 0; i < nspecs; i++)
 		write_sheet(b, dir, &specs[i], order, m, self_check);
@@ -786,7 +781,7 @@ write_sources(struct blind *b, const size_t *order, size_t m)
 	char *d = path_join(b->o->dir, "sources");
 	size_t i;
 
-	if (mkdir_p(d, 0755) < 0)
+	if (atomic_group_mkdir(b->out, d, 0755) < 0)
 		die_errno("%s", d);
 	for (i = 0; i < m; i++) {
 		struct item *it = &b->items[order[i]];
@@ -870,14 +865,12 @@ make_key(const struct blind *b, const struct draws *d)
 static void
 open_key(struct blind *b, const char *kj)
 {
-	struct atomic_file *kf = atomic_open(b->o->key, 0600);
+	FILE *kf = atomic_group_open(b->out, b->o->key, 0600);
 
 	if (!kf)
 		die_errno("%s", b->o->key);
-	fputs(kj, atomic_fp(kf));
-	fputc('\n', atomic_fp(kf));
-	b->files = xreallocarray(b->files, b->nfiles + 1, sizeof *b->files);
-	b->files[b->nfiles++] = kf;
+	fputs(kj, kf);
+	fputc('\n', kf);
 }
 
 /* Every sheet set, the sources and the key to temporaries, then all committed. */
@@ -885,9 +878,9 @@ static void
 write_all(struct blind *b, const struct draws *d, const char *kj)
 {
 	const struct bsm_opts *o = b->o;
-	char *dir;
-	size_t i;
+	char *dir, *bad;
 
+	b->out = atomic_group_new();
 	write_sheet_set(b, o->dir, "", d->order, d->m, 0);
 	if (d->n2) {
 		dir = path_join(o->dir, "second-rater");
@@ -902,9 +895,10 @@ write_all(struct blind *b, const struct draws *d, const char *kj)
 	if (o->sources && d->m)
 		write_sources(b, d->order, d->m);
 	open_key(b, kj);
-	for (i = 0; i < b->nfiles; i++)
-		if (atomic_commit(b->files[i]) < 0)
-			die_errno("cannot write output");
+	if (atomic_group_commit(b->out, &bad) < 0)
+		die("%s: cannot write: %s; no output written", bad,
+		    strerror(errno));
+	b->out = NULL;
 }
 
 static void
@@ -918,7 +912,6 @@ release_blind(struct blind *b, struct draws *d)
 		free(b->items[i].completeness);
 	}
 	free(b->items);
-	free(b->files);
 	free(d->order);
 	free(d->second);
 	free(d->selfc);

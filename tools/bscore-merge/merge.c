@@ -911,13 +911,11 @@ release_run(struct run *u)
 /* ------------------------------------------------------------ outputs */
 
 /*
- * The outputs of a merge: written to temporaries beside their targets, then
- * committed all or none (commit_outputs).
+ * The outputs of a merge: staged in one atomic group, then committed all or
+ * none (commit_outputs).
  */
 struct outputs {
-	struct atomic_file *f[3];
-	const char *path[3];
-	size_t n;
+	struct atomic_group *g;
 	FILE *sfp, *rfp, *dfp;	/* scored records, raw-data.csv, details */
 	struct csv_writer rw;
 	json_t *details;	/* response_id -> its records fields */
@@ -927,35 +925,26 @@ struct outputs {
 static FILE *
 out_open(struct outputs *os, const char *path)
 {
-	struct atomic_file *f = atomic_open(path, 0644);
+	FILE *fp = atomic_group_open(os->g, path, 0644);
 
-	if (!f)
+	if (!fp)
 		die_errno("%s", path);
-	os->path[os->n] = path;
-	os->f[os->n++] = f;
-	return atomic_fp(f);
+	return fp;
 }
 
 /*
- * Every output is flushed and synced before any is renamed into place, so a
- * full disk or another write error leaves none of them committed (the exit
- * handler removes the temporaries) and the message names the file.
+ * Every output is written and synced before any is renamed into place, and
+ * a rename that fails undoes the others (atomic.h): a full disk or another
+ * write error leaves every output as it was, and the message names the file.
  */
 static void
 commit_outputs(struct outputs *os)
 {
-	size_t i;
+	char *bad;
 
-	for (i = 0; i < os->n; i++) {
-		FILE *fp = atomic_fp(os->f[i]);
-		errno = 0;
-		if (fflush(fp) == EOF || ferror(fp) || fsync(fileno(fp)) < 0)
-			die("%s: cannot write: %s; no output written", os->path[i],
-			    strerror(errno ? errno : EIO));
-	}
-	for (i = 0; i < os->n; i++)
-		if (atomic_commit(os->f[i]) < 0)
-			die_errno("%s: cannot commit", os->path[i]);
+	if (atomic_group_commit(os->g, &bad) < 0)
+		die("%s: cannot write: %s; no output written", bad,
+		    strerror(errno));
 }
 
 static char *
@@ -1029,6 +1018,7 @@ open_outputs(struct run *u, struct outputs *os)
 	size_t i;
 
 	memset(os, 0, sizeof *os);
+	os->g = atomic_group_new();
 	os->details = json_object();
 	os->sfp = o->output && strcmp(o->output, "-") ? out_open(os, o->output) : stdout;
 	if (o->raw_data) {
@@ -1167,6 +1157,8 @@ write_outputs(struct run *u)
 	}
 	if (os.dfp) {
 		char *s = json_dumps(os.details, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		if (s == NULL)
+			die("%s: cannot serialise the details", u->o->details);
 		fputs(s, os.dfp);
 		fputc('\n', os.dfp);
 		free(s);
@@ -1218,10 +1210,11 @@ bsm_merge(const struct bsm_opts *o)
 		return rc;
 	}
 	first = o->primary ? o->primary : u.order[0];
+	write_outputs(&u);
+	/* after the outputs are committed: a failed run says one thing */
 	if (u.norder && kind_rank(json_string_value(json_object_get(json_object_get(u.m.raters,
 	    first), "kind"))) > 0)
 		warn("warning: the primary rater is not human; spec 000 §10 requires human verification");
-	write_outputs(&u);
 	merge_summary(&u);
 	release_run(&u);
 	return 0;

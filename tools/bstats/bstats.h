@@ -178,8 +178,11 @@ void bstats_conformance(struct bst_study *s, const char *path);
 void bstats_analyse(struct bst_study *s);
 /* report.c: write the Markdown report of an analysed study. */
 void bstats_report(const struct bst_study *s, FILE *fp);
-/* svg.c: write the SVG figures and their CSV data into dir (created). */
-void bstats_figures(const struct bst_study *s, const char *dir);
+/* svg.c: stage the SVG figures and their CSV data in dir (made when
+ * absent) as outputs of the group g, which the caller commits. */
+struct atomic_group;
+void bstats_figures(const struct bst_study *s, struct atomic_group *g,
+    const char *dir);
 /* svg.c: the figures one by one (for the browser): name, and the SVG
  * element. */
 #define BST_NFIGURES 4

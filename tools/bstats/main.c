@@ -3,6 +3,7 @@
  * 000 §8): scored records in, one NDJSON result record per test out, a
  * Markdown report and SVG figures on request.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,34 +225,43 @@ power_doc(const struct bst_study *s, FILE *fp)
 	bstats_power_report(s->results, fp);
 }
 
-/* Open path ("-": stdout) for one document, written atomically. */
+/*
+ * Every output of a run (-o, -r, -f, --html) is staged in one atomic group
+ * and committed at the end, all or none: a failure on the last file leaves
+ * the earlier ones as they were.
+ */
+
+/* Open path ("-": stdout) for one document of the group g. */
 static FILE *
-doc_open(const char *path, struct atomic_file **af)
+doc_open(struct atomic_group *g, const char *path)
 {
-	*af = NULL;
+	FILE *fp;
+
 	if (strcmp(path, "-") == 0)
 		return stdout;
-	if (!(*af = atomic_open(path, 0644)))
+	if (!(fp = atomic_group_open(g, path, 0644)))
 		die_errno("%s", path);
-	return atomic_fp(*af);
+	return fp;
 }
 
+/* Write one document to path ("-": stdout) in the group g. */
 static void
-doc_commit(const char *path, struct atomic_file *af)
-{
-	if (af && atomic_commit(af) != 0)
-		die_errno("%s", path);
-}
-
-/* Write one document to path ("-": stdout), atomically. */
-static void
-write_doc(const struct bst_study *s, const char *path,
+write_doc(const struct bst_study *s, struct atomic_group *g, const char *path,
     void (*fn)(const struct bst_study *, FILE *))
 {
-	struct atomic_file *af;
+	fn(s, doc_open(g, path));
+}
 
-	fn(s, doc_open(path, &af));
-	doc_commit(path, af);
+/* Rename every output of the run into place, or leave all as they were. */
+static void
+commit_outputs(struct atomic_group *g)
+{
+	char *bad;
+
+	ndj_output_stream(NULL);	/* the group closes the records' file */
+	if (atomic_group_commit(g, &bad) < 0)
+		die("%s: cannot write: %s; no output written", bad,
+		    strerror(errno));
 }
 
 /*
@@ -259,12 +269,11 @@ write_doc(const struct bst_study *s, const char *path,
  * analysed as this run's are (same options), and shown beside it.
  */
 static void
-write_html(const struct bst_study *s, const struct outputs *o)
+write_html(const struct bst_study *s, const struct outputs *o,
+    struct atomic_group *g)
 {
 	struct bst_study other = { 0 };
-	struct atomic_file *af;
 	const char *label;
-	FILE *fp;
 
 	if (o->compare) {
 		other.opt = s->opt;
@@ -275,9 +284,7 @@ write_html(const struct bst_study *s, const struct outputs *o)
 	}
 	label = o->compare ? strrchr(o->compare, '/') : NULL;
 	label = label ? label + 1 : o->compare;
-	fp = doc_open(o->html, &af);
-	bstats_html(s, o->compare ? &other : NULL, label, fp);
-	doc_commit(o->html, af);
+	bstats_html(s, o->compare ? &other : NULL, label, doc_open(g, o->html));
 	if (o->compare)
 		bstats_free(&other);
 }
@@ -286,6 +293,7 @@ write_html(const struct bst_study *s, const struct outputs *o)
 static void
 power_run(struct bst_study *s, struct outputs *o, int nfiles)
 {
+	struct atomic_group *g;
 	json_t *res, *r;
 	size_t i;
 
@@ -298,14 +306,16 @@ power_run(struct bst_study *s, struct outputs *o, int nfiles)
 		    "one variance, their sum at most 1");
 	o->power.seed = s->opt.seed;
 	o->power.alpha = s->opt.alpha;
-	ndj_output_open(o->output);
+	g = atomic_group_new();
+	ndj_output_stream(doc_open(g, o->output ? o->output : "-"));
 	res = bstats_power(&o->power);
 	json_array_foreach(res, i, r)
 		ndj_emit(r);
 	if (o->report) {
 		s->results = res;
-		write_doc(s, o->report, power_doc);
+		write_doc(s, g, o->report, power_doc);
 	}
+	commit_outputs(g);
 	json_decref(res);
 	s->results = NULL;
 }
@@ -337,6 +347,7 @@ main(int argc, char **argv)
 {
 	struct bst_study s = { 0 };
 	struct outputs o = { 0 };
+	struct atomic_group *g;
 	size_t i;
 	json_t *r;
 	int untested;
@@ -357,7 +368,8 @@ main(int argc, char **argv)
 	s.opt.keep_records = o.html != NULL;
 	if (o.conformance)
 		bstats_conformance(&s, o.conformance);
-	ndj_output_open(o.output);
+	g = atomic_group_new();
+	ndj_output_stream(doc_open(g, o.output ? o.output : "-"));
 	ndj_run(argc - optind, argv + optind, each, NULL, &s);
 	if (s.nobs == 0 && s.nalt == 0)
 		die("no primary scored records in the input");
@@ -365,16 +377,16 @@ main(int argc, char **argv)
 	json_array_foreach(s.results, i, r)
 		ndj_emit(r);
 	if (o.report)
-		write_doc(&s, o.report, bstats_report);
+		write_doc(&s, g, o.report, bstats_report);
 	if (o.figures)
-		bstats_figures(&s, o.figures);
+		bstats_figures(&s, g, o.figures);
 	if (o.html)
-		write_html(&s, &o);
+		write_html(&s, &o, g);
+	commit_outputs(g);
 	untested = summary(&s);
 	bstats_free(&s);
 	if (untested) {
 		/* every output is written, so that section 1 says why */
-		ndj_output_close();
 		die("no scored pair: no (site, question, model) has a usable "
 		    "rating under both conditions, so nothing was tested (section 1 "
 		    "of the report and the exclusion_accounting record count where "

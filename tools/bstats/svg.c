@@ -852,34 +852,35 @@ bstats_figure_svg(const struct bst_study *s, size_t i, FILE *fp)
 	FIGURES[i].svg(s, fp);
 }
 
+/* DIR/NAME.EXT in the run's group of outputs. */
 static void
-write_file(const struct bst_study *s, const char *dir, const char *name,
-    const char *ext, void (*fn)(const struct bst_study *, FILE *), int xml)
+write_file(const struct bst_study *s, struct atomic_group *g, const char *dir,
+    const char *name, const char *ext,
+    void (*fn)(const struct bst_study *, FILE *), int xml)
 {
 	char file[128], *path;
-	struct atomic_file *af;
+	FILE *fp;
 
 	snprintf(file, sizeof file, "%s.%s", name, ext);
 	path = path_join(dir, file);
-	if (!(af = atomic_open(path, 0644)))
+	if (!(fp = atomic_group_open(g, path, 0644)))
 		die_errno("%s", path);
 	if (xml)
-		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", atomic_fp(af));
-	fn(s, atomic_fp(af));
-	if (atomic_commit(af) != 0)
-		die_errno("%s", path);
+		fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", fp);
+	fn(s, fp);
 	free(path);
 }
 
 void
-bstats_figures(const struct bst_study *s, const char *dir)
+bstats_figures(const struct bst_study *s, struct atomic_group *g,
+    const char *dir)
 {
 	size_t i;
 
-	if (mkdir_p(dir, 0755) != 0)
+	if (atomic_group_mkdir(g, dir, 0755) != 0)
 		die_errno("%s", dir);
 	for (i = 0; i < BST_NFIGURES; i++) {
-		write_file(s, dir, FIGURES[i].name, "svg", FIGURES[i].svg, 1);
-		write_file(s, dir, FIGURES[i].name, "csv", FIGURES[i].csv, 0);
+		write_file(s, g, dir, FIGURES[i].name, "svg", FIGURES[i].svg, 1);
+		write_file(s, g, dir, FIGURES[i].name, "csv", FIGURES[i].csv, 0);
 	}
 }
