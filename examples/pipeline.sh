@@ -10,8 +10,9 @@
 # commas) and LIMIT (the first N questions) run only those questions, end to
 # end.  VARIANTS=1 adds the condition variants of examples/variants.json
 # (B-plain, A-markdown, A-whole and a prompt variant) beside A and B; without
-# it every output is what the two-condition study writes.  Nothing is left
-# running afterwards.
+# it every output is what the two-condition study writes.  SITE_PORT serves
+# the site on that port (default: a free one), so that two runs name the
+# same URLs.  Nothing is left running afterwards.
 set -eu
 top=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${CTXBENCH_BUILD:-$top/build}
@@ -23,6 +24,7 @@ MODEL=${MODEL:-}
 QUESTION=${QUESTION:-}
 LIMIT=${LIMIT:-}
 VARIANTS=${VARIANTS:-}
+SITE_PORT=${SITE_PORT:-0}
 PATH=$bin:$PATH
 export PATH
 
@@ -39,7 +41,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-python3 "$ex/serve.py" --root "$build/site" --port-file "$OUT/port" &
+python3 "$ex/serve.py" --root "$build/site" --port "$SITE_PORT" --port-file "$OUT/port" &
 server_pid=$!
 i=0
 while [ ! -s "$OUT/port" ]; do
