@@ -217,4 +217,32 @@ expect_status 2 "bread --variant with -m: a usage error"
 run "$BIN/bread" -a "$V/archive" -o "$T/again.ndjson" "$V/pages-A-whole.ndjson"
 is "$(jq -r 'select(.condition == "A") | has("variant")' "$T/again.ndjson" | sort -u)" false \
     "bread without --variant removes a stale variant field"
+
+# ---- the study Makefile: make variants
+python3 "$TOP/examples/serve.py" --port-file "$T/site.port" >/dev/null 2>&1 &
+site=$!
+stop_site() { kill "$site" 2>/dev/null; wait "$site" 2>/dev/null; return 0; }
+at_exit stop_site
+i=0
+while [ ! -s "$T/site.port" ] && [ $i -le 200 ]; do i=$((i + 1)); sleep 0.05; done
+K=$T/corpus
+mkdir -p "$K"
+for f in site-list.csv questions.json gold-answers.json benchmark-config.json; do
+	sed "s|https://docs.ctxbench.example|http://127.0.0.1:$(cat "$T/site.port")|g" "$TOP/examples/$f" >"$K/$f"
+done
+study() {
+	make -s -C "$TOP/examples/study" CORPUS="$K" BIN="$BIN/" JOBS=2 MODELS=extractive-baseline "$@"
+}
+rc=0
+study OUT="$T/s0" variants >"$T/s0.log" 2>&1 || rc=$?
+is "$rc" 2 "make variants without declared variants stops"
+like "$(cat "$T/s0.log")" "declares no variants" "  saying so"
+jq -s '.[0] * (.[1] | del(._comment))' "$K/benchmark-config.json" "$TOP/examples/variants.json" >"$K/v.json"
+mv "$K/v.json" "$K/benchmark-config.json"
+rc=0
+study OUT="$T/s1" variants >"$T/s1.log" 2>&1 || rc=$?
+is "$rc" 0 "make variants with the example's variants" || tail -n 10 "$T/s1.log" | sed 's/^/# /'
+is "$(jq -r .condition "$T/s1/counted.ndjson" | sort -u | tr '\n' ' ')" \
+    "A A-markdown A-whole B B-neutral-prompt B-plain " "  counted contexts of A, B and every variant"
+ok test -s "$T/s1/pages-A-whole.ndjson"
 done_testing
