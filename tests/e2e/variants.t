@@ -218,6 +218,17 @@ run "$BIN/bread" -a "$V/archive" -o "$T/again.ndjson" "$V/pages-A-whole.ndjson"
 is "$(jq -r 'select(.condition == "A") | has("variant")' "$T/again.ndjson" | sort -u)" false \
     "bread without --variant removes a stale variant field"
 
+# ---- the schema of the configuration says what common/variants.c checks
+SC=$TOP/examples/benchmark-config-schema.json
+is "$(jq -c '.properties.variants.items.oneOf[0].enum' "$SC")" '["B-plain","A-markdown","A-whole"]' \
+    "schema: the three built-in variants"
+is "$(jq -r --slurpfile s "$SC" '.variants[] | if type == "string" then
+    (. as $v | $s[0].properties.variants.items.oneOf[0].enum | index($v) != null)
+    else (.name | test($s[0].properties.variants.items.oneOf[1].properties.name.pattern)) end' \
+    "$TOP/examples/variants.json" | sort -u)" true "schema: examples/variants.json's declarations fit it"
+is "$(jq -r '.comparisons[]' "$TOP/examples/variants.json" |
+    grep -Ec "$(jq -r .properties.comparisons.items.pattern "$SC")")" 4 "schema: its comparisons fit the X:Y pattern"
+
 # ---- the study Makefile: make variants
 python3 "$TOP/examples/serve.py" --port-file "$T/site.port" >/dev/null 2>&1 &
 site=$!
