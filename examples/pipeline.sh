@@ -8,7 +8,11 @@
 # and MODEL point binfer at a real Ollama server instead of the built-in
 # extractive engine.  QUESTION (a question_id, or several separated by
 # commas) and LIMIT (the first N questions) run only those questions, end to
-# end.  Nothing is left running afterwards.
+# end.  VARIANTS=1 adds the condition variants of examples/variants.json
+# (B-plain, A-markdown, A-whole and a prompt variant) beside A and B; without
+# it every output is what the two-condition study writes.  SITE_PORT serves
+# the site on that port (default: a free one), so that two runs name the
+# same URLs.  Nothing is left running afterwards.
 set -eu
 top=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${CTXBENCH_BUILD:-$top/build}
@@ -19,6 +23,8 @@ ENDPOINT=${ENDPOINT:-}
 MODEL=${MODEL:-}
 QUESTION=${QUESTION:-}
 LIMIT=${LIMIT:-}
+VARIANTS=${VARIANTS:-}
+SITE_PORT=${SITE_PORT:-0}
 PATH=$bin:$PATH
 export PATH
 
@@ -35,7 +41,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-python3 "$ex/serve.py" --root "$build/site" --port-file "$OUT/port" &
+python3 "$ex/serve.py" --root "$build/site" --port "$SITE_PORT" --port-file "$OUT/port" &
 server_pid=$!
 i=0
 while [ ! -s "$OUT/port" ]; do
@@ -60,6 +66,17 @@ if [ -n "$QUESTION$LIMIT" ]; then
 fi
 cfg=$S/benchmark-config.json
 A=$OUT/archive
+
+# ---- condition variants (VARIANTS=1), part 1: the config declaring them is
+# the study's with examples/variants.json's "variants" and "comparisons".
+vcfg=""
+vpages=""
+if [ -n "$VARIANTS" ] && [ "$VARIANTS" != 0 ]; then
+	vcfg=$S/benchmark-config-variants.json
+	jq -s '.[0] * (.[1] | del(._comment))' "$cfg" "$ex/variants.json" >"$vcfg"
+	step "condition variants: $(jq -r '[.variants[] | if type == "string" then . else .name end] | join(", ")' "$vcfg")"
+fi
+# ---- end of condition variants, part 1
 cd "$OUT"
 
 step "bfetch: the site's llms.txt"
@@ -74,12 +91,24 @@ bfetch -c "$cfg" -a "$A" -r 0 --resume -o manifest.ndjson jobs.ndjson
 step "bread: condition A"
 jq -c 'select(.condition == "A")' manifest.ndjson >manifest-a.ndjson
 bread -c "$cfg" -a "$A" -o pages-a.ndjson manifest-a.ndjson
+# ---- condition variants, part 2: each declared variant of A extracted by
+# its own bread run, its page records stamped with the variant's name.
+if [ -n "$vcfg" ]; then
+	for v in $(jq -r '.variants[] | strings | select(. == "A-markdown" or . == "A-whole")' "$vcfg"); do
+		step "bread --variant $v"
+		bread -c "$cfg" -a "$A" --variant "$v" -o "pages-$v.ndjson" manifest-a.ndjson
+		vpages="$vpages pages-$v.ndjson"
+	done
+fi
+# ---- end of condition variants, part 2
 step "bmdprep: condition B"
 jq -c 'select(.condition == "B")' manifest.ndjson >manifest-b.ndjson
 bmdprep -c "$cfg" -a "$A" -o pages-b.ndjson manifest-b.ndjson
 step "bctx assemble: contexts and prompts"
+# (with VARIANTS: the config declaring the variants, and their pages)
+# shellcheck disable=SC2086
 bctx assemble -q "$S/questions.json" -s "$S/site-list.csv" -g "$S/gold-answers.json" \
-    -c "$cfg" -l links.ndjson -o contexts.ndjson pages-a.ndjson pages-b.ndjson
+    -c "${vcfg:-$cfg}" -l links.ndjson -o contexts.ndjson pages-a.ndjson pages-b.ndjson $vpages
 step "btok: token counts"
 btok -o counted.ndjson contexts.ndjson
 if [ -n "$ENDPOINT" ] && [ -n "$MODEL" ]; then
@@ -99,7 +128,9 @@ bscore-merge autoscore --rater autoscore -o autoscore.ndjson sheets/sheet.csv
 bscore-merge merge -k key.json -r responses.ndjson -o scored.ndjson --keep-texts \
     --raw-data raw-data.csv --details hallucination-details.json autoscore.ndjson
 step "bstats: the analysis and the results browser"
-bstats -r report.md -f figures -o results.ndjson --html results.html scored.ndjson
+# (with VARIANTS: the declared comparisons, from the config)
+bstats ${vcfg:+--config "$vcfg"} -r report.md -f figures -o results.ndjson \
+    --html results.html scored.ndjson
 
 kill "$server_pid" 2>/dev/null || :
 wait "$server_pid" 2>/dev/null || :

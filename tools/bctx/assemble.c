@@ -13,12 +13,21 @@
  * order; a document linked from an Optional section appears only because
  * the question cites it.  --style reference writes it as the reference
  * create_ctx does (llms_txt/core.py with fastcore's to_xml, do_escape off).
+ *
+ * The condition variants the config declares (variants.h; spec 001 §7
+ * L-IV-2..4) follow each question's A and B records, in declaration order:
+ * B-plain is B's documents joined without the tags, A-markdown and A-whole
+ * are assembled as A from the page records bread --variant stamped with
+ * their name, and a prompt variant is the content of its `of` under its own
+ * template.  Without variants the output is what it always was.
  */
 #define _XOPEN_SOURCE 700
+#include <assert.h>
 #include <string.h>
 #include <time.h>
 
 #include "ctx.h"
+#include "variants.h"
 #include "words.h"
 #include "bctx.h"
 
@@ -29,6 +38,8 @@ struct asm_state {
 	json_t *pages;		/* "site\ncond\nurl" -> record */
 	json_t *gold;		/* question_id -> gold object, or NULL */
 	json_t *cfg;
+	struct variants vars;	/* the config's variants (none without -c) */
+	json_t *vseen;		/* variant -> true: a page record carried it */
 	size_t ncontexts;	/* context records written */
 	json_t *excluded;	/* exclusion_reason -> contexts excluded for it */
 };
@@ -147,7 +158,7 @@ wanted(const struct asm_state *st, const char *site, const char *url)
 static void
 index_page(struct asm_state *st, json_t *rec)
 {
-	const char *site, *url, *cond, *fs;
+	const char *site, *url, *cond, *fs, *variant;
 	json_t *old;
 	char *key;
 
@@ -159,6 +170,10 @@ index_page(struct asm_state *st, json_t *rec)
 	url = rec_str(rec, "url");
 	cond = rec_str(rec, "condition");
 	fs = rec_str_opt(rec, "fetch_status");
+	variant = rec_str_opt(rec, "variant");
+	if (variant && strcmp(cond, "A") != 0)
+		ndj_die("variant: a variant's page is a condition A record (bread "
+		    "--variant), not condition %s", cond);
 	rec_str_opt(rec, "exclusion_reason");
 	if (usable(rec)) {
 		if (strcmp(cond, "A") == 0 && fs && !json_object_get(rec, "text"))
@@ -173,9 +188,12 @@ index_page(struct asm_state *st, json_t *rec)
 		else if (strcmp(cond, "B") == 0 && fs)
 			rec_str(rec, "markdown");	/* bmdprep's output */
 	}
+	if (variant)
+		json_object_set_new(st->vseen, variant, json_true());
 	if (!wanted(st, site, url))
 		return;		/* validated, not kept: no context uses it */
-	key = page_key(site, cond, url, 1);
+	/* a variant's pages are kept apart from condition A's, under its name */
+	key = page_key(site, variant ? variant : cond, url, 1);
 	old = json_object_get(st->pages, key);
 	/* A re-run may repeat a page: a usable record wins, else the last. */
 	if (old == NULL || usable(rec) || !usable(old))
@@ -517,9 +535,10 @@ seen_page(json_t *used, const char *url)
 	return seen;
 }
 
+/* Condition A, or a variant of it whose pages are indexed under cond. */
 static void
-assemble_a(struct asm_state *st, const char *site, struct bctx_map *maps,
-    size_t n, struct result *r)
+assemble_a(struct asm_state *st, const char *site, const char *cond,
+    struct bctx_map *maps, size_t n, struct result *r)
 {
 	json_t *used = json_object();
 	size_t i;
@@ -536,7 +555,7 @@ assemble_a(struct asm_state *st, const char *site, struct bctx_map *maps,
 		}
 		if (seen_page(used, m->a_url))
 			continue;
-		rec = find_page(st, site, "A", m->a_url);
+		rec = find_page(st, site, cond, m->a_url);
 		if ((why = page_reason(rec, "text", tmp, sizeof tmp)) != NULL) {
 			add_dropped(r->dropped, m->a_url, why);
 			continue;
@@ -782,7 +801,10 @@ fill_template(const char *tpl, const char *content, const char *question)
 	return buf_detach(&b, NULL);
 }
 
-/* Assemble the content of one condition of question q into r. */
+/*
+ * Assemble the content of one condition of question q into r: B, or A or
+ * a variant of A assembled as A from the pages indexed under cond.
+ */
 static void
 build_context(struct asm_state *st, const json_t *q, const char *cond,
     struct bctx_map *maps, size_t n, struct result *r)
@@ -793,8 +815,8 @@ build_context(struct asm_state *st, const json_t *q, const char *cond,
 	memset(r, 0, sizeof *r);
 	r->pages = json_array();
 	r->dropped = json_array();
-	if (strcmp(cond, "A") == 0) {
-		assemble_a(st, site, maps, n, r);
+	if (strcmp(cond, "B") != 0) {
+		assemble_a(st, site, cond, maps, n, r);
 		buf_add(&r->plain, buf_str(&r->content), r->content.len);
 	} else
 		assemble_b(st, site, domain, maps, n, r);
@@ -957,16 +979,49 @@ summary(const struct asm_state *st, int nfiles, char *const files[])
 	buf_release(&why);
 }
 
-/* Write the context record of one condition; releases r. */
+/*
+ * The prompts of a context with -c: the config's template, or a prompt
+ * variant's own (v); null without a config or for an excluded context.
+ */
+static void
+set_prompts(const struct asm_state *st, json_t *rec, const struct variant *v,
+    const struct result *r, const char *qtext)
+{
+	const char *sys, *user;
+	char *u;
+
+	if (st->cfg == NULL || r->excluded) {
+		json_set_null(rec, "system_prompt");
+		json_set_null(rec, "user_prompt");
+		return;
+	}
+	if (v && v->kind == VARIANT_PROMPT) {
+		sys = v->system_prompt;
+		user = v->user_prompt;
+	} else {
+		sys = cfg_str(st->cfg, "prompt_template.system_prompt", "");
+		user = cfg_str(st->cfg, "prompt_template.user_prompt",
+		    "Content:\n{assembled_content}\n\nQuestion: {question_text}");
+	}
+	u = fill_template(user, buf_str(&r->content), qtext);
+	json_set_str(rec, "system_prompt", sys);
+	json_set_str(rec, "user_prompt", u);
+	free(u);
+}
+
+/*
+ * Write the context record of condition cond (v: its declaration when it
+ * is a variant, NULL for A and B); r stays the caller's.
+ */
 static void
 emit_context(struct asm_state *st, const json_t *q, const char *cond,
-    const struct bctx_map *maps, size_t n, struct result *r,
-    const struct bctx_parity *par)
+    const struct variant *v, const struct bctx_map *maps, size_t n,
+    const struct result *r, const struct bctx_parity *par)
 {
 	const char *site = json_string_value(json_object_get(q, "site_id"));
 	const char *qid = json_string_value(json_object_get(q, "question_id"));
 	const char *qtext = json_string_value(json_object_get(q, "text"));
-	json_t *rec = json_object(), *g = NULL, *site_obj, *v;
+	json_t *rec = json_object(), *g = NULL, *site_obj, *sector;
 	const char *lm, *reason = NULL;
 	char *mapping;
 
@@ -974,13 +1029,16 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 		reason = json_array_size(r->dropped) > 0 ? json_string_value(
 		    json_object_get(json_array_get(r->dropped, 0), "reason")) :
 		    "NOT_ARCHIVED";
-	mapping = mapping_rules(st, cond, maps, n);
+	mapping = mapping_rules(st, v ? variants_base(&st->vars, cond) : cond,
+	    maps, n);
 	lm = latest_modified(r->pages);
 	json_set_str(rec, "site_id", site);
 	json_set_str(rec, "domain", json_string_value(json_object_get(q,
 	    "domain")));
 	json_set_str(rec, "question_id", qid);
 	json_set_str(rec, "condition", cond);
+	if (v)
+		json_set_str(rec, "variant_of", v->of);
 	json_set_new(rec, "complexity", json_incref(json_object_get(q, "complexity")));
 	json_set_str(rec, "question_text", qtext);
 	json_set_new(rec, "source_urls", json_incref(json_object_get(q, "source_urls")));
@@ -993,8 +1051,9 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 	}
 	if (st->env.site_list) {
 		site_obj = json_object_get(st->env.sites, site);
-		v = site_obj ? json_object_get(site_obj, "sector") : NULL;
-		json_set_new(rec, "sector", v ? json_incref(v) : json_null());
+		sector = site_obj ? json_object_get(site_obj, "sector") : NULL;
+		json_set_new(rec, "sector", sector ? json_incref(sector) :
+		    json_null());
 	}
 	json_set_strn(rec, "content", buf_str(&r->content), r->content.len);
 	json_set_int(rec, "content_chars", (long long)utf8_count(buf_str(&r->content),
@@ -1007,25 +1066,13 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 	json_set_new(rec, "exclusion_reason", reason ? json_string(reason) :
 	    json_null());
 	count_context(st, reason);
-	if (st->cfg && !r->excluded) {
-		char *u = fill_template(cfg_str(st->cfg, "prompt_template.user_prompt",
-		    "Content:\n{assembled_content}\n\nQuestion: {question_text}"),
-		    buf_str(&r->content), qtext);
-		json_set_str(rec, "system_prompt", cfg_str(st->cfg,
-		    "prompt_template.system_prompt", ""));
-		json_set_str(rec, "user_prompt", u);
-		free(u);
-	} else {
-		json_set_null(rec, "system_prompt");
-		json_set_null(rec, "user_prompt");
-	}
+	set_prompts(st, rec, v, r, qtext);
 	if (st->gold)
 		set_share(rec, "gold_coverage", g && !r->excluded ?
 		    bctx_gold_coverage(json_string_value(json_object_get(g,
 		    "gold_answer")), buf_str(&r->content)) : -1);
 	set_parity(rec, par, st->gold != NULL);
 	free(mapping);
-	result_release(r);
 	ndj_emit_free(rec);
 }
 
@@ -1042,35 +1089,162 @@ gold_text(const struct asm_state *st, const json_t *q)
 	return g ? json_string_value(json_object_get(g, "gold_answer")) : NULL;
 }
 
+/* One condition of a question: A, B or a declared variant. */
+struct cond_ctx {
+	const char *name;
+	const struct variant *v;	/* NULL for A and B */
+	struct result r;
+	struct bctx_parity par;		/* when own_par */
+	int own_par;
+	const struct bctx_parity *pp;	/* the record's parity, or NULL */
+};
+
+/* A copy of src sharing its page lists (which nobody changes any more). */
+static void
+result_copy(struct result *dst, const struct result *src)
+{
+	memset(dst, 0, sizeof *dst);
+	buf_add(&dst->content, buf_str(&src->content), src->content.len);
+	buf_add(&dst->plain, buf_str(&src->plain), src->plain.len);
+	if (src->nstarts) {
+		dst->starts = xreallocarray(NULL, src->nstarts, sizeof *dst->starts);
+		memcpy(dst->starts, src->starts, src->nstarts * sizeof *dst->starts);
+	}
+	dst->nstarts = src->nstarts;
+	dst->pages = json_incref(src->pages);
+	dst->dropped = json_incref(src->dropped);
+	dst->ndocs = src->ndocs;
+	dst->excluded = src->excluded;
+}
+
+/* The parity of the pair (a, b) into c when both sides are there. */
+static void
+own_parity(const struct asm_state *st, const json_t *q, const struct result *a,
+    const struct result *b, struct cond_ctx *c)
+{
+	if (a->excluded || b->excluded)
+		return;
+	bctx_parity(buf_str(&a->plain), a->plain.len, buf_str(&b->plain),
+	    b->plain.len, b->starts, b->nstarts, gold_text(st, q), &c->par);
+	c->own_par = 1;
+	c->pp = &c->par;
+}
+
+/* The condition called name among the first n of cs (declared earlier). */
+static struct cond_ctx *
+cond_find(struct cond_ctx *cs, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(cs[i].name, name) == 0)
+			return &cs[i];
+	return NULL;
+}
+
 /*
- * Both conditions of question q: assembled together so that each record
- * carries the pair's parity, written as --condition asks.
+ * Variant c of question q, after A (cs[0]), B (cs[1]) and the variants
+ * declared before it (cs[2..k)).  B-plain: B's documents, their bodies
+ * joined by a blank line, B's parity; A-markdown, A-whole: assembled as A
+ * from their own pages, their parity against B; a prompt variant: its
+ * `of`'s content and parity (its template differs, see set_prompts).
  */
 static void
-emit_pair(struct asm_state *st, const json_t *q, struct bctx_map *maps,
-    size_t n)
+build_variant(struct asm_state *st, const json_t *q, struct bctx_map *maps,
+    size_t n, struct cond_ctx *cs, size_t k)
+{
+	struct cond_ctx *c = &cs[k], *of;
+	struct buf *b;
+
+	switch (c->v->kind) {
+	case VARIANT_B_PLAIN:
+		result_copy(&c->r, &cs[1].r);
+		b = &c->r.content;
+		buf_reset(b);
+		buf_add(b, buf_str(&c->r.plain), c->r.plain.len);
+		while (b->len > 0 && buf_str(b)[b->len - 1] == '\n')
+			buf_setlen(b, b->len - 1);
+		c->pp = cs[1].pp;
+		break;
+	case VARIANT_A_MARKDOWN:
+	case VARIANT_A_WHOLE:
+		build_context(st, q, c->name, maps, n, &c->r);
+		own_parity(st, q, &c->r, &cs[1].r, c);
+		break;
+	case VARIANT_PROMPT:
+		of = cond_find(cs, k, c->v->of);
+		assert(of != NULL);	/* variants_load: `of` declared before */
+		result_copy(&c->r, &of->r);
+		c->pp = of->pp;
+		break;
+	}
+}
+
+/* Is condition name (A, B or a variant) one --condition asks for? */
+static int
+wanted_condition(const struct asm_state *st, const char *name)
 {
 	const char *want = st->o->condition;
-	struct result ra, rb;
-	struct bctx_parity par;
-	int pair;
 
-	build_context(st, q, "A", maps, n, &ra);
-	build_context(st, q, "B", maps, n, &rb);
-	pair = !ra.excluded && !rb.excluded;
-	if (pair)
-		bctx_parity(buf_str(&ra.plain), ra.plain.len, buf_str(&rb.plain),
-		    rb.plain.len, rb.starts, rb.nstarts, gold_text(st, q), &par);
-	if (!want || strcmp(want, "A") == 0)
-		emit_context(st, q, "A", maps, n, &ra, pair ? &par : NULL);
-	else
-		result_release(&ra);
-	if (!want || strcmp(want, "B") == 0)
-		emit_context(st, q, "B", maps, n, &rb, pair ? &par : NULL);
-	else
-		result_release(&rb);
-	if (pair)
-		bctx_parity_release(&par);
+	return want == NULL || strcmp(want, variants_base(&st->vars, name)) == 0;
+}
+
+/*
+ * The conditions of question q: A and B assembled together so that each
+ * record carries the pair's parity, then the variants; written in that
+ * order as --condition asks (A or B: that condition and its variants).
+ */
+static void
+emit_question(struct asm_state *st, const json_t *q, struct bctx_map *maps,
+    size_t n)
+{
+	size_t nc = 2 + st->vars.nv, i;
+	struct cond_ctx *cs = xcalloc(nc, sizeof *cs);
+
+	cs[0].name = "A";
+	cs[1].name = "B";
+	build_context(st, q, "A", maps, n, &cs[0].r);
+	build_context(st, q, "B", maps, n, &cs[1].r);
+	own_parity(st, q, &cs[0].r, &cs[1].r, &cs[0]);
+	cs[1].pp = cs[0].pp;
+	for (i = 2; i < nc; i++) {
+		cs[i].v = &st->vars.v[i - 2];
+		cs[i].name = cs[i].v->name;
+		build_variant(st, q, maps, n, cs, i);
+	}
+	for (i = 0; i < nc; i++)
+		if (wanted_condition(st, cs[i].name))
+			emit_context(st, q, cs[i].name, cs[i].v, maps, n, &cs[i].r,
+			    cs[i].pp);
+	for (i = 0; i < nc; i++) {
+		result_release(&cs[i].r);
+		if (cs[i].own_par)
+			bctx_parity_release(&cs[i].par);
+	}
+	free(cs);
+}
+
+/*
+ * Every variant of A to be written needs page records of its own: bread
+ * --variant NAME run on condition A's manifest.  Dies naming the missing run.
+ */
+static void
+check_variant_pages(const struct asm_state *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->vars.nv; i++) {
+		const struct variant *v = &st->vars.v[i];
+
+		if ((v->kind != VARIANT_A_MARKDOWN && v->kind != VARIANT_A_WHOLE) ||
+		    !wanted_condition(st, v->name) ||
+		    json_object_get(st->vseen, v->name))
+			continue;
+		die("%s: variants: %s is declared but no page record carries "
+		    "\"variant\": \"%s\": run bread --variant %s on condition A's "
+		    "manifest and give its records to bctx assemble", st->o->config,
+		    v->name, v->name, v->name);
+	}
 }
 
 static int
@@ -1100,11 +1274,15 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 		bctx_env_usermap(&st.env, o->usermap);
 	if (o->gold)
 		st.gold = study_gold_load(o->gold);
-	if (o->config)
+	if (o->config) {
 		st.cfg = study_config_load(o->config);
+		variants_load(&st.vars, st.cfg, o->config);
+	}
+	st.vseen = json_object();
 	qs = study_questions_load(o->questions);
 	want_pages(&st, qs);
 	ndj_run(nfiles, files, each_page, NULL, &st);
+	check_variant_pages(&st);
 
 	json_array_foreach(qs, i, q) {
 		const char *site = json_string_value(json_object_get(q, "site_id"));
@@ -1127,7 +1305,7 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 				    qid, url), qid, url);
 			bctx_map_url(&st.env, site, url, &maps[j]);
 		}
-		emit_pair(&st, q, maps, n);
+		emit_question(&st, q, maps, n);
 		for (j = 0; j < n; j++)
 			bctx_map_release(&maps[j]);
 		free(maps);
@@ -1141,6 +1319,8 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 	wordset_release(&st.wanted);
 	json_decref(st.gold);
 	json_decref(st.cfg);
+	variants_free(&st.vars);
+	json_decref(st.vseen);
 	bctx_env_free(&st.env);
 	return 0;
 }

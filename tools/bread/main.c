@@ -4,8 +4,11 @@
  * Record mode reads manifest records (NDJSON), and for each successful
  * condition A fetch reads the archived page and adds text, title, byline,
  * excerpt, content_chars, extractor, and exclusion_reason "JS_ONLY" when
- * the text is shorter than min_content_length_chars.  Other records pass
- * through untouched.  Raw mode (operands that are not .ndjson/.jsonl/.json
+ * the text is shorter than min_content_length_chars.  --variant NAME
+ * extracts a condition variant of A instead (A-markdown: -m; A-whole:
+ * --whole) and stamps "variant": NAME on every condition A record, so that
+ * bctx assemble keeps its pages apart from condition A's.  Other records
+ * pass through untouched.  Raw mode (operands that are not .ndjson/.jsonl/.json
  * files, or --raw) prints the text of each page.
  */
 #include <errno.h>
@@ -22,7 +25,7 @@
 
 static const char usage[] =
     "usage: bread [-jmrw] [-a ARCHIVE] [-c CONFIG] [-o OUTPUT] [-t TYPE]\n"
-    "             [--allow-empty] [--min-chars N] [FILE ...]\n"
+    "             [--allow-empty] [--min-chars N] [--variant NAME] [FILE ...]\n"
     "Extract the main content of HTML pages the way Readability.js does.\n"
     "Record mode: FILEs (or stdin) are manifest records (NDJSON); each\n"
     "successful condition A record receives text, title, byline, excerpt,\n"
@@ -39,6 +42,8 @@ static const char usage[] =
     "  -o, --output FILE       write the output to FILE (atomically)\n"
     "  -r, --raw               treat every FILE (or stdin) as an HTML page\n"
     "  -t, --content-type TYPE raw mode: the HTTP Content-Type of the pages\n"
+    "      --variant NAME      record mode: the condition variant A-markdown\n"
+    "                          (as -m) or A-whole (as -w), stamped on the records\n"
     "  -V, --version           print the version\n"
     "  -w, --whole             no extraction: the text of the whole <body>\n";
 
@@ -48,6 +53,7 @@ struct cfg {
 	long long min_chars;
 	int json;
 	const char *content_type;
+	const char *variant;	/* --variant: stamped on condition A records */
 	int allow_empty;	/* --allow-empty: extracting nothing is no error */
 	/* record mode: records read, extracted (JS_ONLY among them), of condition B */
 	size_t nrec, extracted, js_only, cond_b;
@@ -96,6 +102,19 @@ safe_relpath(const char *p)
 	return 1;
 }
 
+/*
+ * A condition A record says which extraction its text is: "variant" is
+ * NAME under --variant NAME, and absent (condition A itself) otherwise.
+ */
+static void
+stamp_variant(json_t *rec, const char *variant)
+{
+	if (variant)
+		json_set_str(rec, "variant", variant);
+	else
+		json_object_del(rec, "variant");
+}
+
 static int
 each_record(json_t *rec, void *vctx)
 {
@@ -114,6 +133,8 @@ each_record(json_t *rec, void *vctx)
 		    "(run bfetch first)");
 	if (cond && strcmp(cond, "B") == 0)
 		c->cond_b++;
+	if (cond && strcmp(cond, "A") == 0)
+		stamp_variant(rec, c->variant);
 	if (cond == NULL || strcmp(cond, "A") != 0 ||
 	    status == NULL || strcmp(status, "SUCCESS") != 0) {
 		ndj_emit(rec);
@@ -150,6 +171,25 @@ each_record(json_t *rec, void *vctx)
 	bread_result_release(&res);
 	ndj_emit(rec);
 	return 0;
+}
+
+/*
+ * --variant NAME: the extraction of a condition variant of A (variants.h);
+ * it sets the style itself, so -m and -w are not given with it.
+ */
+static void
+set_variant(struct cfg *c)
+{
+	if (c->opts.style == BREAD_MARKDOWN || c->opts.whole)
+		die_usage("--variant sets the extraction: it takes no -m or -w");
+	if (strcmp(c->variant, "A-markdown") == 0)
+		c->opts.style = BREAD_MARKDOWN;
+	else if (strcmp(c->variant, "A-whole") == 0)
+		c->opts.whole = 1;
+	else
+		die_usage("--variant: expected A-markdown or A-whole, got '%s' "
+		    "(B-plain and prompt variants need no extraction of their own)",
+		    c->variant);
 }
 
 /* The end of a record run: nothing extracted is an error; then the summary. */
@@ -214,6 +254,7 @@ main(int argc, char **argv)
 		{ "min-chars", required_argument, NULL, 'M' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "raw", no_argument, NULL, 'r' },
+		{ "variant", required_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "whole", no_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
@@ -267,6 +308,9 @@ main(int argc, char **argv)
 		case 't':
 			c.content_type = optarg;
 			break;
+		case 'v':
+			c.variant = optarg;
+			break;
 		case 'V':
 			opt_version();
 			break;
@@ -279,6 +323,8 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (c.variant)
+		set_variant(&c);
 	for (i = 0; i < argc; i++)
 		nrec += is_record_file(argv[i], c.archive != NULL);
 	if (!raw && nrec > 0 && nrec < argc)

@@ -2774,12 +2774,51 @@ clear_private(struct rd *rd)
 		rd->infos.v[i]->_private = NULL;
 }
 
+/*
+ * --whole: the elements a reader does not see go, with their subtrees
+ * (probably_visible's rules: display:none, visibility:hidden, the hidden
+ * attribute, aria-hidden="true", with its exceptions).
+ */
+static void
+remove_hidden(struct rd *rd, xmlNodePtr root)
+{
+	xmlNodePtr n = root->children, next;
+
+	while (n != NULL) {
+		if (n->type == XML_ELEMENT_NODE && !probably_visible(n)) {
+			next = bread_walk(n, root, 1);
+			bury(rd, n);
+		} else
+			next = bread_walk(n, root, 0);
+		n = next;
+	}
+}
+
+/* --whole: the text of the whole body, without what is never seen. */
+static void
+render_whole(struct rd *rd, const struct bread_opts *o, struct buf *out)
+{
+	xmlNodePtr root = xmlDocGetRootElement(rd->doc), body;
+
+	if (root) {
+		remove_tags(rd, root, "script");
+		remove_tags(rd, root, "style");
+		remove_tags(rd, root, "noscript");
+		remove_tags(rd, root, "template");
+		remove_hidden(rd, root);
+	}
+	rd->title = doc_title(rd->doc);
+	body = doc_body(rd->doc);
+	if (body)
+		bread_render(body, o->style, out);
+}
+
 void
 bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
     struct bread_result *res)
 {
 	struct rd rd;
-	xmlNodePtr ac = NULL, body;
+	xmlNodePtr ac = NULL;
 	struct buf out = BUF_INIT;
 
 	memset(&rd, 0, sizeof rd);
@@ -2796,19 +2835,9 @@ bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
 		res->text_len = 0;
 		return;
 	}
-	if (o->whole) {
-		xmlNodePtr root = xmlDocGetRootElement(rd.doc);
-		if (root) {
-			remove_tags(&rd, root, "script");
-			remove_tags(&rd, root, "style");
-			remove_tags(&rd, root, "noscript");
-			remove_tags(&rd, root, "template");
-		}
-		rd.title = doc_title(rd.doc);
-		body = doc_body(rd.doc);
-		if (body)
-			bread_render(body, o->style, &out);
-	} else {
+	if (o->whole)
+		render_whole(&rd, o, &out);
+	else {
 		ac = rd_parse(&rd, o->char_threshold ? o->char_threshold :
 		    DEFAULT_CHAR_THRESHOLD);
 		if (ac)

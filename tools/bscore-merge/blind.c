@@ -757,6 +757,8 @@ key_responses(const struct blind *b, json_t *key)
 		json_set_str(e, "question_id", json_string_value(json_object_get(it->rec, "question_id")));
 		json_set_str(e, "model_id", json_string_value(json_object_get(it->rec, "model_id")));
 		json_set_str(e, "condition", json_string_value(json_object_get(it->rec, "condition")));
+		if (json_get_str(it->rec, "variant_of"))
+			json_set_str(e, "variant_of", json_get_str(it->rec, "variant_of"));
 		if (it->excluded) {
 			json_t *er = json_object_get(it->rec, "exclusion_reason");
 			json_set_new(e, "exclusion_reason", json_is_string(er) ? json_incref(er) : json_null());

@@ -731,6 +731,15 @@ load_key(struct run *u)
 	}
 }
 
+/* 1 when rec and key entry ke name the same variant_of (or neither has one). */
+static int
+same_variant(const json_t *rec, const json_t *ke)
+{
+	const char *a = json_get_str(rec, "variant_of"), *b = json_get_str(ke, "variant_of");
+
+	return a == NULL ? b == NULL : b != NULL && strcmp(a, b) == 0;
+}
+
 /* The problems of one response record matched (or not) against key entry ke. */
 static void
 check_response(struct run *u, const json_t *rec, const char *where, const char *t,
@@ -754,6 +763,10 @@ check_response(struct run *u, const json_t *rec, const char *where, const char *
 		bsm_problem(p, "%s: response %s is %s here but %s in the key", where, t,
 		    bsm_is_excluded(rec) ? "excluded" : "not excluded",
 		    bsm_is_excluded(rec) ? "blinded" : "excluded");
+		return;
+	}
+	if (!same_variant(rec, ke)) {
+		bsm_problem(p, "%s: response %s: variant_of differs from the key's", where, t);
 		return;
 	}
 	if (bsm_is_excluded(rec))
@@ -918,6 +931,7 @@ struct outputs {
 	struct atomic_group *g;
 	FILE *sfp, *rfp, *dfp;	/* scored records, raw-data.csv, details */
 	struct csv_writer rw;
+	int variant_col;	/* raw-data.csv has a variant_of column */
 	json_t *details;	/* response_id -> its records fields */
 	json_t *in2set;		/* response_id -> true: second-rater subset */
 };
@@ -990,9 +1004,10 @@ joined(const json_t *rec, const char *join)
  * --raw-csv; numbers are written as they are.
  */
 static void
-raw_row(struct merge *m, struct csv_writer *w, const json_t *rec)
+raw_row(struct merge *m, struct outputs *os, const json_t *rec)
 {
 	json_t *cols = json_object_get(m->r->def, "raw_data"), *c;
+	struct csv_writer *w = &os->rw;
 	size_t i;
 
 	json_array_foreach(cols, i, c) {
@@ -1006,8 +1021,34 @@ raw_row(struct merge *m, struct csv_writer *w, const json_t *rec)
 		else
 			csv_write_text(w, t);
 		free(t);
+		if (os->variant_col == (int)i + 1)
+			csv_write_text(w, json_get_str(rec, "variant_of") ?
+			    json_get_str(rec, "variant_of") : "");
 	}
 	csv_end_record(w);
+}
+
+/*
+ * Where raw-data.csv's variant_of column goes: 0 when no response varies
+ * a condition (the columns are the rubric's alone), else 1 + the index of
+ * the rubric's condition column it follows (the last column without one).
+ */
+static int
+variant_column(const struct run *u)
+{
+	json_t *cols = json_object_get(u->m.r->def, "raw_data"), *c;
+	size_t i;
+	int any = 0;
+
+	for (i = 0; i < u->nrs && !any; i++)
+		any = json_get_str(u->rs[i].rec, "variant_of") != NULL;
+	if (!any)
+		return 0;
+	json_array_foreach(cols, i, c)
+		if (strcmp(json_string_value(json_object_get(c, "column")),
+		    "condition") == 0)
+			return (int)i + 1;
+	return (int)json_array_size(cols);
 }
 
 static void
@@ -1026,8 +1067,12 @@ open_outputs(struct run *u, struct outputs *os)
 		csv_writer_init(&os->rw, os->rfp, o->crlf, 0);
 		if (o->bom)
 			csv_write_bom(&os->rw);
-		json_array_foreach(json_object_get(u->m.r->def, "raw_data"), i, c)
+		os->variant_col = variant_column(u);
+		json_array_foreach(json_object_get(u->m.r->def, "raw_data"), i, c) {
 			csv_write_field(&os->rw, json_string_value(json_object_get(c, "column")));
+			if (os->variant_col == (int)i + 1)
+				csv_write_field(&os->rw, "variant_of");
+		}
 		csv_end_record(&os->rw);
 	}
 	if (o->details)
@@ -1067,7 +1112,7 @@ write_excluded(struct run *u, struct outputs *os, const struct resp *r, const js
 		json_set_str(out, "notes", note);
 		json_set_str(out, "justification", note);
 		free(note);
-		raw_row(&u->m, &os->rw, out);
+		raw_row(&u->m, os, out);
 	}
 	json_decref(out);
 }
@@ -1128,7 +1173,7 @@ write_scored(struct run *u, struct outputs *os, const struct resp *r, const json
 		put_scores(&u->m, out, e);
 		emit(os->sfp, out);
 		if (prim && os->rfp)
-			raw_row(&u->m, &os->rw, out);
+			raw_row(&u->m, os, out);
 		if (prim && os->dfp)
 			add_details(u, os, r->rid, e);
 		json_decref(out);
