@@ -3,12 +3,14 @@
  * (calls only go down; all of them also call common/):
  *
  *   main.c      options; one call per subcommand    -> plan.c assemble.c
- *                                                      check.c
+ *                                                      check.c drift.c
  *   plan.c      bctx plan: the fetch jobs, or --report    -> map.c url.c
  *   assemble.c  bctx assemble: the contexts of both conditions
  *                        -> map.c url.c render.c parity.c words.c
  *   check.c     bctx check (check.h): the corpus against its design
  *                                                         -> map.c url.c
+ *   drift.c     bctx drift: two snapshots of a study's pages compared,
+ *               page by page and per site and condition      -> url.c
  *   map.c       the llms.txt link index, the user mapping and the
  *               mapping of one source URL to its A page and B document
  *                                                                -> url.c
@@ -26,6 +28,7 @@
 #include <stddef.h>
 #include <jansson.h>
 #include "buf.h"
+#include "err.h"
 
 /* ---------------------------------------------------------------- url.c */
 
@@ -154,6 +157,19 @@ struct bctx_opts {
 
 int bctx_plan(const struct bctx_opts *o);
 int bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[]);
+
+/*
+ * bctx drift (drift.c) with its own options (argv[0] is "drift"): reads the
+ * page records of two snapshots (--old, --new: bread and bmdprep output of
+ * two archives of one plan), writes one drift_page record per page and
+ * drift_site and drift_condition summaries (ctxbench-records(5), "Drift
+ * records") to stdout or the -o file, atomically, and ends the program with
+ * status 0.  A bad record (a missing or mistyped field, a page read twice
+ * in one snapshot) or two snapshots of different plans (a site in one
+ * only, a page answering other questions) dies naming the file, the line
+ * and the field (status 1); usage errors exit 2.
+ */
+void bctx_drift_main(int argc, char *argv[]) CTX_NORETURN;
 
 /* Share of the gold answer's content words present in text (-1: none). */
 double bctx_gold_coverage(const char *gold, const char *text);
