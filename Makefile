@@ -125,7 +125,7 @@ deps-servers: deps
 demo: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)CTXBENCH_TOP=$(CURDIR) CTXBENCH_BUILD=$(CURDIR)/$(BUILD) \
-	    QUESTION="$(QUESTION)" LIMIT="$(LIMIT)" sh examples/demo.sh
+	    QUESTION="$(QUESTION)" LIMIT="$(LIMIT)" VARIANTS="$(VARIANTS)" sh examples/demo.sh
 
 bench: deps
 	$(Q)$(MAKE) --no-print-directory all

@@ -8,7 +8,10 @@
 # and MODEL point binfer at a real Ollama server instead of the built-in
 # extractive engine.  QUESTION (a question_id, or several separated by
 # commas) and LIMIT (the first N questions) run only those questions, end to
-# end.  Nothing is left running afterwards.
+# end.  VARIANTS=1 adds the follow-up studies of spec 001 §7: among them the
+# re-archive drift, the example site some months later (build/site-v2)
+# archived again and compared page by page with the first snapshot.  Nothing
+# is left running afterwards.
 set -eu
 top=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${CTXBENCH_BUILD:-$top/build}
@@ -19,6 +22,7 @@ ENDPOINT=${ENDPOINT:-}
 MODEL=${MODEL:-}
 QUESTION=${QUESTION:-}
 LIMIT=${LIMIT:-}
+VARIANTS=${VARIANTS:-}
 PATH=$bin:$PATH
 export PATH
 
@@ -27,23 +31,30 @@ step() { printf '%s\n' "== $*" >&2; }
 rm -rf "$OUT"
 mkdir -p "$OUT/study"
 
-# The example site on a free loopback port.
+# The example site on a loopback port: serve ROOT PORT (0: a free one).
 server_pid=""
 cleanup() {
-	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-	return 0
+	if [ -n "$server_pid" ]; then
+		kill "$server_pid" 2>/dev/null || :
+		wait "$server_pid" 2>/dev/null || :
+	fi
+	server_pid=""
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-python3 "$ex/serve.py" --root "$build/site" --port-file "$OUT/port" &
-server_pid=$!
-i=0
-while [ ! -s "$OUT/port" ]; do
-	i=$((i + 1))
-	[ $i -le 400 ] || { echo "demo: the example server did not start" >&2; exit 1; }
-	kill -0 "$server_pid" 2>/dev/null || { echo "demo: the example server failed" >&2; exit 1; }
-	sleep 0.05
-done
+serve() {
+	rm -f "$OUT/port"
+	python3 "$ex/serve.py" --root "$1" --port "$2" --port-file "$OUT/port" &
+	server_pid=$!
+	i=0
+	while [ ! -s "$OUT/port" ]; do
+		i=$((i + 1))
+		[ $i -le 400 ] || { echo "demo: the example server did not start" >&2; exit 1; }
+		kill -0 "$server_pid" 2>/dev/null || { echo "demo: the example server failed" >&2; exit 1; }
+		sleep 0.05
+	done
+}
+serve "$build/site" 0
 port=$(cat "$OUT/port")
 origin="http://127.0.0.1:$port"
 step "example site served at $origin"
@@ -98,12 +109,36 @@ bscore-merge autoscore --rater autoscore -o autoscore.ndjson sheets/sheet.csv
 # which the results browser shows (a small study; see bstats(1) for a large one)
 bscore-merge merge -k key.json -r responses.ndjson -o scored.ndjson --keep-texts \
     --raw-data raw-data.csv --details hallucination-details.json autoscore.ndjson
-step "bstats: the analysis and the results browser"
-bstats -r report.md -f figures -o results.ndjson --html results.html scored.ndjson
+# ---- VARIANTS=1, re-archive drift (spec 001 §7 L-SL-2): the example site
+# some months later (build/site-v2), served at the same address, archived
+# again the same way for the same questions (its llms.txt fetched and mapped
+# again, so pages it lists since or no longer count as new or gone) and
+# compared page by page with the first snapshot by bctx drift.
+drift_opt=""
+if [ "$VARIANTS" = 1 ]; then
+	cleanup
+	serve "$build/site-v2" "$port"
+	step "drift: the example site some months later, archived again"
+	mkdir -p drift
+	bfetch -c "$cfg" -a drift/archive -r 0 --sites "$S/site-list.csv" -o drift/llms-manifest.ndjson
+	bmdprep --llms -a drift/archive -o drift/links.ndjson drift/llms-manifest.ndjson
+	bctx plan -q "$S/questions.json" -s "$S/site-list.csv" -l drift/links.ndjson -o drift/jobs.ndjson
+	bfetch -c "$cfg" -a drift/archive -r 0 --resume -o drift/manifest.ndjson drift/jobs.ndjson
+	jq -c 'select(.condition == "A")' drift/manifest.ndjson |
+	    bread -c "$cfg" -a drift/archive -o drift/pages-a.ndjson
+	jq -c 'select(.condition == "B")' drift/manifest.ndjson |
+	    bmdprep -c "$cfg" -a drift/archive -o drift/pages-b.ndjson
+	step "bctx drift: the two snapshots page by page"
+	bctx drift --old pages-a.ndjson --old pages-b.ndjson \
+	    --new drift/pages-a.ndjson --new drift/pages-b.ndjson -o drift.ndjson
+	drift_opt="--drift drift.ndjson"
+fi
 
-kill "$server_pid" 2>/dev/null || :
-wait "$server_pid" 2>/dev/null || :
-server_pid=""
+step "bstats: the analysis and the results browser"
+# shellcheck disable=SC2086
+bstats -r report.md -f figures -o results.ndjson --html results.html $drift_opt scored.ndjson
+
+cleanup
 cat <<EOM
 The example study ran end to end. Its results:
   report          $OUT/report.md
