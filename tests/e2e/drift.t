@@ -100,6 +100,46 @@ expect_status 1 "a second snapshot planned for other questions: exit 1"
 like "$err" "other-questions.ndjson:3: question_ids: \[\"S001-Q99\"\], where the old snapshot has \[\"S001-Q03\"\]" \
     "... the page's line and field named"
 
+# the study Makefile: make extract on the site, then, the site replaced by
+# its later version at the same address, make drift and make first-pass
+pid=""
+stop() { [ -z "$pid" ] || { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }; pid=""; return 0; }
+at_exit stop
+serve() {	# ROOT PORT
+	rm -f "$T/port"
+	python3 "$TOP/examples/serve.py" --root "$1" --port "$2" --port-file "$T/port" >/dev/null 2>&1 &
+	pid=$!
+	_i=0
+	while [ ! -s "$T/port" ]; do
+		_i=$((_i + 1)); [ $_i -le 200 ] || { echo "Bail out! the example server did not start"; exit 1; }
+		sleep 0.05
+	done
+}
+serve "$CTXBENCH_BUILD/site" 0
+port=$(cat "$T/port")
+C=$T/corpus
+mkdir -p "$C"
+for f in site-list.csv questions.json gold-answers.json benchmark-config.json; do
+	sed "s|https://docs.ctxbench.example|http://127.0.0.1:$port|g" "$TOP/examples/$f" >"$C/$f"
+done
+study() {
+	make -s -C "$TOP/examples/study" CORPUS="$C" OUT="$T/study" BIN="$CTXBENCH_BUILD/bin/" JOBS=2 \
+	    MODELS=extractive-baseline "$@"
+}
+rc=0; study extract >"$T/log" 2>&1 || rc=$?
+is "$rc" 0 "make extract: the first snapshot" || tail -n 20 "$T/log" | sed 's/^/# /'
+stop
+serve "$CTXBENCH_BUILD/site-v2" "$port"
+rc=0; study drift >"$T/log" 2>&1 || rc=$?
+is "$rc" 0 "make drift: the second snapshot into ARCHIVE2, then bctx drift" || tail -n 20 "$T/log" | sed 's/^/# /'
+ok test -s "$T/study/archive2/manifest.ndjson"
+is "$(jq -c 'select(.kind == "drift_condition") | [.condition, .drift_rate]' "$T/study/drift.ndjson" | tr '\n' ' ')" \
+    '["A",0.2667] ["B",0.3125] ' "... the same rates as the demo's"
+rc=0; study first-pass >"$T/log" 2>&1 || rc=$?
+is "$rc" 0 "make first-pass after make drift" || tail -n 20 "$T/log" | sed 's/^/# /'
+like "$(cat "$T/study/report.md")" "## Content drift between snapshots" "... its report has the drift section"
+stop
+
 # without VARIANTS the demo has no second snapshot and no drift section
 rc=0
 OUT=$T/plain sh "$TOP/examples/pipeline.sh" >"$T/log2" 2>&1 || rc=$?
