@@ -10,11 +10,13 @@
  *   check.c     bctx check (check.h): the corpus against its design
  *                                                         -> map.c url.c
  *   drift.c     bctx drift: two snapshots of a study's pages compared,
- *               page by page and per site and condition      -> url.c
+ *               page by page and per site and condition
+ *                                                     -> parity.c url.c
  *   map.c       the llms.txt link index, the user mapping and the
  *               mapping of one source URL to its A page and B document
  *                                                                -> url.c
- *   parity.c    A<->B content parity of a pair
+ *   parity.c    A<->B content parity of a pair; the changed facts of
+ *               two texts as records (also drift.c's)
  *   words.c     gold_coverage, a gold answer's words in a content
  *   render.c    the pieces of the reference create_ctx serialisation
  *   url.c       the URL key and the HTML <-> Markdown URL rules
@@ -201,5 +203,15 @@ void bctx_parity(const char *a, size_t alen, const char *b, size_t blen,
     const size_t *bdocs, size_t nbdocs, const char *gold,
     struct bctx_parity *p);
 void bctx_parity_release(struct bctx_parity *p);
+
+/*
+ * The first BCTX_FACTS_SHOWN changes of c (facts_compare of fa and fb) as
+ * a new array of {kind, key, KA: fa's value, KB: fb's value}; parity.c
+ * writes them for a pair (a, b), drift.c for two snapshots (old, new).
+ */
+struct facts;
+struct facts_cmp;
+json_t *bctx_facts_changes(const struct facts *fa, const struct facts *fb,
+    const struct facts_cmp *c, const char *ka, const char *kb);
 
 #endif

@@ -254,28 +254,6 @@ facts_with(const struct facts *f, const unsigned char *sx, int st,
 	return arr;
 }
 
-/* The changed facts, at most BCTX_FACTS_SHOWN, as {kind, key, old, new}. */
-static json_t *
-facts_changes(const struct facts *fo, const struct facts *fn,
-    const struct facts_cmp *c)
-{
-	json_t *arr = json_array();
-	size_t i;
-
-	for (i = 0; i < c->nchanged && i < BCTX_FACTS_SHOWN; i++) {
-		struct fact_shown s;
-		json_t *o = json_object();
-
-		facts_change(fo, fn, c, i, &s);
-		json_set_str(o, "kind", facts_kind_name(s.kind));
-		json_set_str(o, "key", s.key);
-		json_set_str(o, "old", s.a);
-		json_set_str(o, "new", s.b);
-		json_array_append_new(arr, o);
-	}
-	return arr;
-}
-
 /* The fact-level differences of a changed page; returns facts changed. */
 static size_t
 fact_diff(const struct dpage *o, const struct dpage *n, json_t *rec)
@@ -292,7 +270,8 @@ fact_diff(const struct dpage *o, const struct dpage *n, json_t *rec)
 	add = facts_with(&fn, c.sb, FACT_ONLY, &added);
 	rem = facts_with(&fo, c.sa, FACT_ONLY, &removed);
 	json_set_int(rec, "facts_changed_count", (long long)changed);
-	json_set_new(rec, "facts_changed", facts_changes(&fo, &fn, &c));
+	json_set_new(rec, "facts_changed", bctx_facts_changes(&fo, &fn, &c,
+	    "old", "new"));
 	json_set_int(rec, "facts_added_count", (long long)added);
 	json_set_new(rec, "facts_added", add);
 	json_set_int(rec, "facts_removed_count", (long long)removed);

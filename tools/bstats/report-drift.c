@@ -14,6 +14,21 @@
 
 #define RP_DRIFT_FACTS 20
 
+static const char *const PAGE[] = { "site_id", "condition", "url" };
+
+/* "| v0 | v1 ... " for the string members k[0..n) of o, as text. */
+static void
+cells(FILE *fp, const json_t *o, const char *const *k, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		fputs("| ", fp);
+		bst_md(fp, rp_str(o, k[i]));
+		fputc(' ', fp);
+	}
+}
+
 /* What a condition's content is, for the sentence. */
 static const char *
 what(const char *cond)
@@ -109,40 +124,20 @@ verdict(FILE *fp, const json_t *d)
 	fputs("  A description of these pages, not a test.\n", fp);
 }
 
+/* The counts table of the conditions, or with site of the sites. */
 static void
-by_condition(FILE *fp, const json_t *d)
+counts_table(FILE *fp, const json_t *rows, int site)
 {
 	const json_t *t;
 	size_t i;
 
-	fputs("\n| condition | pages (first snapshot) | unchanged | same content "
-	    "| changed | gone | new | excluded | drift rate |\n"
-	    "|---|---|---|---|---|---|---|---|---|\n", fp);
-	json_array_foreach(json_object_get(d, "conditions"), i, t) {
+	fprintf(fp, "\n| %scondition | pages (first snapshot) | unchanged | "
+	    "same content | changed | gone | new | excluded | drift rate |\n"
+	    "|%s---|---|---|---|---|---|---|---|---|\n", site ? "site | " : "",
+	    site ? "---|" : "");
+	json_array_foreach(rows, i, t) {
+		cells(fp, t, site ? PAGE : PAGE + 1, site ? 2 : 1);
 		fputs("| ", fp);
-		bst_md(fp, rp_str(t, "condition"));
-		fputs(" | ", fp);
-		counts_row(fp, t);
-	}
-}
-
-static void
-by_site(FILE *fp, const json_t *d)
-{
-	const json_t *t;
-	size_t i;
-
-	if (json_array_size(json_object_get(d, "sites")) == 0)
-		return;
-	fputs("\n### Per site\n\n| site | condition | pages (first snapshot) "
-	    "| unchanged | same content | changed | gone | new | excluded | "
-	    "drift rate |\n|---|---|---|---|---|---|---|---|---|---|\n", fp);
-	json_array_foreach(json_object_get(d, "sites"), i, t) {
-		fputs("| ", fp);
-		bst_md(fp, rp_str(t, "site_id"));
-		fputs(" | ", fp);
-		bst_md(fp, rp_str(t, "condition"));
-		fputs(" | ", fp);
 		counts_row(fp, t);
 	}
 }
@@ -159,13 +154,8 @@ changed_pages(FILE *fp, const json_t *d)
 	    "| facts added | facts removed | words removed | words added | "
 	    "word similarity |\n|---|---|---|---|---|---|---|---|---|\n", fp);
 	json_array_foreach(json_object_get(d, "changed"), i, p) {
-		fputs("| ", fp);
-		bst_md(fp, rp_str(p, "site_id"));
-		fputs(" | ", fp);
-		bst_md(fp, rp_str(p, "condition"));
-		fputs(" | ", fp);
-		bst_md(fp, rp_str(p, "url"));
-		fprintf(fp, " | %lld | %lld | %lld | %lld | %lld | ",
+		cells(fp, p, PAGE, 3);
+		fprintf(fp, "| %lld | %lld | %lld | %lld | %lld | ",
 		    (long long)rp_num(p, "facts_changed_count"),
 		    (long long)rp_num(p, "facts_added_count"),
 		    (long long)rp_num(p, "facts_removed_count"),
@@ -181,19 +171,11 @@ changed_pages(FILE *fp, const json_t *d)
 static void
 fact_row(FILE *fp, const json_t *p, const json_t *f)
 {
-	fputs("| ", fp);
-	bst_md(fp, rp_str(p, "site_id"));
-	fputs(" | ", fp);
-	bst_md(fp, rp_str(p, "condition"));
-	fputs(" | ", fp);
-	bst_md(fp, rp_str(p, "url"));
-	fputs(" | ", fp);
-	bst_md(fp, rp_str(f, "key"));
-	fputs(" | ", fp);
-	bst_md(fp, rp_str(f, "old"));
-	fputs(" | ", fp);
-	bst_md(fp, rp_str(f, "new"));
-	fputs(" |\n", fp);
+	static const char *const FACT[] = { "key", "old", "new" };
+
+	cells(fp, p, PAGE, 3);
+	cells(fp, f, FACT, 3);
+	fputs("|\n", fp);
 }
 
 static void
@@ -238,8 +220,11 @@ rp_drift(FILE *fp, const json_t *d)
 	    "rate is (changed + gone) over the pages usable in the first "
 	    "snapshot.\n\n", (long long)rp_num(d, "pages"));
 	verdict(fp, d);
-	by_condition(fp, d);
-	by_site(fp, d);
+	counts_table(fp, json_object_get(d, "conditions"), 0);
+	if (json_array_size(json_object_get(d, "sites")) > 0) {
+		fputs("\n### Per site\n", fp);
+		counts_table(fp, json_object_get(d, "sites"), 1);
+	}
 	changed_pages(fp, d);
 	changed_facts(fp, d);
 }
