@@ -125,6 +125,9 @@ page_fields(struct dpage *p)
 		p->cond = variant;
 	status = rec_str(p->rec, "fetch_status");
 	reason = rec_str_opt(p->rec, "exclusion_reason");
+	/* read later, away from this line: checked here */
+	rec_int_opt(p->rec, "http_status", 0);
+	rec_array_opt(p->rec, "question_ids");
 	if ((ukey = bctx_url_key(p->url)) == NULL)
 		ndj_die("url: expected an absolute URL, got \"%s\"", p->url);
 	p->key = xasprintf("%s\n%s\n%s", p->site, ukey, p->cond);
