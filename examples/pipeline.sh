@@ -8,10 +8,7 @@
 # and MODEL point binfer at a real Ollama server instead of the built-in
 # extractive engine.  QUESTION (a question_id, or several separated by
 # commas) and LIMIT (the first N questions) run only those questions, end to
-# end.  VARIANTS=1 adds the follow-up studies of spec 001 §7: among them the
-# re-archive drift, the example site some months later (build/site-v2)
-# archived again and compared page by page with the first snapshot.  Nothing
-# is left running afterwards.
+# end.  Nothing is left running afterwards.
 set -eu
 top=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${CTXBENCH_BUILD:-$top/build}
@@ -31,30 +28,23 @@ step() { printf '%s\n' "== $*" >&2; }
 rm -rf "$OUT"
 mkdir -p "$OUT/study"
 
-# The example site on a loopback port: serve ROOT PORT (0: a free one).
+# The example site on a free loopback port.
 server_pid=""
 cleanup() {
-	if [ -n "$server_pid" ]; then
-		kill "$server_pid" 2>/dev/null || :
-		wait "$server_pid" 2>/dev/null || :
-	fi
-	server_pid=""
+	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+	return 0
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-serve() {
-	rm -f "$OUT/port"
-	python3 "$ex/serve.py" --root "$1" --port "$2" --port-file "$OUT/port" &
-	server_pid=$!
-	i=0
-	while [ ! -s "$OUT/port" ]; do
-		i=$((i + 1))
-		[ $i -le 400 ] || { echo "demo: the example server did not start" >&2; exit 1; }
-		kill -0 "$server_pid" 2>/dev/null || { echo "demo: the example server failed" >&2; exit 1; }
-		sleep 0.05
-	done
-}
-serve "$build/site" 0
+python3 "$ex/serve.py" --root "$build/site" --port-file "$OUT/port" &
+server_pid=$!
+i=0
+while [ ! -s "$OUT/port" ]; do
+	i=$((i + 1))
+	[ $i -le 400 ] || { echo "demo: the example server did not start" >&2; exit 1; }
+	kill -0 "$server_pid" 2>/dev/null || { echo "demo: the example server failed" >&2; exit 1; }
+	sleep 0.05
+done
 port=$(cat "$OUT/port")
 origin="http://127.0.0.1:$port"
 step "example site served at $origin"
@@ -109,16 +99,27 @@ bscore-merge autoscore --rater autoscore -o autoscore.ndjson sheets/sheet.csv
 # which the results browser shows (a small study; see bstats(1) for a large one)
 bscore-merge merge -k key.json -r responses.ndjson -o scored.ndjson --keep-texts \
     --raw-data raw-data.csv --details hallucination-details.json autoscore.ndjson
-# ---- VARIANTS=1, re-archive drift (spec 001 §7 L-SL-2): the example site
-# some months later (build/site-v2), served at the same address, archived
-# again the same way for the same questions (its llms.txt fetched and mapped
-# again, so pages it lists since or no longer count as new or gone) and
-# compared page by page with the first snapshot by bctx drift.
+
+# ---- re-archive drift (VARIANTS=1; spec 001 §7 L-SL-2): the example site
+# some months later (build/site-v2, examples/site/build.py --version 2)
+# served at the same address in place of the first, archived again the same
+# way for the same questions (its llms.txt fetched and mapped again, so that
+# pages it lists since, or no longer, count as new or gone), then compared
+# page by page with the first snapshot by bctx drift; bstats --drift adds
+# the report's "Content drift between snapshots".
 drift_opt=""
-if [ "$VARIANTS" = 1 ]; then
-	cleanup
-	serve "$build/site-v2" "$port"
-	step "drift: the example site some months later, archived again"
+if [ -n "$VARIANTS" ] && [ "$VARIANTS" != 0 ]; then
+	kill "$server_pid" 2>/dev/null || :
+	wait "$server_pid" 2>/dev/null || :
+	rm -f "$OUT/port"
+	python3 "$ex/serve.py" --root "$build/site-v2" --port "$port" --port-file "$OUT/port" &
+	server_pid=$!
+	i=0
+	until [ -s "$OUT/port" ] || [ $i -gt 400 ] || ! kill -0 "$server_pid" 2>/dev/null; do
+		i=$((i + 1)); sleep 0.05
+	done
+	[ -s "$OUT/port" ] || { echo "demo: the later example site could not be served on port $port" >&2; exit 1; }
+	step "drift: the example site some months later, archived again at $origin"
 	mkdir -p drift
 	bfetch -c "$cfg" -a drift/archive -r 0 --sites "$S/site-list.csv" -o drift/llms-manifest.ndjson
 	bmdprep --llms -a drift/archive -o drift/links.ndjson drift/llms-manifest.ndjson
@@ -138,7 +139,9 @@ step "bstats: the analysis and the results browser"
 # shellcheck disable=SC2086
 bstats -r report.md -f figures -o results.ndjson --html results.html $drift_opt scored.ndjson
 
-cleanup
+kill "$server_pid" 2>/dev/null || :
+wait "$server_pid" 2>/dev/null || :
+server_pid=""
 cat <<EOM
 The example study ran end to end. Its results:
   report          $OUT/report.md
