@@ -66,12 +66,16 @@ TOOL_LDLIBS := $(foreach t,$(TOOLS),$(LDLIBS_$(t)))
 # The example documentation site the demo and the tests serve, built from
 # its sources (examples/site/build.py, standard Python only).
 SITE       := $(BUILD)/site
+# the same site some months later (build.py --version 2): bctx drift's example
+SITE2      := $(BUILD)/site-v2
 SITE_SRC   := examples/site/build.py $(wildcard examples/site/src/*.md examples/site/src/*/*.md)
 
-all: $(LIBCTX) $(BINS) $(UNITS) $(SITE)/llms.txt $(BUILD)/torture/torture.so
+all: $(LIBCTX) $(BINS) $(UNITS) $(SITE)/llms.txt $(SITE2)/llms.txt $(BUILD)/torture/torture.so
 
 $(SITE)/llms.txt: $(SITE_SRC)
 	$(call say,SITE,$(SITE))python3 examples/site/build.py $(SITE)
+$(SITE2)/llms.txt: $(SITE_SRC)
+	$(call say,SITE,$(SITE2))python3 examples/site/build.py --version 2 $(SITE2)
 
 $(BUILD)/%.o: %.c
 	$(call say,CC,$<)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@

@@ -127,10 +127,47 @@ bscore-merge autoscore --rater autoscore -o autoscore.ndjson sheets/sheet.csv
 # which the results browser shows (a small study; see bstats(1) for a large one)
 bscore-merge merge -k key.json -r responses.ndjson -o scored.ndjson --keep-texts \
     --raw-data raw-data.csv --details hallucination-details.json autoscore.ndjson
+
+# ---- re-archive drift (VARIANTS=1; spec 001 §7 L-SL-2): the example site
+# some months later (build/site-v2, examples/site/build.py --version 2)
+# served at the same address in place of the first, archived again the same
+# way for the same questions (its llms.txt fetched and mapped again, so that
+# pages it lists since, or no longer, count as new or gone), then compared
+# page by page with the first snapshot by bctx drift; bstats --drift adds
+# the report's "Content drift between snapshots".
+drift_opt=""
+if [ -n "$VARIANTS" ] && [ "$VARIANTS" != 0 ]; then
+	kill "$server_pid" 2>/dev/null || :
+	wait "$server_pid" 2>/dev/null || :
+	rm -f "$OUT/port"
+	python3 "$ex/serve.py" --root "$build/site-v2" --port "$port" --port-file "$OUT/port" &
+	server_pid=$!
+	i=0
+	until [ -s "$OUT/port" ] || [ $i -gt 400 ] || ! kill -0 "$server_pid" 2>/dev/null; do
+		i=$((i + 1)); sleep 0.05
+	done
+	[ -s "$OUT/port" ] || { echo "demo: the later example site could not be served on port $port" >&2; exit 1; }
+	step "drift: the example site some months later, archived again at $origin"
+	mkdir -p drift
+	bfetch -c "$cfg" -a drift/archive -r 0 --sites "$S/site-list.csv" -o drift/llms-manifest.ndjson
+	bmdprep --llms -a drift/archive -o drift/links.ndjson drift/llms-manifest.ndjson
+	bctx plan -q "$S/questions.json" -s "$S/site-list.csv" -l drift/links.ndjson -o drift/jobs.ndjson
+	bfetch -c "$cfg" -a drift/archive -r 0 --resume -o drift/manifest.ndjson drift/jobs.ndjson
+	jq -c 'select(.condition == "A")' drift/manifest.ndjson |
+	    bread -c "$cfg" -a drift/archive -o drift/pages-a.ndjson
+	jq -c 'select(.condition == "B")' drift/manifest.ndjson |
+	    bmdprep -c "$cfg" -a drift/archive -o drift/pages-b.ndjson
+	step "bctx drift: the two snapshots page by page"
+	bctx drift --old pages-a.ndjson --old pages-b.ndjson \
+	    --new drift/pages-a.ndjson --new drift/pages-b.ndjson -o drift.ndjson
+	drift_opt="--drift drift.ndjson"
+fi
+
 step "bstats: the analysis and the results browser"
-# (with VARIANTS: the declared comparisons, from the config)
+# (with VARIANTS: the declared comparisons, from the config, and the drift)
+# shellcheck disable=SC2086
 bstats ${vcfg:+--config "$vcfg"} -r report.md -f figures -o results.ndjson \
-    --html results.html scored.ndjson
+    --html results.html $drift_opt scored.ndjson
 
 kill "$server_pid" 2>/dev/null || :
 wait "$server_pid" 2>/dev/null || :

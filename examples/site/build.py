@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the example documentation site from src/*.md into a directory.
 
-    build.py OUTDIR
+    build.py [--version 2] OUTDIR
 
 
 The site is what a documentation site that adopted llms.txt publishes: an
@@ -17,6 +17,15 @@ and /llms.txt.  It also carries the traps the study meets in the wild:
 `make` builds it into build/site (make demo and make check serve it from
 there with serve.py); the built site is not committed beside its sources.
 OUTDIR is replaced whole: the site is written beside it, then renamed over it.
+
+--version 2 writes the same site some months later, for the re-archive drift
+follow-up (spec 001 §7 L-SL-2, bctx drift): most pages as they were, some
+changed (a default value, a version number, a reworded paragraph; one
+Markdown twin updated before its HTML page, one HTML page updated before its
+twin), /docs/faq gone (page, twin and llms.txt entry), and
+/docs/reference/troubleshooting with a new Markdown twin listed in llms.txt.
+V2_EDITS, V2_GONE and V2_NEW_TWIN say exactly what changed, and the tests
+read them.
 Standard library only.
 """
 import html
@@ -64,6 +73,28 @@ DRIFT = [
     ("`warmup_prompt_count` requests, **3** by default,",
      "`warmup_prompt_count` requests, **1** by default,"),
 ]
+
+# The later version (--version 2).  Each edit: (page, text before, text after,
+# where): "both" the page and its twin, "html" the HTML page only (the twin
+# is now the staler of the two), "md" the Markdown twin only (the HTML page
+# is).  A page whose HTML changed shows a later "Last updated" date.
+V2_EDITS = [
+    ("reference/config", "| `fetch_timeout_seconds` | 30 |",
+     "| `fetch_timeout_seconds` | 60 |", "both"),
+    ("quickstart",
+     "It finishes in well under a minute and prints the paths of three files:",
+     "When it is done, usually within a minute, it tells you where to find the three files worth reading first:",
+     "both"),
+    ("guide/tokens", "| `mistral` | Mistral Small 3.1 |",
+     "| `mistral` | Mistral Small 3.2 |", "html"),
+    ("guide/archive", "the default is **1000 ms**", "the default is **2000 ms**", "md"),
+    ("guide/scoring",
+     "Scoring is where a study is most easily biased.",
+     "Bias enters a study most easily at the scoring stage.", "md"),
+]
+V2_GONE = {"faq"}
+V2_NEW_TWIN = {"reference/troubleshooting"}
+UPDATED = {1: "November 20, 2026", 2: "May 18, 2027"}
 
 
 def read(path):
@@ -166,7 +197,7 @@ def url_of(name):
 
 def sidebar(pages, current):
     groups = {}
-    for name in ORDER:
+    for name in [n for n in ORDER if n in pages]:
         groups.setdefault(pages[name]["section"], []).append(name)
     out = ['<nav class="sidebar" aria-label="Documentation"><div class="sidebar-inner">']
     for sect, names in groups.items():
@@ -228,8 +259,9 @@ FOOT = """</div>
 """
 
 
-def page_html(pages, name):
+def page_html(pages, name, version):
     p = pages[name]
+    order = [n for n in ORDER if n in pages]
     crumbs = ['<li><a href="/docs/">Docs</a></li>']
     if name != "index":
         crumbs.append(f'<li>{html.escape(p["section"])}</li>')
@@ -237,13 +269,13 @@ def page_html(pages, name):
     mdurl = "/docs/index.md" if name == "index" else f"/docs/{name}.md"
     head = HEAD.format(title=html.escape(p["title"]), desc=html.escape(DESCRIPTIONS[name]),
                        origin=ORIGIN, url=url_of(name), mdurl=mdurl)
-    idx = ORDER.index(name)
+    idx = order.index(name)
     prev_link = next_link = ""
     if idx > 0:
-        q = ORDER[idx - 1]
+        q = order[idx - 1]
         prev_link = f'<a class="pager-prev" href="{url_of(q)}">&larr; {html.escape(pages[q]["title"])}</a>'
-    if idx + 1 < len(ORDER):
-        q = ORDER[idx + 1]
+    if idx + 1 < len(order):
+        q = order[idx + 1]
         next_link = f'<a class="pager-next" href="{url_of(q)}">{html.escape(pages[q]["title"])} &rarr;</a>'
     toc = "".join(f'<li><a href="#{re.sub(r"[^a-z0-9]+", "-", h.lower()).strip("-")}">{inline(h)}</a></li>'
                   for h in re.findall(r"^## (.*)$", p["body"], re.M))
@@ -252,7 +284,7 @@ def page_html(pages, name):
             + '<article class="doc">\n' + md_to_html(p["body"]) + "\n</article>\n"
             + '<div class="feedback"><p>Was this page helpful?</p><button>Yes</button><button>No</button></div>\n'
             + f'<nav class="pager">{prev_link}{next_link}</nav>\n'
-            + f'<p class="edit-link"><a href="https://example.org/ctxbench/edit/main/docs/{name}.md">Edit this page</a> &middot; Last updated on November 20, 2026</p>\n'
+            + f'<p class="edit-link"><a href="https://example.org/ctxbench/edit/main/docs/{name}.md">Edit this page</a> &middot; Last updated on {p["updated"]}</p>\n'
             + "</main>\n"
             + f'<aside class="toc" aria-label="On this page"><p class="toc-title">On this page</p><ul>{toc}</ul></aside>\n'
             + FOOT)
@@ -283,20 +315,41 @@ JS_SHELL = """<!DOCTYPE html>
 """
 
 
-def build(out):
+def load(version):
+    """The pages of a version: title, section, HTML body, Markdown twin."""
     pages = {}
     for name in ORDER:
+        if version == 2 and name in V2_GONE:
+            continue
         meta, body = front_matter(read(os.path.join(SRC, name + ".md")))
-        pages[name] = {"title": meta["title"], "section": meta["section"], "body": body}
+        pages[name] = {"title": meta["title"], "section": meta["section"],
+                       "body": body, "md": body, "updated": UPDATED[1]}
+    if version == 2:
+        for name, old, new, where in V2_EDITS:
+            p = pages[name]
+            for k in (["body", "md"] if where == "both" else ["body" if where == "html" else "md"]):
+                assert old in p[k], old
+                p[k] = p[k].replace(old, new)
+            if where != "md":
+                p["updated"] = UPDATED[2]
+    return pages
+
+
+def has_twin(name, version):
+    return name not in NO_TWIN or (version == 2 and name in V2_NEW_TWIN)
+
+
+def build(out, version):
+    pages = load(version)
     os.makedirs(os.path.join(out, "docs"))
-    for name in ORDER:
+    for name in pages:
         base = os.path.join(out, "docs", name)
         os.makedirs(os.path.dirname(base), exist_ok=True)
         with open(base + ".html", "w", encoding="utf-8") as f:
-            f.write(JS_SHELL if name in JS_ONLY else page_html(pages, name))
-        if name in NO_TWIN:
+            f.write(JS_SHELL if name in JS_ONLY else page_html(pages, name, version))
+        if not has_twin(name, version):
             continue
-        md = pages[name]["body"]
+        md = pages[name]["md"]
         if name == "reference/config":
             for new, old in DRIFT:
                 assert new in md, new
@@ -306,8 +359,8 @@ def build(out):
             f.write(md)
     # llms.txt: H1, summary, info, H2 sections; Optional last.
     sections = {}
-    for name in ORDER:
-        if name in NO_TWIN:
+    for name in pages:
+        if not has_twin(name, version):
             continue
         sect = pages[name]["section"]
         sections.setdefault(sect, []).append(name)
@@ -337,12 +390,15 @@ def build(out):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: build.py OUTDIR")
-    out = os.path.abspath(sys.argv[1])
+    args, version = sys.argv[1:], 1
+    if len(args) == 3 and args[0] == "--version" and args[1] in ("1", "2"):
+        args, version = args[2:], int(args[1])
+    if len(args) != 1 or args[0].startswith("-"):
+        sys.exit("usage: build.py [--version 1|2] OUTDIR")
+    out = os.path.abspath(args[0])
     tmp = "%s.tmp-%d" % (out, os.getpid())
     shutil.rmtree(tmp, ignore_errors=True)
-    build(tmp)
+    build(tmp, version)
     if os.path.isdir(out):
         shutil.rmtree(out)
     os.rename(tmp, out)

@@ -3,16 +3,20 @@
  * (calls only go down; all of them also call common/):
  *
  *   main.c      options; one call per subcommand    -> plan.c assemble.c
- *                                                      check.c
+ *                                                      check.c drift.c
  *   plan.c      bctx plan: the fetch jobs, or --report    -> map.c url.c
  *   assemble.c  bctx assemble: the contexts of both conditions
  *                        -> map.c url.c render.c parity.c words.c
  *   check.c     bctx check (check.h): the corpus against its design
  *                                                         -> map.c url.c
+ *   drift.c     bctx drift: two snapshots of a study's pages compared,
+ *               page by page and per site and condition
+ *                                                     -> parity.c url.c
  *   map.c       the llms.txt link index, the user mapping and the
  *               mapping of one source URL to its A page and B document
  *                                                                -> url.c
- *   parity.c    A<->B content parity of a pair
+ *   parity.c    A<->B content parity of a pair; the changed facts of
+ *               two texts as records (also drift.c's)
  *   words.c     gold_coverage, a gold answer's words in a content
  *   render.c    the pieces of the reference create_ctx serialisation
  *   url.c       the URL key and the HTML <-> Markdown URL rules
@@ -26,6 +30,7 @@
 #include <stddef.h>
 #include <jansson.h>
 #include "buf.h"
+#include "err.h"
 
 /* ---------------------------------------------------------------- url.c */
 
@@ -155,6 +160,19 @@ struct bctx_opts {
 int bctx_plan(const struct bctx_opts *o);
 int bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[]);
 
+/*
+ * bctx drift (drift.c) with its own options (argv[0] is "drift"): reads the
+ * page records of two snapshots (--old, --new: bread and bmdprep output of
+ * two archives of one plan), writes one drift_page record per page and
+ * drift_site and drift_condition summaries (ctxbench-records(5), "Drift
+ * records") to stdout or the -o file, atomically, and ends the program with
+ * status 0.  A bad record (a missing or mistyped field, a page read twice
+ * in one snapshot) or two snapshots of different plans (a site in one
+ * only, a page answering other questions) dies naming the file, the line
+ * and the field (status 1); usage errors exit 2.
+ */
+void bctx_drift_main(int argc, char *argv[]) CTX_NORETURN;
+
 /* Share of the gold answer's content words present in text (-1: none). */
 double bctx_gold_coverage(const char *gold, const char *text);
 
@@ -185,5 +203,15 @@ void bctx_parity(const char *a, size_t alen, const char *b, size_t blen,
     const size_t *bdocs, size_t nbdocs, const char *gold,
     struct bctx_parity *p);
 void bctx_parity_release(struct bctx_parity *p);
+
+/*
+ * The first BCTX_FACTS_SHOWN changes of c (facts_compare of fa and fb) as
+ * a new array of {kind, key, KA: fa's value, KB: fb's value}; parity.c
+ * writes them for a pair (a, b), drift.c for two snapshots (old, new).
+ */
+struct facts;
+struct facts_cmp;
+json_t *bctx_facts_changes(const struct facts *fa, const struct facts *fb,
+    const struct facts_cmp *c, const char *ka, const char *kb);
 
 #endif

@@ -5,6 +5,7 @@
  *   bctx plan -q questions.json -s site-list.csv [-l links.ndjson] ...
  *   bctx assemble -q questions.json [-g gold] [-c config] [PAGES ...]
  *   bctx check -s site-list.csv -q questions.json -g gold ... (check.c)
+ *   bctx drift --old PAGES... --new PAGES... (drift.c)
  */
 #include <getopt.h>
 #include <string.h>
@@ -24,6 +25,8 @@ static const char usage[] =
 "                 [PAGES.ndjson ...]\n"
 "       bctx check -s SITES -q QUESTIONS -g GOLD [-c CONFIG] [-l LINKS]...\n"
 "                 [--freeze DATE] [--today DATE] [--strict] [--json] [-o FILE]\n"
+"       bctx drift --old PAGES [--old PAGES]... --new PAGES [--new PAGES]...\n"
+"                 [-o FILE]\n"
 "\n"
 "plan: fetch jobs {site_id, url, condition, fetch_url, question_ids} for\n"
 "bfetch, one per site, URL and condition; --report prints per site how many\n"
@@ -31,6 +34,7 @@ static const char usage[] =
 "assemble: one context record per question and condition from bread\n"
 "(condition A), bmdprep (condition B) and bmdprep --llms records.\n"
 "check: the corpus against the design rules of spec 001 (bctx check -h).\n"
+"drift: the pages of two snapshots of one plan compared (bctx drift -h).\n"
 "\n"
 "  -q, --questions FILE   questions.json (spec 001 §3.5)\n"
 "  -s, --sites FILE       site-list.csv (spec 001 §1.6)\n"
@@ -95,17 +99,19 @@ main(int argc, char *argv[])
 	    strcmp(argv[1], "--version") == 0))
 		opt_version();
 	if (argc < 2 || argv[1][0] == '-')
-		die_usage("expected a command: plan, assemble or check");
+		die_usage("expected a command: plan, assemble, check or drift");
 	cmd = argv[1];
 	if (strcmp(cmd, "check") == 0)
 		bctx_check_main(argc - 1, argv + 1);
+	if (strcmp(cmd, "drift") == 0)
+		bctx_drift_main(argc - 1, argv + 1);
 	if (strcmp(cmd, "plan") == 0)
 		plan = 1;
 	else if (strcmp(cmd, "assemble") == 0)
 		plan = 0;
 	else
-		die_usage("unknown command '%s' (expected plan, assemble or check)",
-		    cmd);
+		die_usage("unknown command '%s' (expected plan, assemble, check or "
+		    "drift)", cmd);
 	argc--;
 	argv++;
 	while ((c = opt_getopt(argc, argv, "c:g:hl:m:o:q:s:V", longopts,

@@ -155,10 +155,9 @@ word_parity(const char *a, size_t alen, const char *b, size_t blen,
 	wordset_release(&cb);
 }
 
-/* The changes, at most BCTX_FACTS_SHOWN, as [{kind, key, a, b}]. */
-static json_t *
-changes(const struct facts *fa, const struct facts *fb,
-    const struct facts_cmp *c)
+json_t *
+bctx_facts_changes(const struct facts *fa, const struct facts *fb,
+    const struct facts_cmp *c, const char *ka, const char *kb)
 {
 	json_t *arr = json_array();
 	size_t i;
@@ -170,8 +169,8 @@ changes(const struct facts *fa, const struct facts *fb,
 		facts_change(fa, fb, c, i, &s);
 		json_set_str(o, "kind", facts_kind_name(s.kind));
 		json_set_str(o, "key", s.key);
-		json_set_str(o, "a", s.a);
-		json_set_str(o, "b", s.b);
+		json_set_str(o, ka, s.a);
+		json_set_str(o, kb, s.b);
 		json_array_append_new(arr, o);
 	}
 	return arr;
@@ -239,7 +238,7 @@ bctx_parity(const char *a, size_t alen, const char *b, size_t blen,
 	p->facts_b_in_a = c.b_in_a;
 	p->facts_a_in_b = c.a_in_b;
 	p->nchanged = c.nchanged;
-	p->changed = changes(&fa, &fb, &c);
+	p->changed = bctx_facts_changes(&fa, &fb, &c, "a", "b");
 	if (gold)
 		gold_parity(gold, &fa, &fb, p);
 	p->drift = c.nchanged > 0 || below(c.b_in_a, fb.nd, c.shared_b) ||

@@ -21,6 +21,7 @@
  *   records.c       bstats_add_record, bstats_free: scored records into
  *                   struct bst_obs, every field checked
  *   conformance.c   bstats_conformance: the findings of bctx check --json
+ *   drift.c         bstats_drift: the records of bctx drift (two snapshots)
  *   analysis.c      bstats_analyse, the analysis' driver: runs the
  *                   analyses below in report order, BH by family
  *     pairs.c         pairing and the exclusion accounting (001 §2.5)
@@ -42,6 +43,7 @@
  *     report-tests.c  sections 1-4 (data, hypotheses, BH tables)
  *     report-sec.c    sections 5-9 (clustering to correlations)
  *     report-guide.c  agreement, conformance, methods
+ *     report-drift.c  the content drift between two snapshots
  *     report-read.c   the §6.10 interpretation and what the data say
  *     report-fmt.c    the primitives of every section
  *   svg.c           bstats_figures: the four figures and their CSV
@@ -161,6 +163,7 @@ struct bst_study {
 	json_t *results;	/* array of result records, in report order */
 	json_t *exclusions;	/* exclusion accounting (object) */
 	json_t *conformance;	/* corpus conformance summary, or NULL */
+	json_t *drift;		/* bctx drift's summaries (drift.c), or NULL */
 	struct progress boot_progress;	/* the bootstrap intervals, on stderr */
 	struct bst_strs pool;	/* the ratings' strings, each once (records.c) */
 };
@@ -173,6 +176,10 @@ void bstats_add_record(struct bst_study *s, json_t *rec);
 /* conformance.c: read the findings of `bctx check --json` from path into
  * s->conformance; dies naming file, line and field on an invalid one. */
 void bstats_conformance(struct bst_study *s, const char *path);
+/* drift.c: read the records of `bctx drift` from path into s->drift
+ * ({pages, conditions, sites, changed}); dies naming file, line and field
+ * on an invalid one, and when the file holds no drift_condition record. */
+void bstats_drift(struct bst_study *s, const char *path);
 /* analysis.c: pair the ratings and run every analysis into s->results (an
  * array s owns); dies on a second primary rating of a tuple. */
 void bstats_analyse(struct bst_study *s);

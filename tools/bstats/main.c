@@ -15,7 +15,8 @@
 
 static const char usage[] =
 "usage: bstats [-h] [-V] [-o FILE] [-r FILE] [-f DIR] [-s SEED] [-b N]\n"
-"              [-a ALPHA] [-c FILE] [--html FILE [--compare FILE]] [FILE ...]\n"
+"              [-a ALPHA] [-c FILE] [--drift FILE] [--html FILE [--compare FILE]]\n"
+"              [FILE ...]\n"
 "       bstats --power DIR [-o FILE] [-r FILE] [-s SEED] [-a ALPHA]\n"
 "              [--sims N] [--threads N] [--mde-steps N] [ASSUMPTION ...]\n"
 "Run the pre-registered analysis (spec 001 §6, 000 §8) over scored records,\n"
@@ -28,6 +29,8 @@ static const char usage[] =
 "                         section in the report\n"
 "      --compare FILE     with --html: another run's scored records beside\n"
 "                         these (pairs matched, differences first)\n"
+"      --drift FILE       records of bctx drift: a content drift section in\n"
+"                         the report\n"
 "  -f, --figures DIR      write the SVG figures into DIR\n"
 "  -h, --help             show this help and exit\n"
 "      --html FILE        write the results browser (one self-contained page)\n"
@@ -59,7 +62,7 @@ static const char usage[] =
 /* The long options of --power (no short form). */
 enum { O_POWER = 256, O_SIMS, O_THREADS, O_MDE, O_EACC, O_EHALL, O_ETOK,
 	O_ECOMP, O_ECITE, O_TIES, O_ISITE, O_IMODEL, O_IQUEST, O_TIER, O_CX,
-	O_EXCL, O_CITENA };
+	O_EXCL, O_CITENA, O_DRIFT };
 
 static int
 each(json_t *rec, void *ctx)
@@ -70,6 +73,7 @@ each(json_t *rec, void *ctx)
 
 struct outputs {
 	const char *output, *report, *figures, *conformance, *html, *compare;
+	const char *drift;
 	struct bst_power power;
 };
 
@@ -148,6 +152,7 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 		{ "compare", required_argument, NULL, 'C' },
 		{ "complexity-interaction", required_argument, NULL, O_CX },
 		{ "conformance", required_argument, NULL, 'c' },
+		{ "drift", required_argument, NULL, O_DRIFT },
 		{ "effect-accuracy", required_argument, NULL, O_EACC },
 		{ "effect-citation", required_argument, NULL, O_ECITE },
 		{ "effect-completeness", required_argument, NULL, O_ECOMP },
@@ -189,6 +194,9 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 			break;
 		case 'c':
 			o->conformance = optarg;
+			break;
+		case O_DRIFT:
+			o->drift = optarg;
 			break;
 		case 'f':
 			o->figures = optarg;
@@ -297,9 +305,9 @@ power_run(struct bst_study *s, struct outputs *o, int nfiles)
 	json_t *res, *r;
 	size_t i;
 
-	if (nfiles > 0 || o->figures || o->html || o->conformance)
+	if (nfiles > 0 || o->figures || o->html || o->conformance || o->drift)
 		die_usage("--power reads the design only: no records, figures, "
-		    "--html or --conformance");
+		    "--html, --conformance or --drift");
 	if (o->power.as.icc_site + o->power.as.icc_model +
 	    o->power.as.icc_question > 1)
 		die_usage("--icc-site, --icc-model and --icc-question: shares of "
@@ -368,6 +376,8 @@ main(int argc, char **argv)
 	s.opt.keep_records = o.html != NULL;
 	if (o.conformance)
 		bstats_conformance(&s, o.conformance);
+	if (o.drift)
+		bstats_drift(&s, o.drift);
 	g = atomic_group_new();
 	ndj_output_stream(doc_open(g, o.output ? o.output : "-"));
 	ndj_run(argc - optind, argv + optind, each, NULL, &s);

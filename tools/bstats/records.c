@@ -293,6 +293,7 @@ bstats_free(struct bst_study *s)
 	free(s->sec);
 	bstats_free_analysis(s);
 	json_decref(s->conformance);
+	json_decref(s->drift);
 }
 
 void

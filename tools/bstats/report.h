@@ -9,6 +9,7 @@
  *                   parity, correlations
  *   report-guide.c  section 10 (inter-rater reliability), the corpus
  *                   conformance, the methods
+ *   report-drift.c  the content drift between two snapshots (bctx drift)
  *   report-read.c   the §6.10 interpretation with what the data say
  *                   beside it (the results' "reading", reading.c)
  *   report-fmt.c    the primitives every section uses
@@ -40,6 +41,9 @@ void rp_correlations(FILE *fp, const json_t *res);
 void rp_agreement(FILE *fp, const json_t *res);
 void rp_conformance(FILE *fp, const json_t *conformance);
 void rp_methods(FILE *fp, size_t nboot, unsigned long seed);
+
+/* report-drift.c: the drift between two snapshots (bstats_drift's d) */
+void rp_drift(FILE *fp, const json_t *d);
 
 /* report-read.c */
 void rp_interpretation(FILE *fp, const json_t *res, double alpha);
