@@ -64,6 +64,21 @@ variant_of(const struct bst_study *s, const char *name)
 	return NULL;
 }
 
+/* The primary condition name finally varies ("A" or "B"; "" when the
+ * chain of variant_of leaves the known conditions or loops). */
+static const char *
+base_of(const struct bst_study *s, const char *name)
+{
+	size_t hops;
+
+	for (hops = 0; hops <= s->nvars && name; hops++) {
+		if (is_primary(name))
+			return name;
+		name = variant_of(s, name);
+	}
+	return "";
+}
+
 /*
  * The primary ratings of condition name in the order of tuples, into a
  * new array *out (the caller frees it); returns their number.  Dies naming
@@ -142,6 +157,8 @@ cmp_record(struct bst_study *s, const struct bst_cmp *c, size_t nx,
 	json_set_str(r, "y", c->y);
 	json_set_new(r, "x_variant_of", json_str_or_null(variant_of(s, c->x)));
 	json_set_new(r, "y_variant_of", json_str_or_null(variant_of(s, c->y)));
+	json_set_str(r, "x_base", base_of(s, c->x));
+	json_set_str(r, "y_base", base_of(s, c->y));
 	json_set_int(r, "x_ratings", (long long)nx);
 	json_set_int(r, "y_ratings", (long long)ny);
 	json_set_int(r, "pairs", (long long)np);
@@ -177,6 +194,9 @@ annotate(json_t *r, const struct bst_cmp *c, const char *name)
 		json_set_str(r, "delta", delta);
 	}
 	json_set_str(r, "sign", sign);
+	/* as reading.c says of the primary results: no finding below it */
+	json_set_bool(r, "too_few_pairs", json_integer_value(json_object_get(r,
+	    "n")) < BST_MIN_INTERVAL_PAIRS);
 	if (json_is_object(e) && json_object_get(e, "sign"))
 		json_set_str(e, "sign", sign);
 	bst_res_note(r, "exploratory comparison (issue 30), two-sided, not "

@@ -67,5 +67,6 @@ bstats_report(const struct bst_study *s, FILE *fp)
 	rp_correlations(fp, res);
 	rp_agreement(fp, res);
 	rp_interpretation(fp, res, s->opt.alpha);
+	rp_ablation(fp, res, s->opt.alpha);
 	rp_methods(fp, s->opt.nboot, s->opt.seed);
 }
