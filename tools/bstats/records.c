@@ -133,8 +133,8 @@ condition(struct bst_study *s, struct bst_obs *o, const json_t *rec)
 		ndj_die("condition: expected \"A\", \"B\" or a variant's name "
 		    "([A-Za-z0-9][A-Za-z0-9._-]*), got \"%s\"", c);
 	if (!of)
-		ndj_die("variant_of: condition \"%s\" is a variant and needs the "
-		    "condition it varies", c);
+		ndj_die("condition: \"%s\" is neither A nor B, and a variant's "
+		    "record needs variant_of (the condition it varies)", c);
 	if (!(v = find_variant(s, c))) {
 		if (s->declared)
 			ndj_die("condition: \"%s\" is not a variant the config "

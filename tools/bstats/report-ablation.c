@@ -161,16 +161,20 @@ direction(FILE *fp, const struct contrast *c, const json_t *r, size_t k)
 static void
 share(FILE *fp, const struct contrast *c, const json_t *r, const json_t *pr)
 {
-	int ok, pok;
+	int ok, pok, lower;
 	double d = mean_delta(r, &ok), p = mean_delta(pr, &pok), cv, sh;
+	const char *first, *second;
 
 	if (!c->related || !ok)
 		return;
-	cv = c->flip ? -d : d;		/* v − w, positive: v better */
+	cv = c->flip ? -d : d;		/* v better by cv (oriented) */
+	first = c->of_b ? c->w : c->v;	/* o = first better than second by */
+	second = c->of_b ? c->v : c->w;
+	lower = rp_true(json_object_get(r, "distribution"), "lower_is_better");
 	fputs("  In means, ", fp);
-	bst_md(fp, c->of_b ? c->w : c->v);
+	bst_md(fp, lower ? second : first);	/* the Δ as bstats forms it */
 	fputs(" − ", fp);
-	bst_md(fp, c->of_b ? c->v : c->w);
+	bst_md(fp, lower ? first : second);
 	fputs(" = ", fp);
 	num(fp, c->of_b ? -cv : cv);
 	if (!pok || !pr || p == 0 || !isfinite(p)) {
@@ -179,7 +183,7 @@ share(FILE *fp, const struct contrast *c, const json_t *r, const json_t *pr)
 		return;
 	}
 	sh = (c->of_b ? -cv : cv) / p;
-	fputs(" against B − A = ", fp);
+	fputs(lower ? " against A − B = " : " against B − A = ", fp);
 	num(fp, p);
 	fputs(": ", fp);
 	if (sh > 0)
