@@ -626,27 +626,31 @@
   }
 
   // ------------------------------------------------ model x condition grid
+  // The conditions: A and B, then the variants the study ran (issue 30),
+  // by name; a variant's rating of a pair sits in p.variants.
+  const CONDS = ["A", "B"].concat((data.conditions || []).filter((c) => c !== "A" && c !== "B").sort());
+  const sideOf = (p, c) => (c === "A" || c === "B" ? p[c] : (p.variants || {})[c]);
   // Mean of the chosen metric per model and condition over the pairs the
   // site and complexity filters keep; a cell filters the table by model.
   function grid() {
     const site = $("f-site").value, cx = $("f-complexity").value, m = $("f-metric").value;
     const k = SIDE_METRIC[m], rows = new Map();
     const acc = (model) => {
-      if (!rows.has(model)) rows.set(model, { A: [0, 0], B: [0, 0], d: [0, 0] });
+      if (!rows.has(model)) { const r = { d: [0, 0] }; CONDS.forEach((c) => { r[c] = [0, 0]; }); rows.set(model, r); }
       return rows.get(model);
     };
     pairs.forEach((p) => {
       if ((site && p.site !== site) || (cx && p.complexity !== cx)) return;
       [p.model, ""].forEach((model) => {
         const r = acc(model);
-        ["A", "B"].forEach((c) => { const s = p[c]; if (s && !s.excluded && isNum(s[k])) { r[c][0] += s[k]; r[c][1]++; } });
+        CONDS.forEach((c) => { const s = sideOf(p, c); if (s && !s.excluded && isNum(s[k])) { r[c][0] += s[k]; r[c][1]++; } });
         if (isNum(p[METRIC[m]])) { r.d[0] += p[METRIC[m]]; r.d[1]++; }
       });
     });
     const t = $("grid-table");
     t.textContent = "";
     const hr = el("tr");
-    ["model", "Condition A", "Condition B", "Δ (" + (m === "acc" ? "B − A" : "A − B") + ")"].forEach((h) => { const th = el("th", null, h); th.scope = "col"; hr.appendChild(th); });
+    ["model"].concat(CONDS.map((c) => (c === "A" || c === "B" ? "Condition " : "") + c), ["Δ (" + (m === "acc" ? "B − A" : "A − B") + ")"]).forEach((h) => { const th = el("th", null, h); th.scope = "col"; hr.appendChild(th); });
     const th = el("thead"); th.appendChild(hr); t.appendChild(th);
     const tb = el("tbody");
     const models = Array.from(rows.keys()).filter(Boolean).sort(natural).concat([""]);
@@ -655,7 +659,7 @@
       const h = el("th", null, model || "all models");
       h.scope = "row";
       tr.appendChild(h);
-      [r.A, r.B, r.d].forEach(([sum, n]) => {
+      CONDS.map((c) => r[c]).concat([r.d]).forEach(([sum, n]) => {
         const td = el("td"), b = el("button", "cell", n ? fmt(sum / n) + " (n = " + n + ")" : "– (n = 0)");
         b.type = "button";
         b.dataset.model = model;

@@ -115,10 +115,36 @@ says "$T/c.md" 'In means, A-markdown − A = 0.5 against B − A = 1.5: this acc
 	"A:A-markdown: the same share as A-markdown:A"
 head -n "$n" "$T/c.ndjson" >"$T/c-primary.ndjson"
 files_eq "$T/c-primary.ndjson" "$T/p.ndjson" "--config leaves the primary records as they are"
-ok grep -q 'B-plain' "$T/v.html"
 is "$(jq -r 'select(.comparison=="A:A-markdown" and .metric=="completeness" and .test=="mcnemar_exact") | .family_size' "$T/c.ndjson")" \
 	"$(jq -r 'select(.family=="exploratory A:A-markdown" and .p!=null) | .test' "$T/c.ndjson" | wc -l)" \
 	"BH family size: the comparison's computable tests only"
+
+# --- the results browser: a grid column per variant, the pairs A with B
+is "$(sed -n 's/.*"conditions":\(\[[^]]*\]\).*/\1/p' "$T/v.html")" \
+	'["A","B","B-plain","A-markdown","A-whole","B-neutral-prompt"]' \
+	"the page's data list the variant conditions"
+run "$B" -o /dev/null --html "$T/p.html" "$T/p.in"
+unlike "$(cat "$T/p.html")" '"conditions"|"variants"' "a study without variants: no variant data in the page"
+CHROME=$(command -v chromium || command -v chromium-browser || :)
+if [ -z "$CHROME" ]; then
+	skip "the browser's grid: no chromium (Debian package chromium, tools/bstats/deps.apt)"
+elif ! node --experimental-websocket -e 'if (typeof WebSocket !== "function") process.exit(1)' 2>/dev/null; then
+	skip "the browser's grid: node has no WebSocket (node 20.10 or later needed)"
+else
+	. "$TOP/tests/lib/chromium.sh"
+	start_chromium --headless=new
+	obs=$(timeout 300 node --experimental-websocket "$HERE/variants-e2e.js" "$port" "$T/v.html" 2>"$T/e2e.err")
+	is "$?" 0 "variants-e2e.js driven to the end"
+	is "$(printf '%s\n' "$obs" | jq -r '.grid[0] | join("|")')" \
+		"model|Condition A|Condition B|A-markdown|A-whole|B-neutral-prompt|B-plain|Δ (B − A)" \
+		"the grid: a column per variant beside A and B, by name"
+	is "$(printf '%s\n' "$obs" | jq -r '.grid[] | select(.[0] == "all models") | join("|")')" \
+		"all models|1 (n = 30)|2.5 (n = 30)|1.5 (n = 30)|1 (n = 30)|2.5 (n = 4)|1.833 (n = 30)|1.5 (n = 30)" \
+		"... with each condition's mean accuracy and count"
+	is "$(printf '%s\n' "$obs" | jq -r '[.count, .rows, (.exceptions | length)] | join(" ")')" \
+		"30 of 30 pairs 30 0" "the table still pairs A with B, and no script error"
+	stop_chromium
+fi
 
 # --- errors: each names file, line or config field, exit 1
 errcase() {	# NAME PATTERN DESCRIPTION [OPTIONS...]: $T/NAME.in
