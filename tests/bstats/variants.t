@@ -25,10 +25,13 @@ says() {
 }
 
 # --- the primary analysis, unchanged by variant records
-run "$B" -b 1000 -o "$T/p.ndjson" -r "$T/p.md" "$T/p.in"
+run "$B" -b 1000 -o "$T/p.ndjson" -r "$T/p.md" -f "$T/pfig" "$T/p.in"
 expect_status 0 "the primary study runs"
-run "$B" -b 1000 -o "$T/v.ndjson" -r "$T/v.md" --html "$T/v.html" "$T/v.in"
+run "$B" -b 1000 -o "$T/v.ndjson" -r "$T/v.md" -f "$T/vfig" --html "$T/v.html" "$T/v.in"
 expect_status 0 "the study with variant records runs"
+like "$err" 'bstats: 94 ratings of variant conditions \(0 not used: not primary, or under another rubric\); 4 exploratory comparisons' \
+	"the run's summary counts the variant ratings and comparisons"
+DESC="the figures and their data are the same bytes" ok diff -r "$T/pfig" "$T/vfig"
 n=$(wc -l <"$T/p.ndjson")
 head -n "$n" "$T/v.ndjson" >"$T/v-primary.ndjson"
 files_eq "$T/v-primary.ndjson" "$T/p.ndjson" \
