@@ -588,6 +588,13 @@
     if (hash !== false) writeHash();
   }
 
+  // ------------------------------------------------ the conditions
+  // A and B, then the variants the study ran (issue 30), by name, in the
+  // grid and the CSV; a variant's rating of a pair sits in p.variants.
+  const CONDS = ["A", "B"].concat((data.conditions || []).filter((c) => c !== "A" && c !== "B").sort());
+  const VARIANTS = CONDS.slice(2);
+  const sideOf = (p, c) => (c === "A" || c === "B" ? p[c] : (p.variants || {})[c]);
+
   // ------------------------------------------------ CSV of the filtered rows
   // Text cells a spreadsheet would take for a formula get a leading space,
   // as raw-data.csv's do (common/csv.h, csv_write_text); numbers stay.
@@ -603,6 +610,7 @@
     const head = ["site_id", "question_id", "model_id", "complexity", "tier", "question_text", "gold_answer"];
     ["A", "B"].forEach((c) => head.push(c + "_excluded", c + "_factual_accuracy", c + "_hallucination_count", c + "_completeness", c + "_input_token_count", c + "_response_text"));
     head.push("delta_accuracy", "delta_hallucinations", "delta_tokens", "outcome_" + m, "pair_drift");
+    VARIANTS.forEach((c) => head.push(c + "_excluded", c + "_factual_accuracy", c + "_hallucination_count", c + "_completeness", c + "_input_token_count"));
     const lines = [head.join(",")];
     current.forEach((p) => {
       const q = data.questions[p.qkey] || {}, r = [p.site, p.question, p.model, p.complexity, p.tier, q.question_text, q.gold_answer];
@@ -611,6 +619,7 @@
         r.push(p[c] ? s.excluded : "missing", s.fa, s.hc, s.comp, s.tok, s.response);
       });
       r.push(p.d_acc, p.d_hall, p.d_tok, OUTCOME_TEXT[outcome(p, m)], p.parity ? String(p.parity.drift) : null);
+      VARIANTS.forEach((c) => { const s = sideOf(p, c); r.push(s ? s.excluded : "missing", s && s.fa, s && s.hc, s && s.comp, s && s.tok); });
       lines.push(r.map(csvCell).join(","));
     });
     return lines.join("\r\n") + "\r\n";
@@ -626,10 +635,6 @@
   }
 
   // ------------------------------------------------ model x condition grid
-  // The conditions: A and B, then the variants the study ran (issue 30),
-  // by name; a variant's rating of a pair sits in p.variants.
-  const CONDS = ["A", "B"].concat((data.conditions || []).filter((c) => c !== "A" && c !== "B").sort());
-  const sideOf = (p, c) => (c === "A" || c === "B" ? p[c] : (p.variants || {})[c]);
   // Mean of the chosen metric per model and condition over the pairs the
   // site and complexity filters keep; a cell filters the table by model.
   function grid() {

@@ -136,7 +136,8 @@ elif ! node --experimental-websocket -e 'if (typeof WebSocket !== "function") pr
 else
 	. "$TOP/tests/lib/chromium.sh"
 	start_chromium --headless=new
-	obs=$(timeout 300 node --experimental-websocket "$HERE/variants-e2e.js" "$port" "$T/v.html" 2>"$T/e2e.err")
+	mkdir -p "$T/dl"
+	obs=$(timeout 300 node --experimental-websocket "$HERE/variants-e2e.js" "$port" "$T/v.html" "$T/dl" 2>"$T/e2e.err")
 	is "$?" 0 "variants-e2e.js driven to the end"
 	is "$(printf '%s\n' "$obs" | jq -r '.grid[0] | join("|")')" \
 		"model|Condition A|Condition B|A-markdown|A-whole|B-neutral-prompt|B-plain|Δ (B − A)" \
@@ -146,6 +147,11 @@ else
 		"... with each condition's mean accuracy and count"
 	is "$(printf '%s\n' "$obs" | jq -r '[.count, .rows, (.exceptions | length)] | join(" ")')" \
 		"30 of 30 pairs 30 0" "the table still pairs A with B, and no script error"
+	CSV=$T/dl/ctxbench-pairs.csv
+	is "$(head -n 1 "$CSV" | tr -d '\r' | tr ',' '\n' | grep -c '^B-plain_\|^A-markdown_\|^A-whole_\|^B-neutral-prompt_')" 20 \
+		"the CSV export: five columns per variant"
+	is "$(python3 -c 'import csv, sys; r = list(csv.DictReader(open(sys.argv[1], newline=""))); print(sum(x["B-plain_factual_accuracy"] != "" for x in r), sum(x["B-neutral-prompt_excluded"] == "missing" for x in r), r[1]["B-plain_factual_accuracy"])' "$CSV")" \
+		"30 26 2" "... a variant's scores on its tuples, missing where it has no rating"
 	stop_chromium
 fi
 
