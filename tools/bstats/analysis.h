@@ -4,7 +4,8 @@
  *
  *   analysis.c   the driver: calls the floor below, in report order
  *   pairs.c  accounting.c  groups.c  tokens.c  parity.c  agreement.c
- *   reading.c    the analyses: each writes its result records (or adds
+ *   reading.c  compare.c
+ *                the analyses: each writes its result records (or adds
  *                to them), and is called by the driver only
  *   paired.c     the §6.2 test of one metric over a set of pairs (the
  *                driver, groups.c and parity.c call it; reading.c its

@@ -33,6 +33,9 @@
  *     agreement.c     inter-rater reliability (000 §8), specs 002 and 004
  *     reading.c       what each result over all pairs says: direction,
  *                     ties, power floor, opposite test, §6.5 beside it
+ *     compare.c       the exploratory comparisons of condition variants
+ *                     (issue 30), each in its own BH family, after every
+ *                     primary result
  *     paired.c        the §6.2 test of one metric over a set of pairs
  *                     (called by analysis.c, groups.c, parity.c,
  *                     reading.c)
@@ -42,6 +45,7 @@
  *     report-tests.c  sections 1-4 (data, hypotheses, BH tables)
  *     report-sec.c    sections 5-9 (clustering to correlations)
  *     report-guide.c  agreement, conformance, methods
+ *     report-ablation.c  the exploratory comparisons in words
  *     report-read.c   the §6.10 interpretation and what the data say
  *     report-fmt.c    the primitives of every section
  *   svg.c           bstats_figures: the four figures and their CSV
