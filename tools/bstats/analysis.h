@@ -8,8 +8,8 @@
  *                the analyses: each writes its result records (or adds
  *                to them), and is called by the driver only
  *   paired.c     the §6.2 test of one metric over a set of pairs (the
- *                driver, groups.c and parity.c call it; reading.c its
- *                bst_collect)
+ *                driver, groups.c, parity.c and compare.c call it;
+ *                reading.c its bst_collect)
  *   results.c    the result records and their parts (the analyses but
  *                pairs.c, and paired.c)
  *   obs.c, stats.c  below all of them
