@@ -5,8 +5,9 @@
  * hallucinations and citation fidelity, Shapiro-Wilk then the paired t-test
  * or the Wilcoxon fallback for tokens, McNemar for completeness.  The
  * driver runs it over all pairs (H1-H3, H6); groups.c within each tier and
- * complexity level; parity.c without the drifted pairs.  Calls results.c,
- * stats.c and obs.c.
+ * complexity level; parity.c without the drifted pairs; compare.c over a
+ * comparison of condition variants, two-sided (bst_explore_test).  Calls
+ * results.c, stats.c and obs.c.
  */
 #include <assert.h>
 #include <math.h>
