@@ -137,7 +137,9 @@ direction(FILE *fp, const struct contrast *c, const json_t *r, size_t k)
 		return;
 	}
 	if (v == null) {
-		fputs("neither condition did better in more pairs", fp);
+		fputs(rp_is(e, "measure", "cohens_d") ? "neither condition did "
+		    "better on average" : "neither condition did better in more "
+		    "pairs", fp);
 	} else {
 		bst_md(fp, v > null ? c->x : c->y);
 		fprintf(fp, " %s than ", METRIC[k].better);
@@ -146,7 +148,9 @@ direction(FILE *fp, const struct contrast *c, const json_t *r, size_t k)
 		    rp_is(e, "measure", "cohens_d") ? " on average" :
 		    " in more pairs than the reverse", fp);
 	}
-	fprintf(fp, " (%s = %.3f", name, v);
+	/* a value that three decimals would print as the null one */
+	fprintf(fp, v != null && fabs(v - null) < 0.0005 ? " (%s = %.1e" :
+	    " (%s = %.3f", name, v);
 	if (!json_is_number(json_object_get(e, "ci_low"))) {
 		fputs(", no interval)", fp);
 		return;
@@ -188,8 +192,8 @@ share(FILE *fp, const struct contrast *c, const json_t *r, const json_t *pr)
 	fputs(": ", fp);
 	if (sh > 0)
 		fprintf(fp, "this accounts for %.0f %% of the primary A→B "
-		    "difference%s.", 100 * sh, sh > 1 ? " (more than all of it)" :
-		    "");
+		    "difference%s.", 100 * sh, 100 * sh >= 100.5 ?
+		    " (more than all of it)" : "");
 	else if (sh < 0)
 		fprintf(fp, "this runs against the primary A→B difference, %.0f %% "
 		    "of its size in the other direction.", -100 * sh);
