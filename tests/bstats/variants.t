@@ -155,6 +155,19 @@ else
 	stop_chromium
 fi
 
+# --- a variant whose ratings meet no B rating: run, with no pair to read
+{ cat "$T/p.in"
+  rec S9 Q1 m B-plain 2 0 1 null 80 | sed 's/}$/,"variant_of":"B"}/'
+  rec S9 Q2 m B-plain 2 0 1 null 80 | sed 's/"exclusion_reason":null/"exclusion_reason":"TIMEOUT"/; s/}$/,"variant_of":"B"}/'
+} >"$T/nopair.in"
+run "$B" -b 1000 -o "$T/np.ndjson" -r "$T/np.md" "$T/nopair.in"
+expect_status 0 "a variant without a pair is no error"
+is "$(jq -c 'select(.test=="comparison") | [.x_ratings, .y_ratings, .pairs, .run]' "$T/np.ndjson")" \
+	'[2,30,0,true]' "... its comparison runs over no pair"
+says "$T/np.md" '- **Factual accuracy**: 0 pairs, too few to read' "... and the report reads nothing into it"
+head -n "$n" "$T/np.ndjson" >"$T/np-primary.ndjson"
+files_eq "$T/np-primary.ndjson" "$T/p.ndjson" "... nor does the primary analysis change"
+
 # --- errors: each names file, line or config field, exit 1
 errcase() {	# NAME PATTERN DESCRIPTION [OPTIONS...]: $T/NAME.in
 	_name=$1 _pat=$2 _desc=$3
