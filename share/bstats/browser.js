@@ -588,6 +588,13 @@
     if (hash !== false) writeHash();
   }
 
+  // ------------------------------------------------ the conditions
+  // A and B, then the variants the study ran (issue 30), by name, in the
+  // grid and the CSV; a variant's rating of a pair sits in p.variants.
+  const CONDS = ["A", "B"].concat((data.conditions || []).filter((c) => c !== "A" && c !== "B").sort());
+  const VARIANTS = CONDS.slice(2);
+  const sideOf = (p, c) => (c === "A" || c === "B" ? p[c] : (p.variants || {})[c]);
+
   // ------------------------------------------------ CSV of the filtered rows
   // Text cells a spreadsheet would take for a formula get a leading space,
   // as raw-data.csv's do (common/csv.h, csv_write_text); numbers stay.
@@ -603,6 +610,7 @@
     const head = ["site_id", "question_id", "model_id", "complexity", "tier", "question_text", "gold_answer"];
     ["A", "B"].forEach((c) => head.push(c + "_excluded", c + "_factual_accuracy", c + "_hallucination_count", c + "_completeness", c + "_input_token_count", c + "_response_text"));
     head.push("delta_accuracy", "delta_hallucinations", "delta_tokens", "outcome_" + m, "pair_drift");
+    VARIANTS.forEach((c) => head.push(c + "_excluded", c + "_factual_accuracy", c + "_hallucination_count", c + "_completeness", c + "_input_token_count"));
     const lines = [head.join(",")];
     current.forEach((p) => {
       const q = data.questions[p.qkey] || {}, r = [p.site, p.question, p.model, p.complexity, p.tier, q.question_text, q.gold_answer];
@@ -611,6 +619,7 @@
         r.push(p[c] ? s.excluded : "missing", s.fa, s.hc, s.comp, s.tok, s.response);
       });
       r.push(p.d_acc, p.d_hall, p.d_tok, OUTCOME_TEXT[outcome(p, m)], p.parity ? String(p.parity.drift) : null);
+      VARIANTS.forEach((c) => { const s = sideOf(p, c); r.push(s ? s.excluded : "missing", s && s.fa, s && s.hc, s && s.comp, s && s.tok); });
       lines.push(r.map(csvCell).join(","));
     });
     return lines.join("\r\n") + "\r\n";
@@ -632,21 +641,21 @@
     const site = $("f-site").value, cx = $("f-complexity").value, m = $("f-metric").value;
     const k = SIDE_METRIC[m], rows = new Map();
     const acc = (model) => {
-      if (!rows.has(model)) rows.set(model, { A: [0, 0], B: [0, 0], d: [0, 0] });
+      if (!rows.has(model)) { const r = { d: [0, 0] }; CONDS.forEach((c) => { r[c] = [0, 0]; }); rows.set(model, r); }
       return rows.get(model);
     };
     pairs.forEach((p) => {
       if ((site && p.site !== site) || (cx && p.complexity !== cx)) return;
       [p.model, ""].forEach((model) => {
         const r = acc(model);
-        ["A", "B"].forEach((c) => { const s = p[c]; if (s && !s.excluded && isNum(s[k])) { r[c][0] += s[k]; r[c][1]++; } });
+        CONDS.forEach((c) => { const s = sideOf(p, c); if (s && !s.excluded && isNum(s[k])) { r[c][0] += s[k]; r[c][1]++; } });
         if (isNum(p[METRIC[m]])) { r.d[0] += p[METRIC[m]]; r.d[1]++; }
       });
     });
     const t = $("grid-table");
     t.textContent = "";
     const hr = el("tr");
-    ["model", "Condition A", "Condition B", "Δ (" + (m === "acc" ? "B − A" : "A − B") + ")"].forEach((h) => { const th = el("th", null, h); th.scope = "col"; hr.appendChild(th); });
+    ["model"].concat(CONDS.map((c) => (c === "A" || c === "B" ? "Condition " : "") + c), ["Δ (" + (m === "acc" ? "B − A" : "A − B") + ")"]).forEach((h) => { const th = el("th", null, h); th.scope = "col"; hr.appendChild(th); });
     const th = el("thead"); th.appendChild(hr); t.appendChild(th);
     const tb = el("tbody");
     const models = Array.from(rows.keys()).filter(Boolean).sort(natural).concat([""]);
@@ -655,7 +664,7 @@
       const h = el("th", null, model || "all models");
       h.scope = "row";
       tr.appendChild(h);
-      [r.A, r.B, r.d].forEach(([sum, n]) => {
+      CONDS.map((c) => r[c]).concat([r.d]).forEach(([sum, n]) => {
         const td = el("td"), b = el("button", "cell", n ? fmt(sum / n) + " (n = " + n + ")" : "– (n = 0)");
         b.type = "button";
         b.dataset.model = model;

@@ -2,11 +2,12 @@
  * bstats_analysis.c - libFuzzer target for the whole analysis of bstats
  * (records.c to html.c): the input is read as a study, six bytes a scored
  * record (site, question, model, condition, scores, tokens, tier,
- * complexity, exclusion, second rating, parity), in the ranges bstats
- * accepts, so every degenerate study the bytes can describe (one pair, one
- * group, constant scores, every pair excluded, ties everywhere) runs through
- * pairing, every test, BH, the report and the figures (the browser needs
- * its page files and is driven by tests/bstats/browser.t).
+ * complexity, exclusion, second rating, parity, a variant of A or B), in
+ * the ranges bstats accepts, so every degenerate study the bytes can
+ * describe (one pair, one group, constant scores, every pair excluded, ties
+ * everywhere) runs through pairing, every test, BH, the exploratory
+ * comparisons, the report and the figures (the browser needs its page files
+ * and is driven by tests/bstats/browser.t).
  * Invariants: nothing crashes or leaks, no output holds "nan" or "inf", and
  * every result that is not computable says why.
  */
@@ -51,6 +52,12 @@ record(const uint8_t *b, int primary)
 	}
 	if (!primary)
 		json_object_set_new(r, "rater_id", json_string("r2"));
+	if (b[3] & 0x80) {	/* a variant of the condition (issue 30) */
+		json_object_set_new(r, "variant_of", json_string(b[3] & 1 ? "B" :
+		    "A"));
+		json_object_set_new(r, "condition", json_string(b[3] & 1 ?
+		    "B-plain" : "A-whole"));
+	}
 	return r;
 }
 

@@ -74,8 +74,9 @@ carries_parity(const struct bst_obs *o)
  * The bootstrap intervals the analysis will draw, for the progress line's
  * total: one per Wilcoxon test and per sector (paired.c, groups.c), that
  * is the four primary and secondary metrics but completeness, three per
- * tier and per complexity level, one per sector, and three for the parity
- * sensitivity analysis (parity.c runs it when a pair carries parity).  A
+ * tier and per complexity level, one per sector, three for the parity
+ * sensitivity analysis (parity.c runs it when a pair carries parity), and
+ * four per exploratory comparison.  A
  * test that draws none (no pairs; the t-test for tokens) takes itself off
  * the total.
  */
@@ -101,6 +102,9 @@ planned_intervals(const struct bst_study *s)
 	}
 	n = 4 + 3 * (json_object_size(tiers) + json_object_size(levels)) +
 	    json_object_size(sectors) + (par ? 3 : 0);
+	/* four per exploratory comparison (compare.c): declared, or each
+	 * variant against its variant_of */
+	n += 4 * (s->declared || s->ncmp ? s->ncmp : s->nvars);
 	json_decref(tiers);
 	json_decref(levels);
 	json_decref(sectors);
@@ -126,6 +130,8 @@ primary_tests(struct bst_study *s)
 void
 bstats_analyse(struct bst_study *s)
 {
+	size_t i;
+
 	s->results = json_array();
 	bst_pair_up(s);
 	progress_start(&s->boot_progress, "bstats", planned_intervals(s));
@@ -147,7 +153,6 @@ bstats_analyse(struct bst_study *s)
 	bst_parity(s);
 	bst_agreement(s);
 	bst_rubric_agreement(s);
-	progress_end(&s->boot_progress);
 	adjust(s, "primary");
 	adjust(s, "tier");
 	adjust(s, "complexity");
@@ -158,4 +163,9 @@ bstats_analyse(struct bst_study *s)
 	adjust(s, "tier_followup");
 	adjust(s, "complexity_followup");
 	bst_readings(s);
+	/* issue 30: after every primary record, each in its own family */
+	bst_comparisons(s);
+	progress_end(&s->boot_progress);
+	for (i = 0; i < s->ncmp; i++)
+		adjust(s, s->cmp[i].family);
 }

@@ -4,11 +4,12 @@
  *
  *   analysis.c   the driver: calls the floor below, in report order
  *   pairs.c  accounting.c  groups.c  tokens.c  parity.c  agreement.c
- *   reading.c    the analyses: each writes its result records (or adds
+ *   reading.c  compare.c
+ *                the analyses: each writes its result records (or adds
  *                to them), and is called by the driver only
  *   paired.c     the §6.2 test of one metric over a set of pairs (the
- *                driver, groups.c and parity.c call it; reading.c its
- *                bst_collect)
+ *                driver, groups.c, parity.c and compare.c call it;
+ *                reading.c its bst_collect)
  *   results.c    the result records and their parts (the analyses but
  *                pairs.c, and paired.c)
  *   obs.c, stats.c  below all of them
@@ -69,6 +70,13 @@ void bst_parity(struct bst_study *s);
 void bst_agreement(struct bst_study *s);
 void bst_rubric_agreement(struct bst_study *s);
 
+/* compare.c: the exploratory comparisons (issue 30) of s->cmp, or, when
+ * none is declared, of each variant with its variant_of (filling s->cmp):
+ * per comparison a "comparison" record and the five metrics' tests, in
+ * the BH family s->cmp[i].family, which the driver adjusts.  Dies naming
+ * file and line on a second primary rating of a variant's tuple. */
+void bst_comparisons(struct bst_study *s);
+
 /* reading.c: the "reading" of each result over all pairs (H1-H3, H6,
  * citation fidelity): direction, ties, the power floor, the opposite
  * one-sided test, the §6.5 check beside it, H2's assessment; after BH.
@@ -93,6 +101,11 @@ size_t bst_collect(const struct bst_study *s, enum bst_metric m,
 json_t *bst_metric_test(struct bst_study *s, enum bst_metric m,
     bst_pair_filter f, const void *arg, const char *group, const char *hyp,
     const char *family, const char *subset);
+
+/* The same test over all pairs, two-sided (no hypothesis: an exploratory
+ * comparison, compare.c). */
+json_t *bst_explore_test(struct bst_study *s, enum bst_metric m,
+    const char *group, const char *family, const char *subset);
 
 /* ------------------------------------------- results.c: result records */
 

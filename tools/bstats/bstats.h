@@ -34,6 +34,9 @@
  *     agreement.c     inter-rater reliability (000 §8), specs 002 and 004
  *     reading.c       what each result over all pairs says: direction,
  *                     ties, power floor, opposite test, §6.5 beside it
+ *     compare.c       the exploratory comparisons of condition variants
+ *                     (issue 30), each in its own BH family, after every
+ *                     primary result
  *     paired.c        the §6.2 test of one metric over a set of pairs
  *                     (called by analysis.c, groups.c, parity.c,
  *                     reading.c)
@@ -43,6 +46,7 @@
  *     report-tests.c  sections 1-4 (data, hypotheses, BH tables)
  *     report-sec.c    sections 5-9 (clustering to correlations)
  *     report-guide.c  agreement, conformance, methods
+ *     report-ablation.c  the exploratory comparisons in words
  *     report-drift.c  the content drift between two snapshots
  *     report-read.c   the §6.10 interpretation and what the data say
  *     report-fmt.c    the primitives of every section
@@ -96,7 +100,8 @@ struct bst_obs {
 	char *site, *question, *model, *complexity, *tier, *sector, *lm;
 	char *family;		/* model_family, or NULL */
 	char *rater, *rater_kind, *reason;
-	char cond;		/* 'A' or 'B' */
+	char cond;		/* 'A', 'B', or 'V' for a variant condition */
+	const char *cname;	/* the condition's name ("A", "B", "B-plain") */
 	int excluded;
 	int fa, hc, comp, cf;	/* cf -1: not applicable */
 	unsigned cats;		/* hallucination categories present (bits) */
@@ -140,6 +145,22 @@ struct bst_pair {
 	const struct bst_obs *a, *b;
 };
 
+/*
+ * A condition other than A and B (issue 30: a variant), as the config
+ * declares it or the records name it: its name and the condition it
+ * varies (variant_of); strings held by the study's pool.
+ */
+struct bst_variant {
+	const char *name, *of;
+};
+
+/* An exploratory comparison X:Y (X minus Y; X takes B's place in the
+ * paired machinery, Y A's), its BH family "exploratory X:Y" (owned). */
+struct bst_cmp {
+	const char *x, *y;
+	char *family;
+};
+
 struct bst_opts {
 	unsigned long seed;	/* bootstrap seed */
 	size_t nboot;		/* bootstrap resamples */
@@ -166,6 +187,18 @@ struct bst_study {
 	json_t *drift;		/* bctx drift's summaries (drift.c), or NULL */
 	struct progress boot_progress;	/* the bootstrap intervals, on stderr */
 	struct bst_strs pool;	/* the ratings' strings, each once (records.c) */
+	/* variant conditions (issue 30): outside the primary analysis */
+	struct bst_obs *var;	/* primary ratings of variant conditions */
+	size_t nvar, capvar;
+	size_t nvar_other;	/* variant ratings not used (not primary, or
+				 * under another rubric) */
+	struct bst_variant *vars;	/* declared (--config) or seen */
+	size_t nvars, capvars;
+	int declared;		/* vars come from --config: records must name
+				 * one of them */
+	struct bst_cmp *cmp;	/* the comparisons (compare.c fills the
+				 * default when none is declared) */
+	size_t ncmp;
 };
 
 /* ------------------------------------------ the program's interface */
@@ -200,6 +233,12 @@ void bstats_figure_svg(const struct bst_study *s, size_t i, FILE *fp);
  * other named label on the page. */
 void bstats_html(const struct bst_study *s, const struct bst_study *other,
     const char *label, FILE *fp);
+/* records.c: declare the variant conditions and comparisons of a config
+ * (bstats --config), before the records: the strings are copied into the
+ * study (cmp's family is ignored); afterwards a record must name A, B or a
+ * declared variant, with the declared variant_of. */
+void bstats_declare(struct bst_study *s, const struct bst_variant *v,
+    size_t nv, const struct bst_cmp *cmp, size_t nc);
 /* records.c: release everything s holds. */
 void bstats_free(struct bst_study *s);
 /* records.c: release what bstats_analyse made (results, exclusions, the

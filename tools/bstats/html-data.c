@@ -25,6 +25,8 @@
  */
 struct shared {
 	json_t *questions, *contents, *prompts, *runs, *runkeys;
+	json_t *variants;	/* "site\tquestion\tmodel" -> {condition:
+				 * rating} of the variant conditions */
 };
 
 /* ------------------------------------------------------ secrets */
@@ -456,8 +458,53 @@ tuple(const struct bst_study *s, size_t i, json_t *pairs,
 	json_set_new(p, "B", b ? side(b, x, sh, q) : json_null());
 	deltas(p, a, b);
 	json_set_new(p, "facts", facts((b ? b : a)->rec));
+	snprintf(qkey, sizeof qkey, "%s\t%s\t%s", o->site, o->question,
+	    o->model);
+	if (json_object_get(sh->variants, qkey))
+		json_object_set(p, "variants", json_object_get(sh->variants,
+		    qkey));
 	json_array_append_new(pairs, p);
 	return j;
+}
+
+/*
+ * The ratings of the variant conditions (issue 30) by tuple, for the grid:
+ * scores and tokens, shown beside A and B; a variant's tuple without an A
+ * or B rating has no row of the table.  Sets d.conditions (A, B, then the
+ * variants by name) when there are any, so that a study without variants
+ * gives the same page as before.
+ */
+static json_t *
+variant_ratings(const struct bst_study *s, json_t *d)
+{
+	json_t *by = json_object(), *names = json_object(), *conds, *t, *v;
+	const char *name;
+	char key[512];
+	size_t i;
+
+	for (i = 0; i < s->nvar; i++) {
+		const struct bst_obs *o = &s->var[i];
+
+		snprintf(key, sizeof key, "%s\t%s\t%s", o->site, o->question,
+		    o->model);
+		if (!(t = json_object_get(by, key))) {
+			t = json_object();
+			json_object_set_new(by, key, t);
+		}
+		v = bst_html_rating(o);
+		json_set_new(v, "tok", o->excluded ? json_null() :
+		    json_real(o->tok));
+		json_object_set_new(t, o->cname, v);
+		json_object_set_new(names, o->cname, json_true());
+	}
+	if (s->nvar > 0) {
+		conds = json_pack("[s,s]", "A", "B");
+		json_object_foreach(names, name, v)
+			json_array_append_new(conds, json_string(name));
+		json_set_new(d, "conditions", conds);
+	}
+	json_decref(names);
+	return by;
 }
 
 json_t *
@@ -465,10 +512,11 @@ bst_html_data(const struct bst_study *s, const struct bst_runidx *x,
     const char *md)
 {
 	struct shared sh = { json_object(), json_object(), json_object(),
-	    json_array(), json_object() };
+	    json_array(), json_object(), NULL };
 	json_t *d = json_object(), *pairs = json_array();
 	size_t i;
 
+	sh.variants = variant_ratings(s, d);
 	for (i = 0; i < s->nobs; )
 		i = tuple(s, i, pairs, x, &sh);
 	json_set_str(d, "sign", BST_SIGN);
@@ -479,5 +527,6 @@ bst_html_data(const struct bst_study *s, const struct bst_runidx *x,
 	json_set_new(d, "prompts", sh.prompts);
 	json_set_new(d, "runs", sh.runs);
 	json_decref(sh.runkeys);
+	json_decref(sh.variants);
 	return d;
 }

@@ -10,13 +10,15 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "study.h"
+#include "variants.h"
 #include "bstats.h"
 #include "power.h"
 
 static const char usage[] =
 "usage: bstats [-h] [-V] [-o FILE] [-r FILE] [-f DIR] [-s SEED] [-b N]\n"
-"              [-a ALPHA] [-c FILE] [--drift FILE] [--html FILE [--compare FILE]]\n"
-"              [FILE ...]\n"
+"              [-a ALPHA] [-c FILE] [--config FILE] [--drift FILE]\n"
+"              [--html FILE [--compare FILE]] [FILE ...]\n"
 "       bstats --power DIR [-o FILE] [-r FILE] [-s SEED] [-a ALPHA]\n"
 "              [--sims N] [--threads N] [--mde-steps N] [ASSUMPTION ...]\n"
 "Run the pre-registered analysis (spec 001 §6, 000 §8) over scored records,\n"
@@ -29,6 +31,9 @@ static const char usage[] =
 "                         section in the report\n"
 "      --compare FILE     with --html: another run's scored records beside\n"
 "                         these (pairs matched, differences first)\n"
+"      --config FILE      benchmark-config.json: its declared variants and\n"
+"                         exploratory comparisons (default: each variant in\n"
+"                         the records against its variant_of)\n"
 "      --drift FILE       records of bctx drift: a content drift section in\n"
 "                         the report\n"
 "  -f, --figures DIR      write the SVG figures into DIR\n"
@@ -62,7 +67,7 @@ static const char usage[] =
 /* The long options of --power (no short form). */
 enum { O_POWER = 256, O_SIMS, O_THREADS, O_MDE, O_EACC, O_EHALL, O_ETOK,
 	O_ECOMP, O_ECITE, O_TIES, O_ISITE, O_IMODEL, O_IQUEST, O_TIER, O_CX,
-	O_EXCL, O_CITENA, O_DRIFT };
+	O_EXCL, O_CITENA, O_DRIFT, O_CONFIG };
 
 static int
 each(json_t *rec, void *ctx)
@@ -74,6 +79,7 @@ each(json_t *rec, void *ctx)
 struct outputs {
 	const char *output, *report, *figures, *conformance, *html, *compare;
 	const char *drift;
+	const char *config;
 	struct bst_power power;
 };
 
@@ -153,6 +159,7 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 		{ "complexity-interaction", required_argument, NULL, O_CX },
 		{ "conformance", required_argument, NULL, 'c' },
 		{ "drift", required_argument, NULL, O_DRIFT },
+		{ "config", required_argument, NULL, O_CONFIG },
 		{ "effect-accuracy", required_argument, NULL, O_EACC },
 		{ "effect-citation", required_argument, NULL, O_ECITE },
 		{ "effect-completeness", required_argument, NULL, O_ECOMP },
@@ -197,6 +204,9 @@ parse_options(int argc, char **argv, struct bst_study *s, struct outputs *o)
 			break;
 		case O_DRIFT:
 			o->drift = optarg;
+			break;
+		case O_CONFIG:
+			o->config = optarg;
 			break;
 		case 'f':
 			o->figures = optarg;
@@ -297,6 +307,38 @@ write_html(const struct bst_study *s, const struct outputs *o,
 		bstats_free(&other);
 }
 
+/*
+ * --config: the variants and comparisons the study declares (variants.h
+ * checks them, naming the file and field), before any record is read.
+ */
+static void
+declare(struct bst_study *s, const char *path)
+{
+	json_t *cfg = study_config_load(path);
+	struct variants vs = { 0 };
+	struct bst_variant *v;
+	struct bst_cmp *c;
+	size_t i;
+
+	variants_load(&vs, cfg, path);
+	v = xreallocarray(NULL, vs.nv + 1, sizeof *v);
+	c = xreallocarray(NULL, vs.nc + 1, sizeof *c);
+	for (i = 0; i < vs.nv; i++) {
+		v[i].name = vs.v[i].name;
+		v[i].of = vs.v[i].of;
+	}
+	for (i = 0; i < vs.nc; i++) {
+		c[i].x = vs.c[i].x;
+		c[i].y = vs.c[i].y;
+		c[i].family = NULL;
+	}
+	bstats_declare(s, v, vs.nv, c, vs.nc);
+	free(v);
+	free(c);
+	variants_free(&vs);
+	json_decref(cfg);
+}
+
 /* bstats --power: the records, and the report section with -r. */
 static void
 power_run(struct bst_study *s, struct outputs *o, int nfiles)
@@ -305,9 +347,10 @@ power_run(struct bst_study *s, struct outputs *o, int nfiles)
 	json_t *res, *r;
 	size_t i;
 
-	if (nfiles > 0 || o->figures || o->html || o->conformance || o->drift)
+	if (nfiles > 0 || o->figures || o->html || o->conformance || o->drift ||
+	    o->config)
 		die_usage("--power reads the design only: no records, figures, "
-		    "--html, --conformance or --drift");
+		    "--html, --conformance, --drift or --config");
 	if (o->power.as.icc_site + o->power.as.icc_model +
 	    o->power.as.icc_question > 1)
 		die_usage("--icc-site, --icc-model and --icc-question: shares of "
@@ -347,6 +390,12 @@ summary(const struct bst_study *s)
 	    "%lld unpaired); %zu result records\n", s->nobs, s->nobs == 1 ? "" :
 	    "s", s->nsec + s->nalt, s->npairs, s->npairs == 1 ? "" : "s", excl,
 	    excl == 1 ? "" : "s", pex, unp, json_array_size(s->results));
+	if (s->nvar + s->nvar_other > 0 || s->ncmp > 0)
+		fprintf(stderr, "bstats: %zu rating%s of variant conditions (%zu "
+		    "not used: not primary, or under another rubric); %zu "
+		    "exploratory comparison%s\n", s->nvar + s->nvar_other,
+		    s->nvar + s->nvar_other == 1 ? "" : "s", s->nvar_other, s->ncmp,
+		    s->ncmp == 1 ? "" : "s");
 	return s->npairs == 0 && s->nalt == 0;
 }
 
@@ -378,6 +427,8 @@ main(int argc, char **argv)
 		bstats_conformance(&s, o.conformance);
 	if (o.drift)
 		bstats_drift(&s, o.drift);
+	if (o.config)
+		declare(&s, o.config);
 	g = atomic_group_new();
 	ndj_output_stream(doc_open(g, o.output ? o.output : "-"));
 	ndj_run(argc - optind, argv + optind, each, NULL, &s);

@@ -5,8 +5,9 @@
  * hallucinations and citation fidelity, Shapiro-Wilk then the paired t-test
  * or the Wilcoxon fallback for tokens, McNemar for completeness.  The
  * driver runs it over all pairs (H1-H3, H6); groups.c within each tier and
- * complexity level; parity.c without the drifted pairs.  Calls results.c,
- * stats.c and obs.c.
+ * complexity level; parity.c without the drifted pairs; compare.c over a
+ * comparison of condition variants, two-sided (bst_explore_test).  Calls
+ * results.c, stats.c and obs.c.
  */
 #include <assert.h>
 #include <math.h>
@@ -17,9 +18,11 @@
 #include "bstats.h"
 #include "analysis.h"
 
-/* What names one test's result record (bst_res_new). */
+/* What names one test's result record (bst_res_new), and whether its
+ * Wilcoxon and t tests are two-sided (the exploratory comparisons). */
 struct res_key {
 	const char *group, *hyp, *family, *subset;
+	int two_sided;
 };
 
 size_t
@@ -115,10 +118,12 @@ token_t_test(struct bst_study *s, const double *d, size_t n,
 	json_t *r;
 	int ok;
 
-	bst_ttest_rel(d, n, BST_GREATER, &t);
+	enum bst_alt alt = k->two_sided ? BST_TWO_SIDED : BST_GREATER;
+
+	bst_ttest_rel(d, n, alt, &t);
 	r = bst_res_new(s, "paired_t", k->group, k->hyp, k->family,
 	    BST_METRIC_NAME[M_TOK], k->subset);
-	bst_res_test(r, &t, "t", BST_GREATER, 1);
+	bst_res_test(r, &t, "t", alt, 1);
 	ok = bst_cohen_d_paired(d, n, s->opt.level, &es, &lo, &hi, &why);
 	/* no bootstrap interval: off the progress line's total */
 	s->boot_progress.total -= s->boot_progress.total > 0;
@@ -136,7 +141,8 @@ signrank_test(struct bst_study *s, enum bst_metric m, const double *d,
     size_t n, const struct res_key *k)
 {
 	/* H1-H3 are one-tailed (B better: Δ > 0); citation two-tailed */
-	enum bst_alt alt = m == M_CITE ? BST_TWO_SIDED : BST_GREATER;
+	enum bst_alt alt = m == M_CITE || k->two_sided ? BST_TWO_SIDED :
+	    BST_GREATER;
 	struct bst_test t;
 	json_t *r;
 
@@ -246,23 +252,21 @@ res_distribution(json_t *r, const double *b, const double *a,
 
 /* ----------------------------------------------------------- the entry */
 
-json_t *
-bst_metric_test(struct bst_study *s, enum bst_metric m, bst_pair_filter f,
-    const void *arg, const char *group, const char *hyp, const char *family,
-    const char *subset)
+static json_t *
+metric_test(struct bst_study *s, enum bst_metric m, bst_pair_filter f,
+    const void *arg, const struct res_key *k)
 {
-	const struct res_key k = { group, hyp, family, subset };
 	double *bv, *av, *d;
 	size_t n = bst_collect(s, m, f, arg, &bv, &av, &d);
 	json_t *r;
 	char def[96];
 
 	if (m == M_COMP)
-		r = completeness_test(s, bv, av, n, &k);
+		r = completeness_test(s, bv, av, n, k);
 	else if (m == M_TOK)
-		r = token_test(s, d, n, &k);
+		r = token_test(s, d, n, k);
 	else
-		r = signrank_test(s, m, d, n, &k);
+		r = signrank_test(s, m, d, n, k);
 	snprintf(def, sizeof def, "Δ = %s", bst_delta_def(m));
 	bst_res_sign(r, def);
 	res_distribution(r, bv, av, d, n, m != M_TOK, m == M_HALL ||
@@ -271,4 +275,23 @@ bst_metric_test(struct bst_study *s, enum bst_metric m, bst_pair_filter f,
 	free(av);
 	free(d);
 	return r;
+}
+
+json_t *
+bst_metric_test(struct bst_study *s, enum bst_metric m, bst_pair_filter f,
+    const void *arg, const char *group, const char *hyp, const char *family,
+    const char *subset)
+{
+	const struct res_key k = { group, hyp, family, subset, 0 };
+
+	return metric_test(s, m, f, arg, &k);
+}
+
+json_t *
+bst_explore_test(struct bst_study *s, enum bst_metric m, const char *group,
+    const char *family, const char *subset)
+{
+	const struct res_key k = { group, NULL, family, subset, 1 };
+
+	return metric_test(s, m, NULL, NULL, &k);
 }

@@ -5,6 +5,7 @@
  * study's pool (obs.c's set of strings); calls only obs.c.
  */
 #include <assert.h>
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,17 +70,91 @@ push(struct bst_obs **v, size_t *n, size_t *cap, const struct bst_obs *o)
 	(*v)[(*n)++] = *o;
 }
 
+/* Issue 30's rule for a variant's name: [A-Za-z0-9][A-Za-z0-9._-]*. */
+static int
+variant_name_ok(const char *n)
+{
+	const char *p;
+
+	if (!*n || !isalnum((unsigned char)*n))
+		return 0;
+	for (p = n; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
+			return 0;
+	return 1;
+}
+
+static const struct bst_variant *
+find_variant(const struct bst_study *s, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < s->nvars; i++)
+		if (strcmp(s->vars[i].name, name) == 0)
+			return &s->vars[i];
+	return NULL;
+}
+
+static void
+add_variant(struct bst_study *s, const char *name, const char *of)
+{
+	if (s->nvars == s->capvars) {
+		s->capvars = s->capvars ? 2 * s->capvars : 8;
+		s->vars = xreallocarray(s->vars, s->capvars, sizeof *s->vars);
+	}
+	s->vars[s->nvars].name = intern(s, name);
+	s->vars[s->nvars].of = intern(s, of);
+	s->nvars++;
+}
+
+/*
+ * The record's condition: A and B carry no variant_of (the primary
+ * analysis, as pre-registered); any other condition is a variant with a
+ * well-formed name and its variant_of, declared by --config when a config
+ * was given, and the same variant_of in every record.
+ */
+static void
+condition(struct bst_study *s, struct bst_obs *o, const json_t *rec)
+{
+	const char *c = rec_str(rec, "condition");
+	const char *of = rec_str_opt(rec, "variant_of");
+	const struct bst_variant *v;
+
+	o->cname = intern(s, c);
+	if (!strcmp(c, "A") || !strcmp(c, "B")) {
+		if (of)
+			ndj_die("variant_of: condition %s is primary and carries "
+			    "no variant_of", c);
+		o->cond = c[0];
+		return;
+	}
+	o->cond = 'V';
+	if (!variant_name_ok(c))
+		ndj_die("condition: expected \"A\", \"B\" or a variant's name "
+		    "([A-Za-z0-9][A-Za-z0-9._-]*), got \"%s\"", c);
+	if (!of)
+		ndj_die("condition: \"%s\" is neither A nor B, and a variant's "
+		    "record needs variant_of (the condition it varies)", c);
+	if (!(v = find_variant(s, c))) {
+		if (s->declared)
+			ndj_die("condition: \"%s\" is not a variant the config "
+			    "(--config) declares", c);
+		add_variant(s, c, of);
+		return;
+	}
+	if (strcmp(v->of, of) != 0)
+		ndj_die("variant_of: \"%s\", but %s varies \"%s\" (%s)", of, c,
+		    v->of, s->declared ? "the config" : "an earlier record");
+}
+
 /* The fields every record has: the tuple, the rater, the exclusion. */
 static void
-common_fields(struct bst_study *s, struct bst_obs *o, const json_t *rec,
-    const char *cond)
+common_fields(struct bst_study *s, struct bst_obs *o, const json_t *rec)
 {
 	o->file = ndj_where_file();
 	o->line = ndj_where_line();
 	o->primary = rec_bool_opt(rec, "primary", 1);
-	if (strcmp(cond, "A") != 0 && strcmp(cond, "B") != 0)
-		ndj_die("condition: expected \"A\" or \"B\", got \"%s\"", cond);
-	o->cond = cond[0];
+	condition(s, o, rec);
 	o->site = intern(s, rec_str(rec, "site_id"));
 	o->question = intern(s, rec_str(rec, "question_id"));
 	o->model = intern(s, rec_str(rec, "model_id"));
@@ -245,9 +320,13 @@ bstats_add_record(struct bst_study *s, json_t *rec)
 	const char *rubric = rec_str_opt(rec, "rubric");
 
 	memset(&o, 0, sizeof o);
-	common_fields(s, &o, rec, rec_str(rec, "condition"));
+	common_fields(s, &o, rec);
 	if (rubric && (!strcmp(rubric, "answer-quality") ||
 	    !strcmp(rubric, "dual-track"))) {
+		if (o.cond == 'V') {	/* exploratory: 000's scores only */
+			s->nvar_other++;
+			return;
+		}
 		o.rubric = rubric[0] == 'a' ? BST_R002 : BST_R004;
 		alt_rubric(s, &o, rec);
 		return;
@@ -264,7 +343,14 @@ bstats_add_record(struct bst_study *s, json_t *rec)
 	if (!o.excluded)
 		scores(&o, rec);
 	parity_fields(&o, rec);
-	if (o.primary) {
+	if (o.cond == 'V') {	/* beside the primary analysis (compare.c) */
+		if (!o.primary) {
+			free(o.fact_eg);
+			s->nvar_other++;
+		} else {
+			push(&s->var, &s->nvar, &s->capvar, &o);
+		}
+	} else if (o.primary) {
 		if (s->opt.keep_records)
 			o.rec = json_incref(rec);
 		push(&s->obs, &s->nobs, &s->capobs, &o);
@@ -273,6 +359,23 @@ bstats_add_record(struct bst_study *s, json_t *rec)
 	}
 }
 
+void
+bstats_declare(struct bst_study *s, const struct bst_variant *v, size_t nv,
+    const struct bst_cmp *cmp, size_t nc)
+{
+	size_t i;
+
+	for (i = 0; i < nv; i++)
+		add_variant(s, v[i].name, v[i].of);
+	s->cmp = xreallocarray(NULL, nc + 1, sizeof *s->cmp);
+	for (i = 0; i < nc; i++) {
+		s->cmp[i].x = intern(s, cmp[i].x);
+		s->cmp[i].y = intern(s, cmp[i].y);
+		s->cmp[i].family = NULL;
+	}
+	s->ncmp = nc;
+	s->declared = 1;
+}
 
 void
 bstats_free(struct bst_study *s)
@@ -287,6 +390,13 @@ bstats_free(struct bst_study *s)
 		free(s->sec[i].fact_eg);
 	for (i = 0; i < s->nalt; i++)
 		free(s->alt[i].fact_eg);
+	for (i = 0; i < s->nvar; i++)
+		free(s->var[i].fact_eg);
+	for (i = 0; i < s->ncmp; i++)
+		free(s->cmp[i].family);
+	free(s->var);
+	free(s->vars);
+	free(s->cmp);
 	bst_strs_free(&s->pool);
 	free(s->alt);
 	free(s->obs);

@@ -67,6 +67,7 @@ bstats_report(const struct bst_study *s, FILE *fp)
 	rp_correlations(fp, res);
 	rp_agreement(fp, res);
 	rp_interpretation(fp, res, s->opt.alpha);
+	rp_ablation(fp, res, s->opt.alpha);
 	if (s->drift)
 		rp_drift(fp, s->drift);
 	rp_methods(fp, s->opt.nboot, s->opt.seed);

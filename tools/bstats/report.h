@@ -12,6 +12,8 @@
  *   report-drift.c  the content drift between two snapshots (bctx drift)
  *   report-read.c   the §6.10 interpretation with what the data say
  *                   beside it (the results' "reading", reading.c)
+ *   report-ablation.c  the exploratory comparisons of condition variants
+ *                   (issue 30, compare.c's records)
  *   report-fmt.c    the primitives every section uses
  *
  * A section file calls report-fmt.c only; report-fmt.c calls none of them.
@@ -47,6 +49,9 @@ void rp_drift(FILE *fp, const json_t *d);
 
 /* report-read.c */
 void rp_interpretation(FILE *fp, const json_t *res, double alpha);
+/* report-ablation.c: the exploratory comparisons of condition variants
+ * (nothing when there are none) */
+void rp_ablation(FILE *fp, const json_t *res, double alpha);
 
 /* ------------------------------------ report-fmt.c: the primitives */
 
