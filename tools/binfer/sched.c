@@ -247,9 +247,13 @@ finish(struct binfer_run *R, struct job *j, const char *endpoint, int st,
 	if (st == BINFER_OK) {
 		/* the request that obtained r, stored with it */
 		job_origin(R, j, 1, &g);
-		if (R->o->cache_dir)
+		if (R->o->cache_dir) {
+			char *pub = binfer_url_public(endpoint);
+
 			binfer_cache_store(R->o->cache_dir, j->hash, binfer_engine_name(R->o->engine),
-			    R->o->model_tag, endpoint, r, &g);
+			    R->o->model_tag, pub, r, &g);
+			free(pub);
+		}
 		job_put_answer(R, j, endpoint, r, &g);
 		binfer_origin_release(&g);
 	} else {
