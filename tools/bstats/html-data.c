@@ -182,7 +182,7 @@ static const char *const run_fields[] = { "model_id", "model_family", "tier",
 static const char *const request_fields[] = { "request_hash",
     "finish_reason", "output_truncated", "thinking_stripped",
     "input_token_count", "expected_prompt_tokens", "prompt_eval_count",
-    "output_token_count", "timings", "error", NULL };
+    "output_token_count", "timings", "error", "cache", NULL };
 
 /* The fields of names that rec has into o, masked. */
 static void
@@ -220,9 +220,72 @@ run_of(const json_t *rec, struct shared *sh)
 }
 
 /*
+ * The request body binfer recorded (request.body, the bytes it sent with
+ * its API key masked), for the page: {json, cuts} where json is the body
+ * parsed, each message that holds the context's content having it cut out
+ * (cuts: {message, before, after}; the page puts the content, which it
+ * holds once, back in between), so that twenty models' requests for one
+ * context do not carry it twenty times; {text} when the body is no JSON
+ * object; null when the record holds no body (merged without
+ * --keep-texts).  The body is the study's text: shown as it is.
+ */
+static json_t *
+request_body(const char *body, const char *content)
+{
+	json_t *b, *cuts, *m;
+	const char *c, *at;
+	size_t i;
+
+	if (!body)
+		return json_null();
+	b = json_loads(body, JSON_REJECT_DUPLICATES, NULL);
+	if (!json_is_object(b)) {
+		json_decref(b);
+		return json_pack("{s:s}", "text", body);
+	}
+	cuts = json_array();
+	json_array_foreach(json_object_get(b, "messages"), i, m) {
+		c = json_get_str(m, "content");
+		if (!c || !content || !*content || !(at = strstr(c, content)))
+			continue;
+		json_array_append_new(cuts, json_pack("{s:I,s:o,s:s}", "message",
+		    (json_int_t)i, "before", json_text(c, (size_t)(at - c)),
+		    "after", at + strlen(content)));
+		json_object_set_new(m, "content", json_string(""));
+	}
+	return json_pack("{s:o,s:o}", "json", b, "cuts", cuts);
+}
+
+/*
+ * The record's request (binfer(1): where it went, the server, the warm-ups
+ * before it, the body's SHA-256): masked like the run's fields; its body
+ * apart, as request_body gives it.
+ */
+static void
+request_of(json_t *t, const json_t *rec)
+{
+	const json_t *req = json_object_get(rec, "request");
+	json_t *r, *fields;
+
+	if (!json_is_object(req)) {
+		json_set_null(t, "request");
+		json_set_null(t, "body");
+		return;
+	}
+	fields = json_copy((json_t *)req);	/* shallow: the body is not masked */
+	json_object_del(fields, "body");
+	r = masked(fields, 0);
+	json_decref(fields);
+	json_set_new(t, "request", r);
+	json_set_new(t, "body", request_body(json_get_str(req, "body"),
+	    json_get_str(rec, "content")));
+}
+
+/*
  * What binfer recorded of one request: its run (an index into the page's
- * runs), the request's own fields that exist on this record, and the raw
- * answer when it differs from the response text.
+ * runs), the request's own fields that exist on this record, the request
+ * as sent and its cache provenance, and the raw answer when it differs
+ * from the response text.
  */
 static json_t *
 transcript(const json_t *rec, const char *key, struct shared *sh)
@@ -233,6 +296,7 @@ transcript(const json_t *rec, const char *key, struct shared *sh)
 
 	json_set_int(t, "run", run_of(rec, sh));
 	copy_masked(t, rec, request_fields);
+	request_of(t, rec);
 	if (raw && (!text || strcmp(raw, text) != 0)) {
 		json_set_str(t, "response_raw", raw);
 	} else {
