@@ -417,12 +417,17 @@
     return box;
   }
   // The request body binfer recorded, pretty-printed: the body parsed (the
-  // page holds it with the context's content cut out, since the content is
-  // in the page once) and indented; a body that is no JSON as it is.
-  function requestBodyText(body, side) {
+  // page holds it with the prompts and the context's content cut out of its
+  // messages, since they are in the page once) and indented; a body that is
+  // no JSON as it is.
+  function requestBodyText(body, tx, side) {
     if (body.text !== undefined) return body.text;
     const b = JSON.parse(JSON.stringify(body.json)), content = contentOf(side) || "";
-    body.cuts.forEach((c) => { b.messages[c.message].content = c.before + content + c.after; });
+    const pr = tx.prompt ? data.prompts[tx.prompt] : {};
+    const user = pr.user !== undefined ? pr.user : pr.before + content + pr.after;
+    body.cuts.forEach((c) => {
+      b.messages[c.message].content = c.prompt === "system" ? pr.system : c.prompt === "user" ? user : c.before + content + c.after;
+    });
     return JSON.stringify(b, null, 2);
   }
   // The request of a transcript: the body as sent, or what the records say
@@ -435,7 +440,7 @@
       const req = tx.request || {};
       box.appendChild(el("p", "note", "The body binfer " + (req.sent === false ? "built but did not send (the prompt does not fit)" : "sent to " + (req.url || "the server")) +
         ", parsed and indented" + (req.body_masked ? "; credentials in it masked" : "") + ". SHA-256 of the bytes sent: " + (req.body_sha256 || "not recorded") + "."));
-      box.appendChild(el("pre", "request-body", requestBodyText(tx.body, side)));
+      box.appendChild(el("pre", "request-body", requestBodyText(tx.body, tx, side)));
       return;
     } else if (tx.request) {
       box.appendChild(el("p", "missing request-missing", "The request body is not in the scored records (merge with bscore-merge merge --keep-texts); SHA-256 of the bytes sent: " + (tx.request.body_sha256 || "not recorded") + "."));
@@ -478,6 +483,10 @@
     box.appendChild(el("h4", null, "Condition " + c));
     if (!side) { box.appendChild(el("p", "missing", "no record of this condition")); return box; }
     const tx = Object.assign({}, side.tx ? data.runs[side.tx.run] : {}, side.tx);
+    // the request and body skeleton the page holds once (requests, bodies)
+    if (typeof tx.request === "number") tx.request = Object.assign({ body_sha256: tx.body_sha256 }, data.requests[tx.request]);
+    if (tx.body && typeof tx.body.json === "number") tx.body = { json: data.bodies[tx.body.json], cuts: tx.body.cuts };
+    if (tx.cache && !tx.cache.key) tx.cache = Object.assign({ key: tx.request_hash }, tx.cache);
     requestBox(box, tx, side);
     box.appendChild(el("h5", null, "Response record"));
     const dl = el("dl", "kv record");

@@ -128,6 +128,9 @@ is "$(q '.transcript.a.record | [.["request sent"], .["request URL"], .["server 
 is "$(q '.transcript.a.record["cache provenance"]')" "fresh request, key $(rec0 A .request_hash), first obtained 2026-03-01T10:00:00Z" "cache provenance: a fresh request"
 like "$(q '.transcript_hit.a.record["cache provenance"]')" '^cache hit, key [0-9a-f]{64}, first obtained 2026-03-01T10:00:00Z$' "cache provenance: a cache hit, and when it was first obtained"
 like "$(q '.transcript_hit.a.body_user')" 'Question: ' "... with the body that obtained it"
+like "$(q '.transcript_nobody.b.request_missing')" '^The request body is not in the scored records \(merge with bscore-merge merge --keep-texts\); SHA-256 of the bytes sent: [0-9a-f]{64}\.$' \
+   "records merged without --keep-texts: no body, said so, with its SHA-256"
+is "$(q '.transcript_nobody.b.body')" "null" "... and no body shown"
 is "$(q '.transcript_q4.a.note')" "This record's binfer did not record the request body it sent; it records the request's hash (the cache key) and the fields below. The prompt is shown as the record holds it." "a record without a request says what is not recorded"
 like "$(q '.transcript_q4.a.system')" '^You are a factual question-answering system' "... and shows the system prompt as recorded"
 like "$(q '.transcript_q4.a.user')" '^Content:$' "... and the user prompt as recorded"

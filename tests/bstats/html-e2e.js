@@ -146,6 +146,10 @@ async function hostile(t) {
   await openByHash(t, "#pair=S001/S001-Q02/model-00");
   await t.evaluate(`Array.from(${DETAIL}.querySelectorAll("button.tab"))[1].click()`);
   obs.transcript_hit = await t.evaluate(TRANSCRIPT);
+  // Q8: records merged without --keep-texts, no body.
+  await openByHash(t, "#pair=S001/S001-Q08/model-00");
+  await t.evaluate(`Array.from(${DETAIL}.querySelectorAll("button.tab"))[1].click()`);
+  obs.transcript_nobody = await t.evaluate(TRANSCRIPT);
   // A row opened and closed with the keyboard.
   await t.open(url);
   await t.until(`document.body.dataset.ready`);

@@ -8,7 +8,8 @@ QUESTIONS questions (8 per site) and MODELS models: both conditions'
 content, system and user prompts, responses, binfer's response fields
 (server, timings, tokens, finish_reason, request_hash, endpoint, error, the
 request with its body and the cache provenance; none on S001-Q05, as an
-older binfer wrote them; model-00's S001-Q02 a cache hit) and
+older binfer wrote them, and no body on S001-Q08, as a merge without
+--keep-texts leaves them; model-00's S001-Q02 a cache hit) and
 bctx's fact fields (facts_changed, facts_b_in_a, pair_drift ...), rated by
 autoscore with its notes.  A context has about WORDS words (default 320;
 the real study's contexts average some 2,000).  With "hostile", markup, formulas and secrets
@@ -174,5 +175,7 @@ for q in range(nq):
             }
             if q != 4:
                 rec.update(transcript(q, m, mid, cond, h, rec))
+            if q == 7:
+                del rec["request"]["body"]   # as merge without --keep-texts
             rec.update(facts(q))
             out.write(json.dumps(rec) + "\n")
