@@ -146,6 +146,8 @@ async function hostile(t) {
   await openByHash(t, "#pair=S001/S001-Q02/model-00");
   await t.evaluate(`Array.from(${DETAIL}.querySelectorAll("button.tab"))[1].click()`);
   obs.transcript_hit = await t.evaluate(TRANSCRIPT);
+  await t.evaluate(`${DETAIL}.querySelector(".transcript.a dl.record").scrollIntoView({ block: "center" })`);
+  await t.shot(path.join(shotDir, "html-transcript-record.png"));
   // Q8: records merged without --keep-texts, no body.
   await openByHash(t, "#pair=S001/S001-Q08/model-00");
   await t.evaluate(`Array.from(${DETAIL}.querySelectorAll("button.tab"))[1].click()`);
