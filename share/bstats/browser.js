@@ -416,30 +416,78 @@
     if (f.changed_count > f.changed.length) box.appendChild(el("p", "missing", f.changed_count + " facts changed; the records list the first " + f.changed.length));
     return box;
   }
+  // The request body binfer recorded, pretty-printed: the body parsed (the
+  // page holds it with the prompts and the context's content cut out of its
+  // messages, since they are in the page once) and indented; a body that is
+  // no JSON as it is.
+  function requestBodyText(body, tx, side) {
+    if (body.text !== undefined) return body.text;
+    const b = JSON.parse(JSON.stringify(body.json)), content = contentOf(side) || "";
+    const pr = tx.prompt ? data.prompts[tx.prompt] : {};
+    const user = pr.user !== undefined ? pr.user : pr.before + content + pr.after;
+    body.cuts.forEach((c) => {
+      b.messages[c.message].content = c.prompt === "system" ? pr.system : c.prompt === "user" ? user : c.before + content + c.after;
+    });
+    return JSON.stringify(b, null, 2);
+  }
+  // The request of a transcript: the body as sent, or what the records say
+  // of it when they do not hold it.
+  function requestBox(box, tx, side) {
+    box.appendChild(el("h5", null, "Request"));
+    if (tx.engine === "extractive") {
+      box.appendChild(el("p", "note", "No request was sent: the extractive engine answers from the content itself."));
+    } else if (tx.body) {
+      const req = tx.request || {};
+      box.appendChild(el("p", "note", "The body binfer " + (req.sent === false ? "built but did not send (the prompt does not fit)" : "sent to " + (req.url || "the server")) +
+        ", parsed and indented" + (req.body_masked ? "; credentials in it masked" : "") + ". SHA-256 of the bytes sent: " + (req.body_sha256 || "not recorded") + "."));
+      box.appendChild(el("pre", "request-body", requestBodyText(tx.body, tx, side)));
+      return;
+    } else if (tx.request) {
+      box.appendChild(el("p", "missing request-missing", "The request body is not in the scored records (merge with bscore-merge merge --keep-texts); SHA-256 of the bytes sent: " + (tx.request.body_sha256 || "not recorded") + "."));
+    } else {
+      box.appendChild(el("p", "note", "This record's binfer did not record the request body it sent; it records the request's hash (the cache key) and the fields below. The prompt is shown as the record holds it."));
+    }
+    const pr = tx.prompt ? data.prompts[tx.prompt] : null;
+    if (!pr) {
+      box.appendChild(el("p", "missing", "no prompt in the scored records (merge with bscore-merge merge --keep-texts)"));
+      return;
+    }
+    box.appendChild(el("h6", null, "System prompt"));
+    box.appendChild(pr.system === null ? el("p", "missing", "none recorded") : el("pre", "prompt-system", pr.system));
+    box.appendChild(el("h6", null, "User prompt"));
+    const user = pr.user !== undefined ? pr.user : pr.before + (contentOf(side) || "") + pr.after;
+    const det = el("details", "prompt-user");
+    det.appendChild(el("summary", null, user === null ? "none recorded" : "user prompt (" + (user || "").length + " characters)"));
+    if (user !== null) det.appendChild(el("pre", null, user));
+    box.appendChild(det);
+  }
+  // Where the answer came from: the cache or a request of this run.
+  function cacheText(tx) {
+    const c = tx.cache;
+    if (!c) return tx.request_hash ? "binfer's cache entry " + tx.request_hash.slice(0, 2) + "/" + tx.request_hash + ".json (whether this answer was read from the cache is not recorded)" : null;
+    return (c.hit ? "cache hit" : "fresh request") + ", key " + c.key + (c.first_obtained ? ", first obtained " + c.first_obtained : "") +
+      (c.request_rebuilt ? "; the cache entry held no request: the body is the one binfer built again (same key)" : "");
+  }
+  // The request's own facts: where it went, the server, the warm-up.
+  function requestRows(dl, tx) {
+    const r = tx.request;
+    if (!r) return;
+    kv(dl, "request sent", String(r.sent));
+    kv(dl, "request URL", r.url);
+    kv(dl, "server that answered", [r.server, r.server_version].filter((x) => x !== null && x !== undefined).join(" ") || null);
+    kv(dl, "warm-up requests before", r.warmup_requests);
+  }
   // The side of a transcript: what binfer recorded, nothing rebuilt.
   function transcriptBox(p, c) {
     const side = p[c], box = el("div", "side transcript " + c.toLowerCase());
     box.appendChild(el("h4", null, "Condition " + c));
     if (!side) { box.appendChild(el("p", "missing", "no record of this condition")); return box; }
     const tx = Object.assign({}, side.tx ? data.runs[side.tx.run] : {}, side.tx);
-    box.appendChild(el("h5", null, "Request"));
-    if (tx.engine === "extractive")
-      box.appendChild(el("p", "note", "No request was sent: the extractive engine answers from the content itself."));
-    else
-      box.appendChild(el("p", "note", "binfer does not record the request body it sends; it records the request's hash (the cache key) and the fields below. The prompt is shown as the record holds it."));
-    const pr = tx.prompt ? data.prompts[tx.prompt] : null;
-    if (!pr) {
-      box.appendChild(el("p", "missing", "no prompt in the scored records (merge with bscore-merge merge --keep-texts)"));
-    } else {
-      box.appendChild(el("h6", null, "System prompt"));
-      box.appendChild(pr.system === null ? el("p", "missing", "none recorded") : el("pre", "prompt-system", pr.system));
-      box.appendChild(el("h6", null, "User prompt"));
-      const user = pr.user !== undefined ? pr.user : pr.before + (contentOf(side) || "") + pr.after;
-      const det = el("details", "prompt-user");
-      det.appendChild(el("summary", null, user === null ? "none recorded" : "user prompt (" + (user || "").length + " characters)"));
-      if (user !== null) det.appendChild(el("pre", null, user));
-      box.appendChild(det);
-    }
+    // the request and body skeleton the page holds once (requests, bodies)
+    if (typeof tx.request === "number") tx.request = Object.assign({ body_sha256: tx.body_sha256 }, data.requests[tx.request]);
+    if (tx.body && typeof tx.body.json === "number") tx.body = { json: data.bodies[tx.body.json], cuts: tx.body.cuts };
+    if (tx.cache && !tx.cache.key) tx.cache = Object.assign({ key: tx.request_hash }, tx.cache);
+    requestBox(box, tx, side);
     box.appendChild(el("h5", null, "Response record"));
     const dl = el("dl", "kv record");
     [["model", "model_id"], ["engine", "engine"], ["server", "server"], ["server version", "server_version"],
@@ -451,7 +499,8 @@
     const t = tx.timings;
     kv(dl, "timings (ms)", t ? ["total_ms", "load_ms", "prompt_ms", "eval_ms"].map((k) => k.replace("_ms", "") + " " + (t[k] === null || t[k] === undefined ? "–" : fmt(t[k]))).join(", ") : null);
     kv(dl, "request hash", tx.request_hash);
-    kv(dl, "cache provenance", tx.request_hash ? "binfer's cache entry " + tx.request_hash.slice(0, 2) + "/" + tx.request_hash + ".json (whether this answer was read from the cache is not recorded)" : null);
+    requestRows(dl, tx);
+    kv(dl, "cache provenance", cacheText(tx));
     box.appendChild(dl);
     box.appendChild(el("h5", null, "Response as sent"));
     if (tx.response_raw) box.appendChild(el("pre", "response-raw", tx.response_raw));

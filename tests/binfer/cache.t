@@ -11,6 +11,13 @@ $(for i in $(seq 1 12); do printf 'S003-Q%02d\t%s\tQuestion %d?\tSlow [[SLOW:0.2
 EOF2
 entries() { find "$T/cache" -name '*.json' ! -name '.*' 2>/dev/null | wc -l | tr -d ' '; }
 reqs() { asked "$T/c.log" 'Slow [[SLOW'; }
+# same_answers A B MSG: A and B byte for byte but for the cache
+# provenance, which is each run's own (a hit in one, a request in another)
+same_answers() {
+	jq -c 'del(.cache)' "$1" >"$1.nc"
+	jq -c 'del(.cache)' "$2" >"$2.nc"
+	files_eq "$1.nc" "$2.nc" "$3"
+}
 B="$BINFER -c $CFG -m qwen3-8b-q8_0 --endpoint $url_c -j 2 --cache $T/cache --warmup 1"
 
 # 1. kill -9 in the middle
@@ -41,13 +48,23 @@ is "$(entries)" 12 "resume: all 12 cached"
 run $B -o "$T/out3.ndjson" "$T/ctx.ndjson"
 expect_status 0 "cached: exit 0"
 is "$(chat_count "$T/c.log")" 0 "cached: no request at all"
-files_eq "$T/out3.ndjson" "$T/out2.ndjson" "cached: output identical byte for byte"
+same_answers "$T/out3.ndjson" "$T/out2.ndjson" "cached: output identical byte for byte but for the cache provenance"
+is "$(jq -r '.cache.hit' "$T/out3.ndjson" | sort -u)" true "cached: every record says it is a cache hit"
+is "$(jq -r 'select(.cache.hit) | .request_hash == .cache.key and .request.body_sha256 != null and .cache.first_obtained != null and (.cache.request_rebuilt | not)' "$T/out3.ndjson" | sort -u)" true \
+   "cached: each names its key, when it was first obtained, and the request stored with it"
+jq -c '.request' "$T/out2.ndjson" >"$T/req2"
+jq -c '.request' "$T/out3.ndjson" >"$T/req3"
+files_eq "$T/req3" "$T/req2" "cached: the request recorded is the one that obtained the answer"
+jq -c '{k: .cache.key, t: .cache.first_obtained}' "$T/out2.ndjson" | sort >"$T/when2"
+jq -c '{k: .cache.key, t: .cache.first_obtained}' "$T/out3.ndjson" | sort >"$T/when3"
+files_eq "$T/when3" "$T/when2" "cached: first obtained when the answer first came"
 
 # 4. --refresh asks again; --no-cache neither reads nor writes
 : >"$T/c.log"
 run $B -j 6 --refresh -o "$T/out4.ndjson" "$T/ctx.ndjson"
 is "$(reqs)" 12 "--refresh: every request sent again"
-files_eq "$T/out4.ndjson" "$T/out2.ndjson" "--refresh: same answers"
+same_answers "$T/out4.ndjson" "$T/out2.ndjson" "--refresh: same answers"
+is "$(jq -r '.cache.hit' "$T/out4.ndjson" | sort -u)" false "--refresh: no record says it is a cache hit"
 : >"$T/c.log"
 run "$BINFER" -c "$CFG" -m qwen3-8b-q8_0 --endpoint "$url_c" -j 4 --no-cache --warmup 0 -o "$T/out5.ndjson" "$T/ctx.ndjson"
 is "$(reqs)" 12 "--no-cache: every request sent"
@@ -62,7 +79,7 @@ printf '{"request_hash":' >"$f"
 run $B -o "$T/out6.ndjson" "$T/ctx.ndjson"
 like "$err" "damaged cache entry, asking again" "damaged entry: warned"
 is "$(reqs)" 1 "damaged entry: asked again"
-files_eq "$T/out6.ndjson" "$T/out2.ndjson" "damaged entry: same output"
+same_answers "$T/out6.ndjson" "$T/out2.ndjson" "damaged entry: same output"
 
 # 6. another parameter is another request
 : >"$T/c.log"
@@ -97,7 +114,7 @@ k=$(entries)
 is "$((k >= 2 && k < 12))" 1 "SIGINT: $k answers cached (the request in flight finished)"
 : >"$T/c.log"
 run $B -j 6 -o "$T/int.ndjson" "$T/ctx.ndjson"
-files_eq "$T/int.ndjson" "$T/out2.ndjson" "SIGINT: a re-run completes the same output"
+same_answers "$T/int.ndjson" "$T/out2.ndjson" "SIGINT: a re-run completes the same output"
 is "$(reqs)" "$((12 - k))" "SIGINT: the re-run asks only the $((12 - k)) missing requests"
 
 # 8. SIGINT with the records on standard output: those written are whole

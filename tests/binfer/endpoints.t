@@ -22,7 +22,7 @@ start e3
 mkctx "$T/ctx.ndjson" <<EOF2
 $(for i in $(seq 1 24); do printf 'S001-Q%02d\t%s\tWhat is item %d?\tItem %d is [[SLOW:0.1]] number %d of the list.\n' $(( (i + 1) / 2 )) $( [ $((i % 2)) = 1 ] && echo A || echo B) $i $i $i; done)
 EOF2
-answers() { jq -c 'del(.endpoint, .timings)' "$1"; }
+answers() { jq -c 'del(.endpoint, .timings, .request.url, .cache.first_obtained)' "$1"; }
 sent() { if [ $kind = ollama ]; then asked "$T/$1.log" 'Item '; else grep -c 'request: POST /v1/chat/completions' "$T/$1.log"; fi; }
 
 run --stdin "$T/ctx.ndjson" $B --endpoint "$url_e1" -j 2

@@ -36,6 +36,11 @@ is "$(jq -c 'select(.question_id == "S001-Q01" and .condition == "A") | [.rater_
    "verdict parsed into scores; the judge is the rater; the response's model_id kept"
 like "$(jq -r 'select(.question_id == "S001-Q01" and .condition == "A") | .scoring_date' "$T/out.ndjson")" '^20[0-9]{2}-[0-9]{2}-[0-9]{2}$' "scoring_date"
 like "$(jq -r 'select(.question_id == "S001-Q01" and .condition == "A") | .judge.model_digest' "$T/out.ndjson")" '^[0-9a-f]{64}$' "judge digest"
+jq -c "select(.path == \"/api/chat\" and (.raw | contains(\"Q01\")) and (.raw | contains(\"Warm-up\") | not)) | .raw" "$T/j.log" | sort >"$T/jraw"
+jq -c 'select(.question_id == "S001-Q01" and .judge.request != null) | .judge.request.body' "$T/out.ndjson" | sort >"$T/jbody"
+DESC="the judge's request: the body the server received" ok [ -s "$T/jbody" ] && files_eq "$T/jbody" "$T/jraw" "the judge's request: the body the server received"
+is "$(jq -c 'select(.question_id == "S001-Q01" and .condition == "A") | [.judge.request.sent, .judge.cache.hit, .judge.cache.key == .judge.request_hash]' "$T/out.ndjson")" \
+   '[true,false,true]' "the judge's request sent, its cache provenance"
 is "$(sed -n 3p "$T/out.ndjson")" "$(sed -n 3p "$T/resp.ndjson")" "excluded response passes through unchanged"
 is "$(jq -c 'select(.question_id == "S001-Q02" and .condition == "B") | [.factual_accuracy, .judge.error]' "$T/out.ndjson")" \
    '[null,"no JSON object with factual_accuracy in the judge'"'"'s answer"]' "an answer without a verdict: error, no score"

@@ -33,6 +33,11 @@ is "$(printf '%s' "$slots" | jq -c '.[0].params | [.temperature, .seed, .top_p, 
    '[0,42,1,0,0,1,24]' "/slots: temperature 0, seed 42, top_p 1, top_k 0, min_p 0, repeat_penalty 1, n_predict 24"
 like "$(grep -F 'request:  {' "$T/a.log" | grep -F 'limit number 1 ' | head -n 1)" '"cache_prompt":false' \
    "verbose log: the prompt cache is off (cache_prompt false)"
+logged=$(grep -F 'request:  {' "$T/a.log" | grep -F 'limit number 1 ' | head -n 1 | sed 's/^.*request:  //')
+is "$(printf '%s\n' "$logged" | jq -cS . 2>&1)" "$(jq -r 'select(.question_text == "What is the limit number 1?") | .request.body' "$T/run1.ndjson" | jq -cS .)" \
+   "verbose log: llama-server received the request body the record holds"
+is "$(jq -r '[.request.url, .request.server, .request.warmup_requests, .cache.hit] | tojson' "$T/run1.ndjson" | sort -u)" \
+   "[\"$url_a/v1/chat/completions\",\"llama.cpp\",1,false]" "the request's URL, server and warm-up; no cache"
 
 # the same run again, and at -j 4 over four slots: the same bytes
 run --stdin "$T/ctx.ndjson" $B --endpoint "$url_a"

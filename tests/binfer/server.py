@@ -34,7 +34,8 @@ markers in the last user message (N: only the first N attempts of that prompt):
 
 Ollama requests whose prompt is longer than options.num_ctx get the 400
 overflow error when truncate is false, else are cut silently as Ollama does.
-Every request is appended to the --log file as one JSON line.
+Every request is appended to the --log file as one JSON line: {path, body (parsed),
+raw (the body's bytes as received, as a string), authorization (the header, or null)}.
 
 usage: server.py --port-file FILE --log FILE [--api-key KEY] [--n-ctx N] [--ctx-len N] [--salt S]
                  [--openai-only]
@@ -162,7 +163,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         with LOCK:
             with open(ARGS.log, "a") as f:
-                f.write(json.dumps({"path": self.path, "body": req}) + "\n")
+                f.write(json.dumps({"path": self.path, "body": req,
+                                    "raw": raw.decode("utf-8", "surrogateescape"),
+                                    "authorization": self.headers.get("Authorization")}) + "\n")
         if self.path == "/api/show":
             name = req.get("model", "")
             if name not in MODELS and name + ":latest" not in MODELS:

@@ -292,6 +292,7 @@ static void
 test_cache(void)
 {
 	struct binfer_result r, back;
+	struct binfer_origin g, gback;
 	char *s, *ep = NULL;
 	size_t len;
 	const char *h = "00aa";
@@ -301,16 +302,35 @@ test_cache(void)
 	r.prompt_eval_count = 7;
 	r.finish_reason = xstrdup("stop");
 	r.total_ms = 12.5;
-	s = binfer_cache_serialize(h, "ollama", "m", "http://h", &r, &len);
-	TAP_OK(binfer_cache_parse(s, len, h, &back, &ep) == 1, "cache entry reads back");
+	binfer_origin_init(&g);
+	g.body = xstrdup("{\"model\":\"m\",\"messages\":[]}");
+	g.url = xstrdup("http://h/api/chat");
+	g.warmups = 3;
+	g.obtained = xstrdup("2026-01-02T03:04:05Z");
+	s = binfer_cache_serialize(h, "ollama", "m", "http://h", &r, &g, &len);
+	TAP_OK(binfer_cache_parse(s, len, h, &back, &ep, &gback) == 1, "cache entry reads back");
+	TAP_IS_STR(gback.body, g.body, "cache: the request's body stored with the answer");
+	TAP_IS_STR(gback.url, "http://h/api/chat", "cache: the request's URL");
+	TAP_IS_INT(gback.warmups, 3, "cache: the warm-up requests before it");
+	TAP_IS_STR(gback.obtained, "2026-01-02T03:04:05Z", "cache: when it was obtained");
+	TAP_IS_INT(gback.stored, 1, "cache: the entry holds its request");
+	binfer_origin_release(&gback);
+	binfer_origin_release(&g);
 	TAP_IS_STR(back.content, "x\ny", "cache: content");
 	TAP_IS_INT(back.prompt_eval_count, 7, "cache: count");
 	TAP_IS_INT(back.eval_count, -1, "cache: absent count stays absent");
 	TAP_IS_REAL(back.total_ms, 12.5, 1e-9, "cache: timing");
 	TAP_IS_STR(ep, "http://h", "cache: endpoint");
 	binfer_result_release(&back);
-	TAP_OK(binfer_cache_parse(s, len, "00ab", &back, NULL) == 0, "cache: another hash is a miss");
-	TAP_OK(binfer_cache_parse(s, len / 2, h, &back, NULL) == 0, "cache: a half entry is a miss");
+	TAP_OK(binfer_cache_parse(s, len, "00ab", &back, NULL, NULL) == 0, "cache: another hash is a miss");
+	TAP_OK(binfer_cache_parse(s, len / 2, h, &back, NULL, NULL) == 0, "cache: a half entry is a miss");
+	free(s);
+	/* an entry written before binfer stored requests: a hit without one */
+	s = binfer_cache_serialize(h, "ollama", "m", "http://h", &r, NULL, &len);
+	TAP_OK(binfer_cache_parse(s, len, h, &back, NULL, &gback) == 1 && !gback.stored &&
+	    gback.body == NULL, "cache: an entry without its request is a hit that says so");
+	binfer_result_release(&back);
+	binfer_origin_release(&gback);
 	free(s);
 	free(ep);
 	binfer_result_release(&r);

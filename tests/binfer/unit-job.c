@@ -93,6 +93,7 @@ test_response(const char *dir)
 	struct job j;
 	struct job_prep p;
 	struct binfer_result r;
+	struct binfer_origin g;
 	char *text, hash[SHA256_HEX_LEN + 1];
 
 	opts_init(&o, BINFER_OLLAMA);
@@ -128,9 +129,17 @@ test_response(const char *dir)
 	r.finish_reason = xstrdup("stop");
 	r.prompt_eval_count = 20;
 	r.eval_count = 4;
-	job_put_answer(&R, &j, "http://e", &r);
+	job_origin(&R, &j, 1, &g);
+	TAP_IS_STR(g.body, j.body, "the request's origin: the body as sent");
+	job_put_answer(&R, &j, "http://user:pw@e", &r, &g);
 	TAP_IS_STR(json_string_value(json_object_get(j.rec, "response_text")), "100 a minute.",
 	    "an answer put: response_text");
+	TAP_IS_STR(json_string_value(json_object_get(j.rec, "endpoint")), "http://e",
+	    "an answer put: the endpoint without its user information");
+	TAP_IS_STR(json_string_value(json_object_get(json_object_get(j.rec, "request"), "body")),
+	    j.body, "an answer put: request.body is the body sent, byte for byte");
+	TAP_OK(json_is_false(json_object_get(json_object_get(j.rec, "cache"), "hit")),
+	    "an answer put: not a cache hit");
 	TAP_IS_INT(R.n.answered, 1, "an answer put: counted as answered");
 	TAP_IS_INT(R.n.nreason[REASON_INFERENCE_ERROR] + R.n.nreason[REASON_CONTEXT_TRUNCATED], 0,
 	    "an ordinary answer: no reason counted");
@@ -138,12 +147,15 @@ test_response(const char *dir)
 
 	/* the same request again, with the answer in the cache */
 	o.cache_dir = (char *)dir;
-	TAP_IS_INT(binfer_cache_store(dir, hash, "ollama", "m:1", "http://e", &r), 0,
+	TAP_IS_INT(binfer_cache_store(dir, hash, "ollama", "m:1", "http://e", &r, &g), 0,
 	    "the answer stored in the cache");
 	binfer_result_release(&r);
 	job_init(&j, text);
 	job_prepare(&R, &j, &p);
 	TAP_IS_INT(p.status, JOB_CACHED, "a cached request: answered from the cache");
+	TAP_OK(p.origin.hit && p.origin.stored, "a cached request: a hit with its request stored");
+	TAP_IS_STR(p.origin.body, g.body, "a cached request: the body that obtained the answer");
+	binfer_origin_release(&g);
 	TAP_IS_STR(p.answer.content, "100 a minute.", "the cached answer");
 	TAP_IS_STR(p.endpoint, "http://e", "the cached answer's endpoint");
 	TAP_OK(!json_object_get(j.rec, "response_text"), "a cache hit writes no response field");
@@ -169,6 +181,8 @@ test_response(const char *dir)
 	TAP_IS_STR(json_string_value(json_object_get(j.rec, "exclusion_reason")),
 	    "CONTEXT_OVERFLOW", "an overflow put: its exclusion reason");
 	TAP_IS_INT(R.n.nreason[REASON_CONTEXT_OVERFLOW], 1, "an overflow put: counted");
+	TAP_OK(json_is_false(json_object_get(json_object_get(j.rec, "request"), "sent")),
+	    "an overflow put: its request recorded as not sent");
 	job_prep_release(&p);
 	job_free(&j);
 	free(text);
@@ -192,9 +206,10 @@ test_extractive(void)
 	    "extractive: the answer found");
 	TAP_OK(j.body == NULL && strlen(j.hash) == SHA256_HEX_LEN, "extractive: hashed, no request");
 	TAP_OK(!json_object_get(j.rec, "response_text"), "extractive: preparing writes no answer");
-	job_put_answer(&R, &j, p.endpoint, &p.answer);
+	job_put_answer(&R, &j, p.endpoint, &p.answer, &p.origin);
 	TAP_IS_STR(json_string_value(json_object_get(j.rec, "response_text")),
 	    "The API allows 100 requests per minute.", "extractive: the answer put");
+	TAP_OK(json_is_null(json_object_get(j.rec, "request")), "extractive: no request recorded");
 	job_prep_release(&p);
 	job_free(&j);
 	free(text);

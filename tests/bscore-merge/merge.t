@@ -57,6 +57,22 @@ done
 [ "$f" = primary ] && pass "scored records carry every field bstats reads"
 cp "$T/raw-data.csv" "$T/raw-clean.csv"
 
+# binfer's request and cache provenance: in the scored records; the request's
+# body (the prompt and content again) only with --keep-texts.
+jq -c 'if .exclusion_reason then . else . + {request: {sent: true, url: "http://127.0.0.1:8080/v1/chat/completions",
+	server: "llamacpp", server_version: "b1", warmup_requests: 3, body_sha256: "ab12", body_masked: false,
+	body: "{\"model\":\"m\",\"messages\":[{\"role\":\"system\",\"content\":\"</script><b>x</b>\"}]}"},
+	cache: {hit: true, key: .request_hash, first_obtained: "2026-03-01T10:00:00Z", request_rebuilt: false}} end' "$R" >"$T/resp-req.ndjson"
+run "$B" merge -k "$T/key.json" -r "$T/resp-req.ndjson" -o "$T/sc-req.ndjson" "$T/alice.csv" "$T/alice-h.csv"
+expect_status 0 "responses with binfer's request: merged"
+is "$(jq -c 'select(.primary and .response_id != null) | [(.request | has("body")), .request.body_sha256, .request.warmup_requests, .cache.hit, .cache.first_obtained]' "$T/sc-req.ndjson" | sort -u)" \
+	'[false,"ab12",3,true,"2026-03-01T10:00:00Z"]' "without --keep-texts: the request without its body, the cache provenance"
+run "$B" merge -k "$T/key.json" -r "$T/resp-req.ndjson" -o "$T/sc-req.ndjson" --keep-texts "$T/alice.csv" "$T/alice-h.csv"
+expect_status 0 "responses with binfer's request: merged with --keep-texts"
+is "$(jq -c 'select(.primary and .response_id != null) | [.request.body, .request.url, .cache.key == .request_hash]' "$T/sc-req.ndjson" | sort -u)" \
+	"$(jq -c 'select(.exclusion_reason | not) | [.request.body, .request.url, true]' "$T/resp-req.ndjson" | sort -u)" \
+	"--keep-texts: the request's body exactly as binfer recorded it"
+
 # The same scores, as a spreadsheet leaves them: reordered, deleted and extra
 # columns, CRLF, BOM, quotes, "2.0", empty rows, rater id in other case of header.
 $FILL "$T/alice.csv" "$T/alice-ss.csv" --reorder --drop citation_hint --drop completeness_hint \

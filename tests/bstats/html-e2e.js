@@ -54,9 +54,13 @@ const TRANSCRIPT = `(() => {
     s.querySelectorAll("dl.record dt").forEach((t) => { rec[t.textContent] = t.nextSibling.textContent; });
     const u = s.querySelector("details.prompt-user");
     if (u) u.open = true;
+    const body = s.querySelector("pre.request-body"), parsed = (() => { try { return JSON.parse(body.textContent); } catch (e) { return null; } })();
     return { note: (s.querySelector("p.note") || {}).textContent, system: (s.querySelector("pre.prompt-system") || {}).textContent,
+      body: body ? body.textContent : null, body_system: parsed ? parsed.messages[0].content : null,
+      body_user: parsed ? parsed.messages[parsed.messages.length - 1].content : null, body_lines: body ? body.textContent.split("\\n").length : 0,
+      request_missing: (s.querySelector("p.request-missing") || {}).textContent,
       user_summary: u ? u.querySelector("summary").textContent : null, user: u && u.querySelector("pre") ? u.querySelector("pre").textContent : null,
-      raw: (s.querySelector("pre.response-raw") || s.querySelector("h5 + p.missing") || {}).textContent, record: rec };
+      raw: (s.querySelector("pre.response-raw") || Array.from(s.querySelectorAll("h5 + p.missing")).pop() || {}).textContent, record: rec };
   };
   return { tab: document.activeElement.textContent, a: side("a"), b: side("b") };
 })()`;
@@ -138,6 +142,16 @@ async function hostile(t) {
   await openByHash(t, "#pair=S001/S001-Q07/model-00");
   await t.evaluate(`Array.from(${DETAIL}.querySelectorAll("button.tab"))[1].click()`);
   obs.transcript_q6 = await t.evaluate(TRANSCRIPT);
+  // Q2 of model-00: an answer from binfer's cache.
+  await openByHash(t, "#pair=S001/S001-Q02/model-00");
+  await t.evaluate(`Array.from(${DETAIL}.querySelectorAll("button.tab"))[1].click()`);
+  obs.transcript_hit = await t.evaluate(TRANSCRIPT);
+  await t.evaluate(`${DETAIL}.querySelector(".transcript.a dl.record").scrollIntoView({ block: "center" })`);
+  await t.shot(path.join(shotDir, "html-transcript-record.png"));
+  // Q8: records merged without --keep-texts, no body.
+  await openByHash(t, "#pair=S001/S001-Q08/model-00");
+  await t.evaluate(`Array.from(${DETAIL}.querySelectorAll("button.tab"))[1].click()`);
+  obs.transcript_nobody = await t.evaluate(TRANSCRIPT);
   // A row opened and closed with the keyboard.
   await t.open(url);
   await t.until(`document.body.dataset.ready`);

@@ -6,7 +6,10 @@ Usage: html-gen.py QUESTIONS MODELS SEED [hostile|plain [WORDS]] > scored.ndjson
 Writes what `bscore-merge merge --keep-texts` writes for a study of
 QUESTIONS questions (8 per site) and MODELS models: both conditions'
 content, system and user prompts, responses, binfer's response fields
-(server, timings, tokens, finish_reason, request_hash, endpoint, error) and
+(server, timings, tokens, finish_reason, request_hash, endpoint, error, the
+request with its body and the cache provenance; none on S001-Q05, as an
+older binfer wrote them, and no body on S001-Q08, as a merge without
+--keep-texts leaves them; model-00's S001-Q02 a cache hit) and
 bctx's fact fields (facts_changed, facts_b_in_a, pair_drift ...), rated by
 autoscore with its notes.  A context has about WORDS words (default 320;
 the real study's contexts average some 2,000).  With "hostile", markup, formulas and secrets
@@ -110,6 +113,20 @@ def recall(g, t):
     return len(gt & tt), len(gt)
 
 
+def transcript(q, m, mid, cond, h, rec):
+    """binfer's request (its body as sent, compact JSON) and cache provenance."""
+    body = json.dumps({"model": mid, "messages": [{"role": "system", "content": rec["system_prompt"]},
+                                                  {"role": "user", "content": rec["user_prompt"]}],
+                       "temperature": 0.0, "seed": 42, "top_p": 1.0, "max_tokens": 512, "stream": False},
+                      separators=(",", ":"), ensure_ascii=False)
+    return {"request": {"sent": True, "url": "https://user:sk-SECRET123@llm.example:8443/v1/chat/completions",
+                        "server": "llamacpp", "server_version": rec["server_version"],
+                        "warmup_requests": 3, "body_sha256": hashlib.sha256(body.encode()).hexdigest(),
+                        "body_masked": False, "body": body},
+            "cache": {"hit": q == 1 and m == 0, "key": h, "first_obtained": "2026-03-01T10:00:00Z",
+                      "request_rebuilt": False}}
+
+
 out = sys.stdout
 for q in range(nq):
     site, qid = site_of(q), "%s-Q%02d" % ("S%03d" % (q // 8 + 1), q % 8 + 1)
@@ -130,7 +147,7 @@ for q in range(nq):
                 "complexity": ("single-fact", "conceptual-relationship")[q % 2],
                 "tier": ("small", "medium", "large")[m % 3], "sector": "SaaS",
                 "question_text": question(q), "gold_answer": gold(q), "content": ctx[cond],
-                "system_prompt": SYSTEM + (" " + EVIL if hostile else ""), "user_prompt": user,
+                "system_prompt": SYSTEM + (" " + EVIL + SCRIPT if hostile else ""), "user_prompt": user,
                 "gold_coverage": round(rng.random(), 3),
                 "parity_b_in_a": 0.95, "parity_a_in_b": 0.93,
                 "model_family": "llama", "engine": "openai", "server": "llama.cpp",
@@ -156,5 +173,9 @@ for q in range(nq):
                 "scoring_notes": "autoscore: gold-answer term recall %.2f (%d/%d); hallucinations not assessed"
                 % (hit / max(n, 1), hit, n) + (" " + EVIL if hostile else ""),
             }
+            if q != 4:
+                rec.update(transcript(q, m, mid, cond, h, rec))
+            if q == 7:
+                del rec["request"]["body"]   # as merge without --keep-texts
             rec.update(facts(q))
             out.write(json.dumps(rec) + "\n")

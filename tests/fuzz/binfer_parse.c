@@ -37,8 +37,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (st == BINFER_OK) {
 		if (r.content == NULL)
 			abort();
-		s = binfer_cache_serialize("ab", "ollama", "m", NULL, &r, &len);
-		if (binfer_cache_parse(s, len, "ab", &back, NULL) != 1 ||
+		s = binfer_cache_serialize("ab", "ollama", "m", NULL, &r, NULL, &len);
+		if (binfer_cache_parse(s, len, "ab", &back, NULL, NULL) != 1 ||
 		    strcmp(back.content, r.content) != 0 ||
 		    back.prompt_eval_count != r.prompt_eval_count)
 			abort();

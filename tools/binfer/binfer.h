@@ -13,28 +13,33 @@
  *   sched.c    the scheduler: the window of records, requests in flight,
  *              retries, endpoints, writing in input order, the progress
  *              line and the run's tally; acts on what preparing a job found
- *              -> input.c job.c cache.c (store) engine.c (binfer_parse)
+ *              -> input.c job.c request.c (origins) cache.c (store)
+ *                 engine.c (binfer_parse)
  *                 server.c (warm-up) text.c (masking) proto.c (results)
  *   input.c    the input files read a record at a time, and read ahead
  *              for the progress line's total  (common/ only)
  *   job.c      one job's life cycle: prepare (then the cache), put an answer
  *              or an error, count reasons; returns a status, sets no state
- *              -> record.c judge.c cache.c (load) proto.c
+ *              -> record.c judge.c request.c (origins) cache.c (load)
+ *                 text.c proto.c
  *   record.c   response records: prepare a request (or the extractive
  *              answer), write the response fields and exclusion reasons
  *              -> request.c text.c extract.c engine.c server.c (names)
  *   judge.c    the LLM-as-judge: rubric, judge request, verdict fields
  *              -> request.c text.c engine.c server.c (names)
  *   request.c  what record.c and judge.c share: request body and hash,
- *              num_ctx, the model digest recorded
- *              -> ollama.c openai.c (bodies) engine.c (names)
+ *              the request and cache provenance recorded, num_ctx, the
+ *              model digest recorded
+ *              -> ollama.c openai.c (bodies) engine.c server.c (names)
+ *                 cache.c (origins) text.c
  *   server.c   server kinds, probing each endpoint, the warm-up
  *              -> ollama.c openai.c (bodies, dialects) text.c proto.c
  *   engine.c   engine names; binfer_parse, the dispatcher of answers
  *              -> ollama.c openai.c proto.c
  *   ollama.c   Ollama's /api/chat: body and answer parser  -> proto.c
  *   openai.c   /v1/chat/completions and each server's dialect  -> proto.c
- *   cache.c    the request cache, DIR/hh/HASH.json  -> proto.c
+ *   cache.c    the request cache, DIR/hh/HASH.json, and the origin of
+ *              an answer stored with it  -> proto.c
  *   proto.c    what the protocols share: results, messages, error bodies,
  *              the overflow test, the parsers' steps  (calls nothing)
  *   text.c     templates, thinking blocks, masking  (calls nothing)
@@ -189,6 +194,8 @@ char *binfer_strip_thinking(const char *s);
  * number of strings changed (keys are binfer's own names).
  */
 char *binfer_mask(char *s, const char *secret);
+/* url without its user information (scheme://USER:PASS@host); malloc'd. */
+char *binfer_url_public(const char *url);
 int binfer_mask_json(json_t *v, const char *secret);
 
 /* ------------------------------------------------------------ ollama.c */
@@ -279,17 +286,49 @@ char *binfer_extractive_answer(const char *question, const char *content, int k)
 
 /* ------------------------------------------------------------ cache.c */
 
-/* Cache: DIR/hh/HASH.json.  binfer_cache_load returns 1 and fills r on a hit. */
+/*
+ * Where an answer came from: the request that obtained it, stored with the
+ * answer in its cache entry, and whether this run read it from the cache.
+ * Every char * is malloc'd (or NULL: not known) and released by
+ * binfer_origin_release().
+ */
+struct binfer_origin {
+	char *body;		/* the request body as sent, the API key and
+				   credential members masked */
+	char *body_sha256;	/* SHA-256 of the bytes as sent (before masking) */
+	int body_masked;	/* body differs from the bytes sent by masking */
+	int sent;		/* 0: refused before sending (an overflow) */
+	char *url;		/* the URL asked, without user information */
+	char *server, *server_version;
+	int warmups;		/* warm-up requests sent to that endpoint before
+				   it; -1 not known */
+	char *obtained;		/* when the answer arrived, UTC ISO 8601 */
+	int hit;		/* read from the cache */
+	int stored;		/* a hit whose entry held the request (else the
+				   body is the one this run built) */
+};
+
+void binfer_origin_init(struct binfer_origin *g);
+void binfer_origin_release(struct binfer_origin *g);
+
+/*
+ * Cache: DIR/hh/HASH.json.  binfer_cache_load returns 1 and fills r (and,
+ * when not NULL, *endpoint and g: the request stored with the answer, or
+ * g->stored 0 for an entry written before binfer stored requests) on a
+ * hit.  binfer_cache_store and binfer_cache_serialize take the request
+ * that obtained r (g, may be NULL: none stored); its body must be masked.
+ */
 int binfer_cache_load(const char *dir, const char *hash, struct binfer_result *r,
-    char **endpoint);
+    char **endpoint, struct binfer_origin *g);
 int binfer_cache_store(const char *dir, const char *hash, const char *engine,
-    const char *model, const char *endpoint, const struct binfer_result *r);
+    const char *model, const char *endpoint, const struct binfer_result *r,
+    const struct binfer_origin *g);
 /* The serialized cache entry (used by tests and the store). */
 char *binfer_cache_serialize(const char *hash, const char *engine,
     const char *model, const char *endpoint, const struct binfer_result *r,
-    size_t *len);
+    const struct binfer_origin *g, size_t *len);
 int binfer_cache_parse(const char *text, size_t len, const char *hash,
-    struct binfer_result *r, char **endpoint);
+    struct binfer_result *r, char **endpoint, struct binfer_origin *g);
 
 /* ------------------------------------------------------------ judge.c */
 

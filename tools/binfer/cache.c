@@ -3,7 +3,12 @@
  *
  * DIR/hh/HASH.json (hh: the first two hex digits) holds one JSON object:
  * {request_hash, engine, model, endpoint, result{content, thinking,
- * prompt_eval_count, eval_count, finish_reason, timings{...}, model_digest}}.
+ * prompt_eval_count, eval_count, finish_reason, timings{...}, model_digest},
+ * request{body, body_sha256, body_masked, url, server, server_version,
+ * warmup_requests, obtained}}: the answer and the request that obtained it
+ * (its body as sent, the API key masked), so that a hit reports the body
+ * that produced the answer rather than one built again.  An entry without
+ * "request" (written before binfer stored requests) is still a hit.
  * Entries are written atomically (atomic.h), so a run killed at any instant
  * leaves whole entries or none, and shards running at once never collide:
  * the same hash is the same request.  An entry that does not read back
@@ -15,9 +20,67 @@
 #include "ctx.h"
 #include "binfer.h"
 
+void
+binfer_origin_init(struct binfer_origin *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->sent = 1;
+	g->warmups = -1;
+}
+
+void
+binfer_origin_release(struct binfer_origin *g)
+{
+	free(g->body);
+	free(g->body_sha256);
+	free(g->url);
+	free(g->server);
+	free(g->server_version);
+	free(g->obtained);
+	binfer_origin_init(g);
+}
+
+/* The request of an entry: g's fields (g->hit and g->stored are the run's). */
+static json_t *
+origin_object(const struct binfer_origin *g)
+{
+	json_t *o = json_object();
+
+	json_set_new(o, "body", json_str_or_null(g->body));
+	json_set_new(o, "body_sha256", json_str_or_null(g->body_sha256));
+	json_set_bool(o, "body_masked", g->body_masked);
+	json_set_new(o, "url", json_str_or_null(g->url));
+	json_set_new(o, "server", json_str_or_null(g->server));
+	json_set_new(o, "server_version", json_str_or_null(g->server_version));
+	json_set_new(o, "warmup_requests", json_int_or_null(g->warmups));
+	json_set_new(o, "obtained", json_str_or_null(g->obtained));
+	return o;
+}
+
+/* An entry's request into g: g->stored 1 when the entry holds one. */
+static void
+origin_parse(const json_t *o, struct binfer_origin *g)
+{
+	long long w = binfer_count(o, "warmup_requests");
+
+	binfer_origin_init(g);
+	if (!json_is_object(o) || !json_get_str(o, "body"))
+		return;
+	binfer_take_str(&g->body, o, "body");
+	binfer_take_str(&g->body_sha256, o, "body_sha256");
+	g->body_masked = json_is_true(json_object_get(o, "body_masked"));
+	binfer_take_str(&g->url, o, "url");
+	binfer_take_str(&g->server, o, "server");
+	binfer_take_str(&g->server_version, o, "server_version");
+	g->warmups = w > (long long)0x7fffffff ? -1 : (int)w;
+	binfer_take_str(&g->obtained, o, "obtained");
+	g->stored = 1;
+}
+
 char *
 binfer_cache_serialize(const char *hash, const char *engine, const char *model,
-    const char *endpoint, const struct binfer_result *r, size_t *len)
+    const char *endpoint, const struct binfer_result *r,
+    const struct binfer_origin *g, size_t *len)
 {
 	json_t *o = json_object(), *res = json_object(), *t = json_object();
 	char *s;
@@ -38,6 +101,8 @@ binfer_cache_serialize(const char *hash, const char *engine, const char *model,
 	json_set_new(res, "timings", t);
 	json_set_new(res, "model_digest", json_str_or_null(r->model_digest));
 	json_set_new(o, "result", res);
+	if (g)
+		json_set_new(o, "request", origin_object(g));
 	s = json_compact(o, len);
 	json_decref(o);
 	return s;
@@ -53,7 +118,7 @@ opt_ms(const json_t *o, const char *k)
 
 int
 binfer_cache_parse(const char *text, size_t len, const char *hash,
-    struct binfer_result *r, char **endpoint)
+    struct binfer_result *r, char **endpoint, struct binfer_origin *g)
 {
 	json_t *o = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL), *res, *t;
 	const char *h = json_get_str(o, "request_hash");
@@ -79,6 +144,8 @@ binfer_cache_parse(const char *text, size_t len, const char *hash,
 		*endpoint = NULL;
 		binfer_take_str(endpoint, o, "endpoint");
 	}
+	if (g)
+		origin_parse(json_object_get(o, "request"), g);
 	json_decref(o);
 	return 1;
 bad:
@@ -94,7 +161,7 @@ entry_path(const char *dir, const char *hash)
 
 int
 binfer_cache_load(const char *dir, const char *hash, struct binfer_result *r,
-    char **endpoint)
+    char **endpoint, struct binfer_origin *g)
 {
 	char *path = entry_path(dir, hash), *text;
 	size_t len;
@@ -102,7 +169,7 @@ binfer_cache_load(const char *dir, const char *hash, struct binfer_result *r,
 
 	text = read_file(path, &len, 64u << 20);
 	if (text) {
-		hit = binfer_cache_parse(text, len, hash, r, endpoint);
+		hit = binfer_cache_parse(text, len, hash, r, endpoint, g);
 		if (!hit)
 			warn("%s: damaged cache entry, asking again", path);
 		free(text);
@@ -113,7 +180,8 @@ binfer_cache_load(const char *dir, const char *hash, struct binfer_result *r,
 
 int
 binfer_cache_store(const char *dir, const char *hash, const char *engine,
-    const char *model, const char *endpoint, const struct binfer_result *r)
+    const char *model, const char *endpoint, const struct binfer_result *r,
+    const struct binfer_origin *g)
 {
 	char *path = entry_path(dir, hash), *s;
 	size_t len;
@@ -124,7 +192,7 @@ binfer_cache_store(const char *dir, const char *hash, const char *engine,
 		free(path);
 		return -1;
 	}
-	s = binfer_cache_serialize(hash, engine, model, endpoint, r, &len);
+	s = binfer_cache_serialize(hash, engine, model, endpoint, r, g, &len);
 	rc = atomic_write(path, s, len, 0644);
 	if (rc < 0)
 		warn_errno("%s", path);

@@ -12,13 +12,33 @@
 #include "ctx.h"
 #include "run.h"
 
-/* A completed request of the cache: 1 with the answer in p, else 0. */
+/*
+ * A completed request of the cache: 1 with the answer and the request that
+ * obtained it in p, else 0.  An entry that holds no request (written before
+ * binfer stored them) gets the request this run built, which has the same
+ * hash: it differs at most in what only changes the transport (stream).
+ */
 static int
 from_cache(const struct binfer_run *R, const struct job *j, struct job_prep *p)
 {
+	char *url;
+
 	if (!R->o->cache_dir || R->o->refresh)
 		return 0;
-	return binfer_cache_load(R->o->cache_dir, j->hash, &p->answer, &p->endpoint);
+	if (!binfer_cache_load(R->o->cache_dir, j->hash, &p->answer, &p->endpoint,
+	    &p->origin))
+		return 0;
+	if (!p->origin.stored) {
+		job_origin(R, j, 0, &p->origin);
+		p->origin.sent = 1;
+		if (p->endpoint) {
+			url = xasprintf("%s%s", p->endpoint, R->o->api_path);
+			p->origin.url = binfer_mask(binfer_url_public(url), R->secret);
+			free(url);
+		}
+	}
+	p->origin.hit = 1;
+	return 1;
 }
 
 void
@@ -27,6 +47,7 @@ job_prepare(const struct binfer_run *R, struct job *j, struct job_prep *p)
 	assert(j->rec != NULL && j->body == NULL);
 	memset(p, 0, sizeof(*p));
 	binfer_result_init(&p->answer);
+	binfer_origin_init(&p->origin);
 	p->status = R->o->judge ? judge_prepare(R, j) : record_prepare(R, j, p);
 	if (p->status == JOB_SEND && from_cache(R, j, p))
 		p->status = JOB_CACHED;
@@ -44,6 +65,7 @@ void
 job_prep_release(struct job_prep *p)
 {
 	binfer_result_release(&p->answer);
+	binfer_origin_release(&p->origin);
 	free(p->endpoint);
 	free(p->error);
 	memset(p, 0, sizeof(*p));
@@ -51,15 +73,15 @@ job_prep_release(struct job_prep *p)
 
 void
 job_put_answer(struct binfer_run *R, struct job *j, const char *endpoint,
-    const struct binfer_result *r)
+    const struct binfer_result *r, const struct binfer_origin *g)
 {
 	enum binfer_reason why;
 
 	assert(j->rec != NULL && j->state != J_DONE);
 	if (R->o->judge)
-		why = judge_put(R, j, endpoint, r, NULL);
+		why = judge_put(R, j, endpoint, r, NULL, g);
 	else
-		why = record_put_answer(R, j, endpoint, r);
+		why = record_put_answer(R, j, endpoint, r, g);
 	if (why != REASON_N)
 		R->n.nreason[why]++;
 	else
@@ -70,10 +92,16 @@ void
 job_put_error(struct binfer_run *R, struct job *j, const char *endpoint,
     const char *err, enum binfer_reason why)
 {
+	struct binfer_origin g;
+
 	assert(j->rec != NULL && j->state != J_DONE && why < REASON_N);
+	job_origin(R, j, endpoint != NULL, &g);
+	free(g.obtained);	/* a failure obtained no answer */
+	g.obtained = NULL;
 	if (R->o->judge)
-		judge_put(R, j, endpoint, NULL, err);
+		judge_put(R, j, endpoint, NULL, err, &g);
 	else
-		record_put_error(R, j, endpoint, err, why);
+		record_put_error(R, j, endpoint, err, why, &g);
+	binfer_origin_release(&g);
 	R->n.nreason[why]++;
 }

@@ -104,7 +104,8 @@ verdict_field(json_t *v, const char *key)
 
 static json_t *
 judge_object(const struct binfer_run *R, const struct job *j, const char *endpoint,
-    const struct binfer_result *r, const char *raw, const char *err)
+    const struct binfer_result *r, const char *raw, const char *err,
+    const struct binfer_origin *g)
 {
 	const struct binfer_opts *o = R->o;
 	json_t *jd = json_object();
@@ -123,6 +124,8 @@ judge_object(const struct binfer_run *R, const struct job *j, const char *endpoi
 	json_set_new(jd, "output_token_count", json_int_or_null(r ? r->eval_count : -1));
 	json_set_new(jd, "model_digest", json_str_or_null(binfer_model_digest(R, r)));
 	json_set_new(jd, "error", json_str_or_null(err));
+	json_set_new(jd, "request", binfer_request_json(g));
+	json_set_new(jd, "cache", binfer_cache_json(j, g));
 	return jd;
 }
 
@@ -141,7 +144,7 @@ judge_rubric_name(const char *template)
 /* Judge mode: the scores parsed from the judge's answer. */
 enum binfer_reason
 judge_put(const struct binfer_run *R, struct job *j, const char *endpoint,
-    const struct binfer_result *r, const char *err)
+    const struct binfer_result *r, const char *err, const struct binfer_origin *g)
 {
 	json_t *rec = j->rec, *v = NULL;
 	const char *verr = err;
@@ -160,7 +163,7 @@ judge_put(const struct binfer_run *R, struct job *j, const char *endpoint,
 	json_set_new(rec, "hallucination_count", verdict_field(v, "hallucination_count"));
 	json_set_new(rec, "scoring_notes", verdict_field(v, "rationale"));
 	json_set_str(rec, "scoring_date", date);
-	json_set_new(rec, "judge", judge_object(R, j, endpoint, r, raw, v ? NULL : verr));
+	json_set_new(rec, "judge", judge_object(R, j, endpoint, r, raw, v ? NULL : verr, g));
 	json_decref(v);
 	free(raw);
 	free(text);

@@ -324,18 +324,35 @@ put_no_answer(const struct binfer_run *R, struct job *j)
 	json_set_bool(rec, "output_truncated", 0);
 }
 
+/* The base URL that answered, without user information, or null. */
+static json_t *
+endpoint_json(const char *endpoint)
+{
+	json_t *v;
+	char *pub;
+
+	if (!endpoint)
+		return json_null();
+	pub = binfer_url_public(endpoint);
+	v = json_string(pub);
+	free(pub);
+	return v;
+}
+
 /*
- * The response fields, in their fixed order; r NULL with err and why for a
- * failure.  Returns the reason the record is excluded for, or REASON_N.
+ * The response fields, in their fixed order, the request g that obtained
+ * the answer (or failed) last; r NULL with err and why for a failure.
+ * Returns the reason the record is excluded for, or REASON_N.
  */
 static enum binfer_reason
 put_response(const struct binfer_run *R, struct job *j, const char *endpoint,
-    const struct binfer_result *r, const char *err, enum binfer_reason why)
+    const struct binfer_result *r, const char *err, enum binfer_reason why,
+    const struct binfer_origin *g)
 {
 	json_t *rec = j->rec;
 	char *msg = NULL;
 
-	json_set_new(rec, "endpoint", json_str_or_null(endpoint));
+	json_set_new(rec, "endpoint", endpoint_json(endpoint));
 	if (r) {
 		put_answer(R, j, r);
 		why = answer_reason(R, j, r, &msg);
@@ -357,6 +374,8 @@ put_response(const struct binfer_run *R, struct job *j, const char *endpoint,
 
 		json_set_new(rec, "exclusion_reason", old ? json_incref(old) : json_null());
 	}
+	json_set_new(rec, "request", binfer_request_json(g));
+	json_set_new(rec, "cache", binfer_cache_json(j, g));
 	free(msg);
 	return why;
 }
@@ -381,22 +400,25 @@ put_extractive(struct job *j, const struct binfer_result *ans)
 	json_set_str(rec, "request_hash", j->hash);
 	json_set_new(rec, "error", json_null());
 	json_set_new(rec, "exclusion_reason", json_null());
+	json_set_new(rec, "request", json_null());	/* none was sent */
+	json_set_new(rec, "cache", json_null());
 }
 
 enum binfer_reason
 record_put_answer(const struct binfer_run *R, struct job *j, const char *endpoint,
-    const struct binfer_result *r)
+    const struct binfer_result *r, const struct binfer_origin *g)
 {
 	if (R->o->engine == BINFER_EXTRACTIVE) {
 		put_extractive(j, r);
 		return REASON_N;
 	}
-	return put_response(R, j, endpoint, r, NULL, REASON_N);
+	assert(g != NULL);
+	return put_response(R, j, endpoint, r, NULL, REASON_N, g);
 }
 
 void
 record_put_error(const struct binfer_run *R, struct job *j, const char *endpoint,
-    const char *err, enum binfer_reason why)
+    const char *err, enum binfer_reason why, const struct binfer_origin *g)
 {
-	put_response(R, j, endpoint, NULL, err, why);
+	put_response(R, j, endpoint, NULL, err, why, g);
 }

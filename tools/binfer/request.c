@@ -1,11 +1,14 @@
 /*
  * request.c - what a response job (record.c) and a judge job (judge.c)
  * share, beneath both: the request body in the run's protocol and its hash
- * (the cache key), the num_ctx asked of Ollama for a prompt, and the model
- * digest a record names.  It builds bodies with ollama.c and openai.c and
+ * (the cache key), the request as records show it (its body masked, where
+ * it went, whether it came from the cache), the num_ctx asked of Ollama for
+ * a prompt, and the model digest a record names.  It builds bodies with ollama.c and openai.c and
  * calls nothing above it.
  */
 #include <assert.h>
+#include <string.h>
+#include <strings.h>
 
 #include "ctx.h"
 #include "run.h"
@@ -74,4 +77,101 @@ binfer_model_digest(const struct binfer_run *R, const struct binfer_result *r)
 	if (R->kind == SRV_OLLAMA)
 		return R->identity;
 	return r ? r->model_digest : NULL;
+}
+
+/* ------------------------------------------------------------ origins */
+
+/* 1 when a body member's name says it holds a credential (--extra's). */
+static int
+credential_name(const char *k)
+{
+	static const char *const names[] = { "api_key", "apikey", "api-key",
+	    "key", "token", "access_token", "authorization", "password",
+	    "secret", NULL };
+	const char *const *p;
+
+	for (p = names; *p; p++)
+		if (strcasecmp(k, *p) == 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * The body as records show it: the bytes sent, except that a top-level
+ * member named like a credential (which only --extra can put there) has
+ * its value replaced by "[MASKED]" (the body is then serialised again) and
+ * the API key is masked wherever it occurs.  *masked says whether anything
+ * was.  malloc'd.
+ */
+static char *
+shown_body(const struct binfer_run *R, const struct job *j, int *masked)
+{
+	json_t *b = json_loadb(j->body, j->body_len, 0, NULL), *v;
+	const char *k;
+	char *s = NULL, *m;
+
+	*masked = 0;
+	json_object_foreach(b, k, v) {
+		if (credential_name(k)) {
+			json_object_set_new(b, k, json_string("[MASKED]"));
+			*masked = 1;
+		}
+	}
+	s = *masked ? json_compact(b, NULL) : xstrndup(j->body, j->body_len);
+	json_decref(b);
+	m = binfer_mask(s, R->secret);
+	if (m != s)
+		*masked = 1;
+	return m;
+}
+
+void
+job_origin(const struct binfer_run *R, const struct job *j, int sent,
+    struct binfer_origin *g)
+{
+	char hex[SHA256_HEX_LEN + 1], now[32];
+
+	binfer_origin_init(g);
+	assert(j->body != NULL);
+	g->body = shown_body(R, j, &g->body_masked);
+	sha256_hex(j->body, j->body_len, hex);
+	g->body_sha256 = xstrdup(hex);
+	g->server = xstrdup(binfer_server_name(R->kind));
+	g->sent = sent;
+	if (!sent || j->ep < 0)
+		return;
+	assert(j->ep < R->nep && j->url != NULL);
+	g->url = binfer_mask(binfer_url_public(j->url), R->secret);
+	if (R->ep[j->ep].si.version)
+		g->server_version = xstrdup(R->ep[j->ep].si.version);
+	g->warmups = R->ep[j->ep].warmups;
+	g->obtained = xstrdup(ctx_utc_now(now, sizeof(now)));
+}
+
+json_t *
+binfer_request_json(const struct binfer_origin *g)
+{
+	json_t *o = json_object();
+
+	json_set_bool(o, "sent", g->sent);
+	json_set_new(o, "url", json_str_or_null(g->url));
+	json_set_new(o, "server", json_str_or_null(g->server));
+	json_set_new(o, "server_version", json_str_or_null(g->server_version));
+	json_set_new(o, "warmup_requests", json_int_or_null(g->warmups));
+	json_set_new(o, "body_sha256", json_str_or_null(g->body_sha256));
+	json_set_bool(o, "body_masked", g->body_masked);
+	json_set_new(o, "body", json_str_or_null(g->body));
+	return o;
+}
+
+json_t *
+binfer_cache_json(const struct job *j, const struct binfer_origin *g)
+{
+	json_t *o = json_object();
+
+	json_set_bool(o, "hit", g->hit);
+	json_set_str(o, "key", j->hash);
+	json_set_new(o, "first_obtained", json_str_or_null(g->obtained));
+	json_set_bool(o, "request_rebuilt", g->hit && !g->stored);
+	return o;
 }

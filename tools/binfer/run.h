@@ -85,6 +85,7 @@ struct binfer_endpoint {
 	int inflight;			/* requests submitted to it */
 	double dead_until;		/* no new request before (now_seconds) */
 	int dead;			/* consecutive connection failures */
+	int warmups;			/* warm-up requests sent to it */
 };
 
 /* J_INFLIGHT: submitted to the driver (queued, waiting to retry or sent) */
@@ -169,6 +170,7 @@ struct job_prep {
 	enum job_status status;
 	struct binfer_result answer;	/* JOB_CACHED, JOB_LOCAL */
 	char *endpoint;			/* JOB_CACHED: where it was answered, or NULL */
+	struct binfer_origin origin;	/* JOB_CACHED: the request stored with it */
 	char *error;			/* JOB_OVERFLOW: why (malloc'd) */
 };
 
@@ -181,13 +183,14 @@ struct job_prep {
 void job_prepare(const struct binfer_run *R, struct job *j, struct job_prep *p);
 void job_prep_release(struct job_prep *p);
 /*
- * Write an answer's (r, from endpoint, which may be NULL) or a failure's
- * (err, a reason why < REASON_N) fields into the record of a job not yet
- * J_DONE, and count the run's reasons and output tokens.  The caller then
- * sets J_DONE.
+ * Write an answer's (r, from endpoint, which may be NULL, obtained by the
+ * request g: job_origin's, or a cache hit's) or a failure's (err, a reason
+ * why < REASON_N; sent to endpoint, or refused before sending when it is
+ * NULL) fields into the record of a job not yet J_DONE, and count the
+ * run's reasons and output tokens.  The caller then sets J_DONE.
  */
 void job_put_answer(struct binfer_run *R, struct job *j, const char *endpoint,
-    const struct binfer_result *r);
+    const struct binfer_result *r, const struct binfer_origin *g);
 void job_put_error(struct binfer_run *R, struct job *j, const char *endpoint,
     const char *err, enum binfer_reason why);
 
@@ -212,9 +215,10 @@ enum job_status record_prepare(const struct binfer_run *R, struct job *j,
 long long record_work(const struct binfer_opts *o, const json_t *rec);
 /* The response fields; returns the reason the record is excluded for, or REASON_N. */
 enum binfer_reason record_put_answer(const struct binfer_run *R, struct job *j,
-    const char *endpoint, const struct binfer_result *r);
+    const char *endpoint, const struct binfer_result *r,
+    const struct binfer_origin *g);
 void record_put_error(const struct binfer_run *R, struct job *j, const char *endpoint,
-    const char *err, enum binfer_reason why);
+    const char *err, enum binfer_reason why, const struct binfer_origin *g);
 
 /* ------------------------------------------------------------ judge.c */
 
@@ -227,7 +231,8 @@ enum job_status judge_prepare(const struct binfer_run *R, struct job *j);
  * REASON_JUDGE_ERROR when r holds no valid verdict, else REASON_N.
  */
 enum binfer_reason judge_put(const struct binfer_run *R, struct job *j,
-    const char *endpoint, const struct binfer_result *r, const char *err);
+    const char *endpoint, const struct binfer_result *r, const char *err,
+    const struct binfer_origin *g);
 
 /* ------------------------------------------------------------ request.c */
 
@@ -236,6 +241,20 @@ void job_set_body(const struct binfer_run *R, struct job *j, const char *system,
     const char *user);
 /* num_ctx for a prompt of expected tokens: with room for the output, rounded, capped. */
 long long binfer_num_ctx_for(const struct binfer_run *R, long long expected);
+/*
+ * The request of j as this run built it into g (initialised here): its
+ * body with the API key and credential members masked, the SHA-256 of the
+ * bytes, and, when sent (to j->ep), the URL without user information, the
+ * endpoint's server and warm-up count and the time now.
+ */
+void job_origin(const struct binfer_run *R, const struct job *j, int sent,
+    struct binfer_origin *g);
+/*
+ * A record's "request" and "cache" objects for the request g that obtained
+ * its answer (new references): binfer(1), "Output records".
+ */
+json_t *binfer_request_json(const struct binfer_origin *g);
+json_t *binfer_cache_json(const struct job *j, const struct binfer_origin *g);
 /* The model digest a record names (r may be NULL); borrowed. */
 const char *binfer_model_digest(const struct binfer_run *R,
     const struct binfer_result *r);

@@ -70,7 +70,7 @@ start(struct binfer_run *R, struct job *j)
 		R->n.cached++;
 		/* FALLTHROUGH */
 	case JOB_LOCAL:
-		job_put_answer(R, j, p.endpoint, &p.answer);
+		job_put_answer(R, j, p.endpoint, &p.answer, &p.origin);
 		set_done(R, j);
 		break;
 	case JOB_OVERFLOW:
@@ -235,6 +235,7 @@ static void
 finish(struct binfer_run *R, struct job *j, const char *endpoint, int st,
     const struct binfer_result *r)
 {
+	struct binfer_origin g;
 	char *err;
 
 	R->inflight--;
@@ -244,10 +245,17 @@ finish(struct binfer_run *R, struct job *j, const char *endpoint, int st,
 	if (r->eval_count > 0)
 		R->n.tokens_out += (unsigned long long)r->eval_count;
 	if (st == BINFER_OK) {
-		if (R->o->cache_dir)
+		/* the request that obtained r, stored with it */
+		job_origin(R, j, 1, &g);
+		if (R->o->cache_dir) {
+			char *pub = binfer_url_public(endpoint);
+
 			binfer_cache_store(R->o->cache_dir, j->hash, binfer_engine_name(R->o->engine),
-			    R->o->model_tag, endpoint, r);
-		job_put_answer(R, j, endpoint, r);
+			    R->o->model_tag, pub, r, &g);
+			free(pub);
+		}
+		job_put_answer(R, j, endpoint, r, &g);
+		binfer_origin_release(&g);
 	} else {
 		err = j->attempts > 1 ? xasprintf("%s (after %d attempts)", r->error, j->attempts)
 		    : xstrdup(r->error);

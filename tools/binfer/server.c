@@ -561,6 +561,7 @@ binfer_warm_up(struct binfer_run *R, const struct job *first)
 	for (i = 0; i < R->nep; i++) {
 		pr.base = R->ep[i].url;
 		for (k = 0; k < o->warmup && !ctx_interrupted; k++) {
+			R->ep[i].warmups++;	/* recorded with each request */
 			ans = request(&pr, o->api_path, s, &status, &why);
 			json_decref(ans);
 			if (!why)

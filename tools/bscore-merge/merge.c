@@ -18,10 +18,29 @@
 #include "sheet.h"
 #include "sort.h"
 
-/* Fields of a response record dropped from scored records (bulky texts). */
+/*
+ * Fields of a response record dropped from scored records (bulky texts),
+ * and of its request (binfer's "request": the body holds the prompt and
+ * content again; its body_sha256 stays).
+ */
 static const char *const bulky_fields[] = {
 	"content", "system_prompt", "user_prompt", "response_raw", NULL
 };
+static const char *const bulky_request_fields[] = { "body", NULL };
+
+/* rec (a copy the caller owns) without its bulky texts. */
+static void
+drop_bulky(json_t *rec)
+{
+	json_t *req = json_object_get(rec, "request");
+	const char *const *bf;
+
+	for (bf = bulky_fields; *bf; bf++)
+		json_object_del(rec, *bf);
+	if (json_is_object(req))
+		for (bf = bulky_request_fields; *bf; bf++)
+			json_object_del(req, *bf);
+}
 
 static const char *const rater_kinds[] = { "human", "llm_judge", "autoscore", NULL };
 
@@ -1184,7 +1203,6 @@ static void
 write_outputs(struct run *u)
 {
 	struct outputs os;
-	const char *const *bf;
 	size_t i;
 
 	open_outputs(u, &os);
@@ -1192,8 +1210,7 @@ write_outputs(struct run *u)
 		const struct resp *r = &u->rs[i];
 		json_t *base = json_deep_copy(r->rec);
 		if (!u->o->keep_texts)
-			for (bf = bulky_fields; *bf; bf++)
-				json_object_del(base, *bf);
+			drop_bulky(base);
 		if (r->rid)
 			write_scored(u, &os, r, base);
 		else

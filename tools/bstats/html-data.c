@@ -21,12 +21,19 @@
  * What many pairs share, in the page once: questions, contents and prompts
  * by key; runs (what binfer records the same for every request of a model:
  * engine, server, endpoint, model identity ...) in an array, runkeys
- * mapping each run's serialised form to its index.
+ * mapping each run's serialised form to its index; requests (where a
+ * request went, its server and warm-ups) and bodies (a request body with
+ * its prompts and content cut out) likewise.
  */
+struct table {
+	json_t *list, *keys;
+};
+
 struct shared {
 	json_t *questions, *contents, *prompts, *runs, *runkeys;
 	json_t *variants;	/* "site\tquestion\tmodel" -> {condition:
 				 * rating} of the variant conditions */
+	struct table requests, bodies;
 };
 
 /* ------------------------------------------------------ secrets */
@@ -184,7 +191,7 @@ static const char *const run_fields[] = { "model_id", "model_family", "tier",
 static const char *const request_fields[] = { "request_hash",
     "finish_reason", "output_truncated", "thinking_stripped",
     "input_token_count", "expected_prompt_tokens", "prompt_eval_count",
-    "output_token_count", "timings", "error", NULL };
+    "output_token_count", "timings", "error", "cache", NULL };
 
 /* The fields of names that rec has into o, masked. */
 static void
@@ -195,6 +202,28 @@ copy_masked(json_t *o, const json_t *rec, const char *const *names)
 	for (; *names; names++)
 		if ((v = json_object_get(rec, *names)) != NULL)
 			json_set_new(o, *names, masked(v, 0));
+}
+
+/* The index of o (a reference stolen) in t, added when new. */
+static long long
+table_index(json_t *o, struct table *t)
+{
+	json_t *at;
+	char *k = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	long long i;
+
+	if (!k)
+		die("cannot serialise a request of the results browser");
+	if ((at = json_object_get(t->keys, k)) != NULL) {
+		i = json_integer_value(at);
+		json_decref(o);
+	} else {
+		i = (long long)json_array_size(t->list);
+		json_array_append_new(t->list, o);
+		json_set_int(t->keys, k, i);
+	}
+	free(k);
+	return i;
 }
 
 /* The index of rec's run in sh->runs, added when new. */
@@ -222,9 +251,142 @@ run_of(const json_t *rec, struct shared *sh)
 }
 
 /*
+ * The texts of one context as the page holds them (key into its prompts
+ * and contents): the system prompt, the user prompt (whole, or rebuilt
+ * around the content) and the content; NULL where the page has none.
+ * Strings are malloc'd or borrowed as released by held_release.
+ */
+struct held {
+	const char *system, *content;
+	char *user;
+};
+
+static void
+held_init(struct held *h, const char *key, const struct shared *sh)
+{
+	const json_t *pr = json_object_get(sh->prompts, key);
+	const char *before = json_get_str(pr, "before");
+
+	h->system = json_get_str(pr, "system");
+	h->content = json_get_str(sh->contents, key);
+	if (json_get_str(pr, "user"))
+		h->user = xstrdup(json_get_str(pr, "user"));
+	else if (before && h->content && json_get_str(pr, "after"))
+		h->user = xasprintf("%s%s%s", before, h->content,
+		    json_get_str(pr, "after"));
+	else
+		h->user = NULL;
+}
+
+static void
+held_release(struct held *h)
+{
+	free(h->user);
+}
+
+/*
+ * One message of a request body, for the page: a message whose content is
+ * the context's system or user prompt as the page holds it becomes
+ * {message, prompt: "system" | "user"}; one that holds the context's
+ * content, {message, before, after} around it; the content is then emptied
+ * in the parsed body and the page puts it back.  NULL when the message is
+ * neither.
+ */
+static json_t *
+cut(json_t *m, size_t i, const struct held *h)
+{
+	const char *c = json_get_str(m, "content"), *at;
+	json_t *x;
+
+	if (!c)
+		return NULL;
+	if (h->system && strcmp(c, h->system) == 0)
+		x = json_pack("{s:I,s:s}", "message", (json_int_t)i, "prompt", "system");
+	else if (h->user && strcmp(c, h->user) == 0)
+		x = json_pack("{s:I,s:s}", "message", (json_int_t)i, "prompt", "user");
+	else if (h->content && *h->content && (at = strstr(c, h->content)) != NULL)
+		x = json_pack("{s:I,s:o,s:s}", "message", (json_int_t)i,
+		    "before", json_text(c, (size_t)(at - c)),
+		    "after", at + strlen(h->content));
+	else
+		return NULL;
+	json_object_set_new(m, "content", json_string(""));
+	return x;
+}
+
+/*
+ * The request body binfer recorded (request.body, the bytes it sent with
+ * its API key masked), for the page: {json, cuts}, the body parsed with
+ * the context's prompts and content cut out of its messages (cut) and put
+ * in sh's bodies (json: its index), so that twenty models' requests for
+ * one context do not carry them twenty times nor a model's requests its
+ * parameters each; {text} when the body is no JSON object; null when the
+ * record holds no body (merged without --keep-texts).  The body is the
+ * study's text: shown as it is.
+ */
+static json_t *
+request_body(const char *body, const struct held *h, struct shared *sh)
+{
+	json_t *b, *cuts, *m, *x;
+	size_t i;
+
+	if (!body)
+		return json_null();
+	b = json_loads(body, JSON_REJECT_DUPLICATES, NULL);
+	if (!json_is_object(b)) {
+		json_decref(b);
+		return json_pack("{s:s}", "text", body);
+	}
+	cuts = json_array();
+	json_array_foreach(json_object_get(b, "messages"), i, m) {
+		if ((x = cut(m, i, h)) != NULL)
+			json_array_append_new(cuts, x);
+	}
+	return json_pack("{s:I,s:o}", "json", (json_int_t)table_index(b,
+	    &sh->bodies), "cuts", cuts);
+}
+
+/*
+ * The record's request (binfer(1): where it went, the server, the warm-ups
+ * before it), masked like the run's fields, as an index into sh's
+ * requests; the body's SHA-256 beside it; its body apart, as request_body
+ * gives it.  A cache key equal to the request's hash is left out.
+ */
+static void
+request_of(json_t *t, const json_t *rec, const char *key, struct shared *sh)
+{
+	const json_t *req = json_object_get(rec, "request");
+	json_t *r, *fields;
+	struct held h;
+
+	if (!json_is_object(req)) {
+		json_set_null(t, "request");
+		json_set_null(t, "body");
+		return;
+	}
+	fields = json_copy((json_t *)req);	/* shallow: the body is not masked */
+	json_object_del(fields, "body");
+	json_object_del(fields, "body_sha256");
+	r = masked(fields, 0);
+	json_decref(fields);
+	json_set_int(t, "request", table_index(r, &sh->requests));
+	json_set_new(t, "body_sha256", masked(json_object_get(req, "body_sha256") ?
+	    json_object_get(req, "body_sha256") : json_null(), 0));
+	held_init(&h, key, sh);
+	json_set_new(t, "body", request_body(json_get_str(req, "body"), &h, sh));
+	held_release(&h);
+	r = json_object_get(t, "cache");
+	if (json_is_object(r) && json_get_str(r, "key") && json_get_str(rec,
+	    "request_hash") && strcmp(json_get_str(r, "key"),
+	    json_get_str(rec, "request_hash")) == 0)
+		json_object_del(r, "key");	/* the page's: request_hash */
+}
+
+/*
  * What binfer recorded of one request: its run (an index into the page's
- * runs), the request's own fields that exist on this record, and the raw
- * answer when it differs from the response text.
+ * runs), the request's own fields that exist on this record, the request
+ * as sent and its cache provenance, and the raw answer when it differs
+ * from the response text.
  */
 static json_t *
 transcript(const json_t *rec, const char *key, struct shared *sh)
@@ -235,13 +397,14 @@ transcript(const json_t *rec, const char *key, struct shared *sh)
 
 	json_set_int(t, "run", run_of(rec, sh));
 	copy_masked(t, rec, request_fields);
+	json_set_new(t, "prompt", prompt(rec, key, sh));
+	request_of(t, rec, key, sh);
 	if (raw && (!text || strcmp(raw, text) != 0)) {
 		json_set_str(t, "response_raw", raw);
 	} else {
 		json_set_new(t, "response_raw", json_null());
 		json_set_bool(t, "raw_same", raw != NULL);
 	}
-	json_set_new(t, "prompt", prompt(rec, key, sh));
 	return t;
 }
 
@@ -512,7 +675,8 @@ bst_html_data(const struct bst_study *s, const struct bst_runidx *x,
     const char *md)
 {
 	struct shared sh = { json_object(), json_object(), json_object(),
-	    json_array(), json_object(), NULL };
+	    json_array(), json_object(), NULL, { json_array(), json_object() },
+	    { json_array(), json_object() } };
 	json_t *d = json_object(), *pairs = json_array();
 	size_t i;
 
@@ -526,7 +690,11 @@ bst_html_data(const struct bst_study *s, const struct bst_runidx *x,
 	json_set_new(d, "contents", sh.contents);
 	json_set_new(d, "prompts", sh.prompts);
 	json_set_new(d, "runs", sh.runs);
+	json_set_new(d, "requests", sh.requests.list);
+	json_set_new(d, "bodies", sh.bodies.list);
 	json_decref(sh.runkeys);
 	json_decref(sh.variants);
+	json_decref(sh.requests.keys);
+	json_decref(sh.bodies.keys);
 	return d;
 }
