@@ -17,12 +17,8 @@ is "$rc" 0 "the demo without variants runs" || tail -n 20 "$T/plain.log" | sed '
 rc=0
 OUT=$V VARIANTS=1 SITE_PORT=$(cat "$P/port") sh "$TOP/examples/pipeline.sh" \
     >"$T/var.log" 2>&1 || rc=$?
-if "$BIN/bstats" --help 2>/dev/null | grep -q -- '--config'; then
-	is "$rc" 0 "the demo with VARIANTS=1 runs end to end" ||
-	    tail -n 20 "$T/var.log" | sed 's/^/# /'
-else
-	skip "the demo with VARIANTS=1 runs end to end: this bstats has no --config yet"
-fi
+is "$rc" 0 "the demo with VARIANTS=1 runs end to end" ||
+    tail -n 20 "$T/var.log" | sed 's/^/# /'
 ok test -s "$V/scored.ndjson"
 C=$V/contexts.ndjson
 
@@ -256,4 +252,24 @@ is "$rc" 0 "make variants with the example's variants" || tail -n 10 "$T/s1.log"
 is "$(jq -r .condition "$T/s1/counted.ndjson" | sort -u | tr '\n' ' ')" \
     "A A-markdown A-whole B B-neutral-prompt B-plain " "  counted contexts of A, B and every variant"
 ok test -s "$T/s1/pages-A-whole.ndjson"
+# ---- the report: the ablation and drift sections with VARIANTS=1 only, and
+# the primary analysis the same with or without the variants
+R=$V/report.md
+like "$(cat "$R")" '## Exploratory: what explains the A→B difference' \
+    "VARIANTS=1: the report has the ablation section"
+for c in B-plain:B A:A-markdown A-whole:A B-neutral-prompt:B; do
+	like "$(cat "$R")" "### $c: " "the ablation section has the comparison $c"
+done
+like "$(cat "$R")" '## Content drift between snapshots' "VARIANTS=1: the report has the drift section"
+unlike "$(cat "$P/report.md")" 'Exploratory: what explains|Content drift between' \
+    "without VARIANTS the report has neither section"
+primary() { jq -c 'select(.group != "exploratory" and .test != "comparison")' "$1"; }
+is "$(primary "$V/results.ndjson" | md5sum)" "$(primary "$P/results.ndjson" | md5sum)" \
+    "the primary results are the same with the variants present"
+is "$(jq -c 'select(.group == "exploratory")' "$P/results.ndjson" | wc -l)" 0 \
+    "without VARIANTS no exploratory result"
+sec() { awk '/^## Exploratory|^## Content drift/{skip=1} /^## /&&!/^## Exploratory|^## Content drift/{skip=0} !skip' "$1"; }
+is "$(sec "$V/report.md" | md5sum)" "$(sec "$P/report.md" | md5sum)" \
+    "the report's other sections are the same with the variants present"
+
 done_testing
