@@ -409,6 +409,12 @@ csv_write_fieldn(struct csv_writer *w, const char *s, size_t n)
 	for (i = 0; !q && i < n; i++)
 		if (s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n')
 			q = 1;
+	/*
+	 * A field starting with U+FEFF, written first in a file, would be read
+	 * back as a byte order mark and lost: quoted, it is the field's.
+	 */
+	if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0)
+		q = 1;
 	if (!q) {
 		fwrite(s, 1, n, w->fp);
 		return;

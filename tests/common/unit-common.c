@@ -232,6 +232,25 @@ test_csv(void)
 
 	fp = open_memstream(&out, &outlen);
 	csv_writer_init(&w, fp, 0, 0);
+	csv_write_field(&w, "\xef\xbb\xbfmark");
+	csv_write_field(&w, "x\xef\xbb\xbf");
+	csv_end_record(&w);
+	fclose(fp);
+	TAP_IS_STR(out, "\"\xef\xbb\xbfmark\",x\xef\xbb\xbf\n",
+	    "a field starting with U+FEFF is quoted");
+	fp = memfile(out);
+	csv_init(&r, fp, "rt.csv");
+	n = csv_read(&r);
+	TAP_OK(n == 2 && strcmp(r.fields[0], "\xef\xbb\xbfmark") == 0,
+	    "written first in a file, it reads back whole, not as a mark");
+	csv_close(&r);
+	fclose(fp);
+	free(out);
+	out = NULL;
+	outlen = 0;
+
+	fp = open_memstream(&out, &outlen);
+	csv_writer_init(&w, fp, 0, 0);
 	csv_write_row(&w, row, 5);
 	fclose(fp);
 	TAP_IS_STR(out, "plain,\"with,comma\",\"with \"\"quote\"\"\",\"two\nlines\",\n",
