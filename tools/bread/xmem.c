@@ -167,9 +167,29 @@ x_strdup(const char *s)
 	return p;
 }
 
+/* Built with AddressSanitizer (make asan), libxml2 allocates node by node
+ * through the checked allocators and no arena is installed, so that a use
+ * of a freed node or a read past a string is reported, not hidden inside a
+ * block the arena owns. */
+#if defined(__SANITIZE_ADDRESS__)
+#define XMEM_ARENA 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define XMEM_ARENA 0
+#endif
+#endif
+#ifndef XMEM_ARENA
+#define XMEM_ARENA 1
+#endif
+
 void
 bread_xmem_install(void)
 {
+	if (!XMEM_ARENA) {
+		xmlMemSetup(free, xmalloc, xrealloc, xstrdup);
+		xmlInitParser();
+		return;
+	}
 	xmlMemSetup(x_free, x_malloc, x_realloc, x_strdup);
 	xmlInitParser();
 	X.installed = 1;

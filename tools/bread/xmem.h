@@ -7,8 +7,9 @@
  * of one malloc per node and one free per node at the end.  libxml2 takes
  * its allocators as plain function pointers (xmlMemSetup), so the arena is
  * the process's: bread is single-threaded, and only main.c installs it.
- * Where it is not installed (the unit tests, the fuzz target), begin and
- * end do nothing and libxml2 allocates as before.
+ * Where it is not installed (the unit tests, the fuzz target, and any
+ * build with AddressSanitizer, which must see each node), begin and end do
+ * nothing and libxml2 allocates node by node.
  */
 #ifndef BREAD_XMEM_H
 #define BREAD_XMEM_H
