@@ -140,13 +140,29 @@ plan_n() {
 	}' | uniq
 }
 
+# Milliseconds since the epoch.  CPU time: times(1) in this shell (not in a
+# subshell, which would count its own) gives the user and system time of
+# the shell and of the runs it waited for, at the start (times0) and end.
+now_ms() { date +%s%3N; }
+cpu_secs() {	# FILE: the seconds times(1) wrote to FILE, summed
+	awk '{ for (i = 1; i <= NF; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } }
+	    END { printf "%.1f", s }' "$1"
+}
+
 summary() {	# mode count
-	printf '%-12s %-5s %s: runs %d, failed %d (%d with more than one line), absorbed %d, violations %d\n' \
-	    "$prog" "$mode" "$1" "$runs" "$failed" "$multi" "$absorbed" "$bad"
+	times >"$W/times"
+	printf '%-12s %-5s %s: runs %d, failed %d (%d with more than one line), absorbed %d, violations %d (%.1f s wall, %.1f s CPU)\n' \
+	    "$prog" "$mode" "$1" "$runs" "$failed" "$multi" "$absorbed" "$bad" \
+	    "$(awk -v a="$wall0" -v b="$(now_ms)" 'BEGIN { print (b - a) / 1000 }')" \
+	    "$(awk -v a="$(cpu_secs "$W/times0")" -v b="$(cpu_secs "$W/times")" 'BEGIN { print b - a }')"
 	bad_total=$((bad_total + bad))
 }
 
-reset_counts() { runs=0; failed=0; absorbed=0; multi=0; bad=0; n=-; }
+reset_counts() {
+	runs=0; failed=0; absorbed=0; multi=0; bad=0; n=-
+	wall0=$(now_ms)
+	times >"$W/times0"
+}
 
 # ---------------------------------------------------------------- modes
 
