@@ -3,7 +3,10 @@
 # at a known place by the torture shim (tests/torture/shim.c,
 # TORTURE_ALLOC_IN): the first allocation libcurl makes parsing a job's URL,
 # and the first it makes running the transfers (curl error 27, "out of
-# memory", which the HTTP layer reports as a local failure).  Each run exits
+# memory", which the HTTP layer reports as a local failure); and the first
+# allocation libxml2 makes counting a page's visible text (bfetch makes it
+# allocate through the checked allocators, which die, where libxml2 would
+# stop parsing and the page would count fewer characters: a JS_ONLY).  Each run exits
 # 1 with one message naming the URL, writes no record blaming the site (no
 # record at all: the manifest is empty, no -o file), and bfetch --resume
 # afterwards fetches every page and leaves the archive and records of an
@@ -48,17 +51,19 @@ fetch "$T/ref" CTXBENCH_PROGRESS=0
 is "$rc" 0 "the undisturbed run exits 0"
 is "$(jq -r .fetch_status "$T/ref/out.ndjson" | sort -u)" SUCCESS "the undisturbed run: every page SUCCESS"
 
-for place in curl_url_set curl_multi_perform; do
+for place in curl_url_set curl_multi_perform htmlParseChunk; do
 	case $place in
 	curl_url_set) what="libcurl out of memory parsing the URL"
 		msg="^bfetch: out of memory parsing the URL $FIRST\$" ;;
+	htmlParseChunk) what="libxml2 out of memory counting visible text"
+		msg="^bfetch: out of memory allocating [0-9]+ bytes\$" ;;
 	*) what="libcurl out of memory during the transfer"
 		msg="^bfetch: $FIRST: local failure, not the site's \\(curl error 27: .*\\); no record written for it: bfetch --resume fetches it again\$" ;;
 	esac
 	D=$T/$place
 	RESUME= fetch "$D" LD_PRELOAD="$SHIM" TORTURE_ALLOC_IN=$place
 	is "$rc" 1 "$what: exit 1"
-	like "$(cat "$T/err")" "$msg" "$what: the message names the URL"
+	like "$(cat "$T/err")" "$msg" "$what: the message"
 	is "$(wc -l <"$T/err" | tr -d ' ')" 1 "$what: one line"
 	ok test ! -e "$D/out.ndjson"
 	is "$(cat "$D/arch/manifest.ndjson" 2>/dev/null | wc -l | tr -d ' ')" 0 \

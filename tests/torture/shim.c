@@ -16,8 +16,8 @@
  * that allocates pass), whatever was allocated before: a failure at a known
  * place, which does not move with the libraries' versions as an allocation
  * number does.  FUNC is one of the functions the shim wraps: curl_url_set
- * (libcurl parsing a URL) and curl_multi_perform (libcurl running the
- * transfers).
+ * (libcurl parsing a URL), curl_multi_perform (libcurl running the
+ * transfers) and htmlParseChunk (libxml2 parsing an HTML document).
  *
  * I/O failure: TORTURE_IO=N and TORTURE_IO_ERRNO=ENOSPC|EIO make the Nth
  * output operation fail with that errno.  Output operations are those on
@@ -59,6 +59,7 @@ extern void *__libc_memalign(size_t, size_t);
 void *memalign(size_t, size_t);
 int curl_url_set(void *, int, const char *, unsigned);
 int curl_multi_perform(void *, int *);
+int htmlParseChunk(void *, const char *, int, int);
 int __libc_start_main(int (*)(int, char **, char **), int, char **,
     void (*)(void), void (*)(void), void (*)(void), void *);
 
@@ -90,9 +91,11 @@ static int (*real_renameat)(int, const char *, int, const char *);
 static int (*real_fflush)(FILE *);
 static int (*real_fclose)(FILE *);
 static FILE *(*real_fopen)(const char *, const char *);
-/* libcurl's, when the program has it (the types as the shim sees them) */
+/* libcurl's and libxml2's, when the program has them (the types as the
+ * shim sees them) */
 static int (*real_curl_url_set)(void *, int, const char *, unsigned);
 static int (*real_curl_multi_perform)(void *, int *);
+static int (*real_htmlParseChunk)(void *, const char *, int, int);
 
 #define LOOKUP(name) (real_##name = (__typeof__(real_##name))dlsym(RTLD_NEXT, #name))
 
@@ -112,6 +115,7 @@ lookup_all(void)
 	LOOKUP(fopen);
 	LOOKUP(curl_url_set);
 	LOOKUP(curl_multi_perform);
+	LOOKUP(htmlParseChunk);
 }
 
 static int
@@ -414,6 +418,16 @@ curl_multi_perform(void *multi, int *running)
 	int began = call_begin("curl_multi_perform"), r;
 
 	r = real_curl_multi_perform(multi, running);
+	call_end(began);
+	return r;
+}
+
+int
+htmlParseChunk(void *ctxt, const char *chunk, int size, int terminate)
+{
+	int began = call_begin("htmlParseChunk"), r;
+
+	r = real_htmlParseChunk(ctxt, chunk, size, terminate);
 	call_end(began);
 	return r;
 }
