@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -707,19 +708,78 @@ hold_signals(sigset_t *saved)
 	sigprocmask(SIG_BLOCK, &set, saved);
 }
 
+static int
+cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The directories g renames into, each opened and locked (flock, in order
+ * of name, so that two runs never wait on each other crosswise): a run
+ * committing into a directory another run is committing into waits for
+ * it, and their renames and undoing are never interleaved.  Returns the
+ * descriptors (-1 for a directory that cannot be opened: its rename will
+ * fail and say why), *n of them; unlock_dirs closes them.
+ */
+static int *
+lock_dirs(const struct atomic_group *g, size_t *n)
+{
+	const struct staged *e;
+	const char **dirs;
+	size_t i, k = 0;
+	int *fds;
+
+	for (e = g->head; e; e = e->next)
+		k += e->dir != NULL;
+	dirs = xcalloc(k ? k : 1, sizeof *dirs);
+	fds = xcalloc(k ? k : 1, sizeof *fds);
+	k = 0;
+	for (e = g->head; e; e = e->next)
+		if (e->dir != NULL)
+			dirs[k++] = e->dir;
+	qsort(dirs, k, sizeof *dirs, cmp_str);
+	for (i = 0, *n = 0; i < k; i++) {
+		if (i > 0 && !strcmp(dirs[i], dirs[i - 1]))
+			continue;
+		fds[*n] = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		while (fds[*n] >= 0 && flock(fds[*n], LOCK_EX) < 0 &&
+		    errno == EINTR)
+			;
+		(*n)++;
+	}
+	free(dirs);
+	return fds;
+}
+
+static void
+unlock_dirs(int *fds, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+}
+
 int
 atomic_group_commit(struct atomic_group *g, char **failed)
 {
 	struct staged *e, *bad = NULL;
 	sigset_t saved;
-	int err = 0;
+	size_t nlocks;
+	int err = 0, *locks;
 
 	hold_signals(&saved);
 	if (group_sync(g, &bad) < 0)
 		err = errno;
+	locks = lock_dirs(g, &nlocks);
 	for (e = g->head; err == 0 && e; e = e->next)
 		if ((e->kind == ST_FILE || e->kind == ST_DIR) && publish(e) < 0) {
-			err = errno;
+			/* a directory another run made since this one began */
+			err = e->kind == ST_DIR && (errno == ENOTEMPTY ||
+			    errno == EEXIST) ? EEXIST : errno;
 			bad = e;
 		}
 	if (err != 0) {
@@ -729,6 +789,7 @@ atomic_group_commit(struct atomic_group *g, char **failed)
 		bad->path = NULL;
 	}
 	group_release(g);
+	unlock_dirs(locks, nlocks);
 	sigprocmask(SIG_SETMASK, &saved, NULL);
 	errno = err;
 	return err ? -1 : 0;

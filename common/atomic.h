@@ -63,6 +63,12 @@ int atomic_write(const char *path, const void *buf, size_t len, mode_t mode);
  * others as they were; each one is still whole, and a file being replaced
  * may then be found at its ".old" name instead of its own.
  *
+ * Runs committing into one directory take turns: each holds a lock
+ * (flock) on the directories it renames into while it renames and, if it
+ * must, undoes, so two runs' outputs are never mixed; the last run to
+ * commit wins whole.  A directory staged because it did not exist, which
+ * another run made meanwhile, fails the commit with EEXIST.
+ *
  * Paths are compared as written: a file beneath a staged directory must be
  * named through the same directory path given to atomic_group_mkdir, and
  * every file in a staged directory must be made through the group.

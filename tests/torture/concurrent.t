@@ -70,10 +70,39 @@ same_stats() {
 	is "$(cd "$T/fig" && find . -type f | sort | xargs sha256sum)" \
 	    "$(cd "$T/fig0" && find . -type f | sort | xargs sha256sum)" "$1: the figures are one process's"
 }
-# over a previous run's outputs (a figures directory that does not exist
-# yet, made by several processes at once, is not safe: ctxbench(7))
+# over a previous run's outputs
 sh -c "$BSTATS $pipe/scored.ndjson" >/dev/null 2>"$T/err"
 four "$BSTATS $pipe/scored.ndjson" "bstats, same outputs"
 same_stats "bstats, same outputs"
+# into a figures directory that does not exist yet: the runs take turns at
+# the commit (a lock on the directories they rename into), so the outputs
+# are one run's whole; a run that staged the new directory while another
+# made it is refused with one message and writes nothing (three rounds)
+for round in 1 2 3; do
+	N=$T/new$round
+	mkdir "$N"
+	for k in 1 2 3 4; do
+		"$BIN/bstats" -r "$N/rep.md" -o "$N/res.ndjson" --html "$N/b.html" \
+		    -f "$N/fig" "$pipe/scored.ndjson" >/dev/null 2>"$N/err$k" &
+		eval "p$k=\$!"
+	done
+	wins=0 clean=0
+	for k in 1 2 3 4; do
+		eval "wait \$p$k"
+		case $? in
+		0) wins=$((wins + 1)) clean=$((clean + 1)) ;;
+		1) [ "$(wc -l <"$N/err$k")" -eq 1 ] && grep -q "^bstats: $N/fig: cannot write: File exists; no output written" "$N/err$k" &&
+		    clean=$((clean + 1)) ;;
+		esac
+	done
+	DESC="new directory, round $round: at least one run succeeds ($wins)" ok test "$wins" -ge 1
+	is "$clean" 4 "new directory, round $round: every run succeeds or is refused with one message"
+	ok cmp -s "$N/rep.md" "$T/rep0.md"
+	ok cmp -s "$N/res.ndjson" "$T/res0.ndjson"
+	ok cmp -s "$N/b.html" "$T/b0.html"
+	is "$(cd "$N/fig" && find . -type f | sort | xargs sha256sum)" \
+	    "$(cd "$T/fig0" && find . -type f | sort | xargs sha256sum)" "new directory, round $round: the figures are one process's"
+	is "$(find "$N" -name '.*' | wc -l | tr -d ' ')" 0 "new directory, round $round: no temporary left"
+done
 is "$(find "$T" -maxdepth 1 -name '.*.??????' | wc -l | tr -d ' ')" 0 "no temporary left"
 done_testing
