@@ -1,14 +1,15 @@
 #!/usr/bin/python3
-"""btok-corpus.py OUT [MB] - a varied text corpus for btok's bench (make bench).
+"""btok-corpus.py OUTDIR [MB] - a varied text corpus for btok's bench (make bench).
 
-Real text from this Debian machine, never one block repeated: prose
-(licences, copyright files, changelogs), code (Python standard library, C
-headers), Markdown (npm's documentation), HTML (package documentation),
-many languages (the translations of the message catalogues of
-/usr/share/locale, de fr es ru ja zh ko ar hi el he tr ...), and numbers
-(tables drawn from a seeded generator).  Each kind gets an equal share of
-MB megabytes (default 6); documents of the kinds alternate in the output.
-Standard library only; deterministic for one machine.
+Real text from this Debian machine, never one block repeated, one file per
+kind in OUTDIR (KIND.txt): prose (licences, copyright files, changelogs),
+code (Python standard library, C headers), markdown (npm's documentation),
+html (package documentation), man (manual pages, roff source), languages
+(the translations of the message catalogues of /usr/share/locale, an equal
+share for each of its 200 or so languages: de fr es ru ja zh ko ar hi el he
+tr ...), and numbers (tables drawn from a seeded generator).  Each kind gets
+an equal share of MB megabytes (default 7).  Standard library only;
+deterministic for one machine.
 """
 import glob
 import gettext
@@ -18,7 +19,8 @@ import random
 import sys
 
 out = sys.argv[1]
-budget = int(float(sys.argv[2] if len(sys.argv) > 2 else 6) * 1048576 / 6)
+NKINDS = 7
+budget = int(float(sys.argv[2] if len(sys.argv) > 2 else NKINDS) * 1048576 / NKINDS)
 
 
 def read(path):
@@ -84,21 +86,19 @@ def numbers():
     return docs
 
 
-kinds = [
-    take(glob.glob("/usr/share/common-licenses/*") + glob.glob("/usr/share/doc/*/copyright")
-         + glob.glob("/usr/share/doc/*/changelog*.gz")),
-    take(glob.glob("/usr/lib/python3*/*.py") + glob.glob("/usr/include/*.h")),
-    take(glob.glob("/usr/lib/node_modules/npm/docs/**/*.md", recursive=True)
-         + glob.glob("/usr/share/doc/**/*.md", recursive=True)),
-    take(glob.glob("/usr/share/doc/**/*.html", recursive=True)),
-    catalogues(),
-    numbers(),
-]
-with open(out, "w", encoding="utf-8") as f:
-    i = 0
-    while any(kinds):
-        k = kinds[i % len(kinds)]
-        if k:
-            f.write(k.pop(0))
-            f.write("\n")
-        i += 1
+kinds = {
+    "prose": take(glob.glob("/usr/share/common-licenses/*") + glob.glob("/usr/share/doc/*/copyright")
+                  + glob.glob("/usr/share/doc/*/changelog*.gz")),
+    "code": take(glob.glob("/usr/lib/python3*/*.py") + glob.glob("/usr/include/*.h")),
+    "markdown": take(glob.glob("/usr/lib/node_modules/npm/docs/**/*.md", recursive=True)
+                     + glob.glob("/usr/share/doc/**/*.md", recursive=True)),
+    "html": take(glob.glob("/usr/share/doc/**/*.html", recursive=True)),
+    "man": take(glob.glob("/usr/share/man/man[1-8]/*.gz")),
+    "languages": catalogues(),
+    "numbers": numbers(),
+}
+assert len(kinds) == NKINDS
+os.makedirs(out, exist_ok=True)
+for name, docs in kinds.items():
+    with open(os.path.join(out, name + ".txt"), "w", encoding="utf-8") as f:
+        f.write("\n".join(docs))

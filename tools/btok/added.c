@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "sort.h"
 #include "btok.h"
 #include "added.h"
 #include "hash.h"
@@ -32,56 +33,106 @@ edge_find(const struct btok_atrie *tr, uint32_t node, unsigned char c)
 	}
 }
 
-/* The child of node by byte c, made when missing. */
-static uint32_t
-edge_add(struct btok_atrie *tr, uint32_t node, unsigned char c)
+/* Add the edge node -c-> child, which is not in tr yet. */
+static void
+edge_new(struct btok_atrie *tr, uint32_t node, unsigned char c, uint32_t child)
 {
-	uint32_t m = tr->ecap - 1, x, child = edge_find(tr, node, c);
+	uint32_t m = tr->ecap - 1, x;
 
-	if (child)
-		return child;
 	for (x = edge_slot(tr, node, c); tr->e[x].child; x = (x + 1) & m)
 		;
-	child = tr->nnodes++;
-	tr->term[child] = BTOK_NONE;
 	tr->e[x].node = node;
 	tr->e[x].byte = c;
 	tr->e[x].child = child;
-	return child;
+}
+
+/* Added tokens (indices in t->added) by their bytes. */
+static int
+cmp_added(const void *a, const void *b, void *arg)
+{
+	const struct btok *t = arg;
+	const struct btok_span *x = &t->tok[t->added[*(const uint32_t *)a].id];
+	const struct btok_span *y = &t->tok[t->added[*(const uint32_t *)b].id];
+	size_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(t->pool + x->off, t->pool + y->off, n);
+
+	return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+
+/* Length of the common prefix of two spans of t's pool. */
+static uint32_t
+common_prefix(const struct btok *t, const struct btok_span *x,
+    const struct btok_span *y)
+{
+	uint32_t n = x->len < y->len ? x->len : y->len, k = 0;
+
+	while (k < n && t->pool[x->off + k] == t->pool[y->off + k])
+		k++;
+	return k;
+}
+
+/*
+ * Build the trie of the tokens idx[0..n) (indices in t->added, sorted by
+ * their bytes, equal contents in index order): each token shares the path
+ * of its common prefix with the one before, so a node is made once and
+ * never looked up, and the table is sized for the nodes, not the bytes.
+ */
+static void
+trie_fill(struct btok_atrie *tr, const struct btok *t, const uint32_t *idx,
+    size_t n)
+{
+	size_t nodes = 1, maxlen = 0;
+	uint32_t *path;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct btok_span *sp = &t->tok[t->added[idx[i]].id];
+		nodes += sp->len - (i ? common_prefix(t, sp,
+		    &t->tok[t->added[idx[i - 1]].id]) : 0);
+		if (sp->len > maxlen)
+			maxlen = sp->len;
+	}
+	tr->ecap = 16;
+	while (tr->ecap < nodes * 2)
+		tr->ecap <<= 1;
+	tr->e = xcalloc(tr->ecap, sizeof *tr->e);
+	tr->term = xmalloc(nodes * sizeof *tr->term);
+	tr->term[0] = BTOK_NONE;
+	tr->nnodes = 1;
+	path = xmalloc((maxlen + 1) * sizeof *path);
+	path[0] = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct btok_span *sp = &t->tok[t->added[idx[i]].id];
+		const unsigned char *p = (const unsigned char *)t->pool + sp->off;
+		uint32_t j = i ? common_prefix(t, sp, &t->tok[t->added[idx[i - 1]].id]) : 0;
+
+		tr->first[p[0]] = 1;
+		for (; j < sp->len; j++) {
+			path[j + 1] = tr->nnodes++;
+			tr->term[path[j + 1]] = BTOK_NONE;
+			edge_new(tr, path[j], p[j], path[j + 1]);
+		}
+		/* The same content twice: the first entry wins. */
+		if (tr->term[path[sp->len]] == BTOK_NONE)
+			tr->term[path[sp->len]] = idx[i];
+	}
+	free(path);
 }
 
 /* The trie of the added tokens whose NORMALIZED flag is want. */
 static void
 trie_build1(struct btok_atrie *tr, const struct btok *t, unsigned want)
 {
-	size_t total = 1;
-	uint32_t i;
+	uint32_t *idx = xmalloc((t->h->nadded + 1) * sizeof *idx);
+	size_t n = 0;
 
 	memset(tr, 0, sizeof *tr);
-	for (i = 0; i < t->h->nadded; i++)
-		if ((t->added[i].flags & BTOK_ADDED_NORMALIZED) == want)
-			total += t->tok[t->added[i].id].len;
-	tr->ecap = 16;
-	while (tr->ecap < total * 2)
-		tr->ecap <<= 1;
-	tr->e = xcalloc(tr->ecap, sizeof *tr->e);
-	tr->term = xmalloc(total * sizeof *tr->term);
-	tr->term[0] = BTOK_NONE;
-	tr->nnodes = 1;
-	for (i = 0; i < t->h->nadded; i++) {
-		const struct btok_span *sp = &t->tok[t->added[i].id];
-		const unsigned char *p = (const unsigned char *)t->pool + sp->off;
-		uint32_t node = 0;
-
-		if ((t->added[i].flags & BTOK_ADDED_NORMALIZED) != want || sp->len == 0)
-			continue;
-		tr->first[p[0]] = 1;
-		for (uint32_t j = 0; j < sp->len; j++)
-			node = edge_add(tr, node, p[j]);
-		/* The same content twice: the first entry wins. */
-		if (tr->term[node] == BTOK_NONE)
-			tr->term[node] = i;
-	}
+	for (uint32_t i = 0; i < t->h->nadded; i++)
+		if ((t->added[i].flags & BTOK_ADDED_NORMALIZED) == want &&
+		    t->tok[t->added[i].id].len > 0)
+			idx[n++] = i;
+	ctx_sort(idx, n, sizeof *idx, cmp_added, (void *)t);
+	trie_fill(tr, t, idx, n);
+	free(idx);
 }
 
 void

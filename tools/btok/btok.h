@@ -107,7 +107,7 @@ struct btok_hdr {
 	uint64_t off_pool, len_pool, off_tok, off_vtab, off_mtab, off_added, off_bad;
 };
 
-#define BTOK_FORMAT 4u
+#define BTOK_FORMAT 5u
 
 struct btok_span { uint32_t off, len; };
 struct btok_merge { uint64_t key; uint32_t rank, id; };

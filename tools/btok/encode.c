@@ -79,8 +79,11 @@ struct wc_ent {
 struct btok_enc {
 	const struct btok *t;
 	struct work w;
-	struct pc_ent pc[1u << PC_BITS];	/* key UINT64_MAX: empty */
-	struct cc_ent cc[1u << CC_BITS];	/* cp UINT32_MAX: empty */
+	/* Zero is an empty slot in each, so that a new encoder is a calloc
+	   whose pages the kernel gives on first use (a slot holds the
+	   complement of the pair's key, the code point plus one). */
+	struct pc_ent pc[1u << PC_BITS];
+	struct cc_ent cc[1u << CC_BITS];
 	struct wc_ent wc[1u << WC_BITS];	/* len 0: empty */
 };
 
@@ -90,10 +93,6 @@ btok_enc_new(const struct btok *t)
 	struct btok_enc *e = xcalloc(1, sizeof *e);
 
 	e->t = t;
-	for (size_t i = 0; i < (1u << PC_BITS); i++)
-		e->pc[i].key = UINT64_MAX;
-	for (size_t i = 0; i < (1u << CC_BITS); i++)
-		e->cc[i].cp = UINT32_MAX;
 	return e;
 }
 
@@ -248,11 +247,11 @@ pair_rank(struct btok_enc *e, const char *piece, const struct sym *a,
 {
 	uint64_t key = (uint64_t)a->id << 32 | b->id;
 	struct pc_ent *c = &e->pc[btok_mix64(key) & ((1u << PC_BITS) - 1)];
-	if (c->key != key) {
+	if (c->key != ~key) {
 		uint32_t r = 0, i = BTOK_NONE;
 		if (!pair_rank_slow(e->t, piece, a, b, &r, &i))
 			i = BTOK_NONE;
-		c->key = key;
+		c->key = ~key;
 		c->rank = r;
 		c->id = i;
 	}
@@ -585,8 +584,8 @@ symbols_chars(struct btok_enc *e, const char *p, size_t n)
 
 		l = btok_u8dec((const unsigned char *)p + i, n - i, &cp);
 		c = &e->cc[(cp * 2654435761u) >> (32 - CC_BITS)];
-		if (c->cp != cp) {
-			c->cp = cp;
+		if (c->cp != cp + 1) {
+			c->cp = cp + 1;
 			c->id = btok_vtab_find(e->t, p + i, l);
 		}
 		if (c->id == BTOK_NONE) {
