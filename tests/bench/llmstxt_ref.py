@@ -19,7 +19,9 @@ in the reference's order), OUTDIR/N.docs.ndjson (the bodies by link URL, for
 bmdprep --ctx --docs) and OUTDIR/N.ctx.xml (the reference's context).
 With --page: ROUNDS calls of the reference's _doc() on PAGE (the page
 fetched, its lines filtered: what create_ctx does to each document); prints
-"page seconds bytes PAGE" and writes OUTDIR/page.out (the document's text).
+"page seconds bytes PAGE" and writes OUTDIR/page.out (the document's text);
+a FILE linking PAGE_URL (https://example.org/page.md) gets PAGE as that
+document's body.
 Files the reference rejects are reported on standard error and skipped.
 The reference prints every link it turns into a document (core.py, _doc:
 print(dict(kw))); that output goes to /dev/null, so standard output holds
@@ -42,7 +44,12 @@ class Answer:
     pages = {}
 
     def __init__(self, url):
-        self.text = Answer.pages.get(url) or BODY.format(url=url)
+        self.text = body(url)
+
+
+def body(url):
+    "What the stand-in for the network answers for url."
+    return Answer.pages.get(url) or BODY.format(url=url)
 
 
 def one_file(core, rounds, out, n, path, lines):
@@ -64,7 +71,7 @@ def one_file(core, rounds, out, n, path, lines):
         for links in d.sections.values():
             for l in links:
                 f.write(json.dumps({'url': l['url'],
-                                    'text': BODY.format(url=l['url'])}) + '\n')
+                                    'text': body(l['url'])}) + '\n')
     with open(os.path.join(out, '%d.ctx.xml' % n), 'w') as f:
         f.write(ctx)
     t0 = time.process_time()
@@ -81,8 +88,6 @@ def one_file(core, rounds, out, n, path, lines):
 
 
 def one_page(core, rounds, out, path, lines):
-    with open(path, encoding='utf-8') as f:
-        Answer.pages[PAGE_URL] = f.read()
     t0 = time.process_time()
     for _ in range(rounds):
         doc = core._doc({'url': PAGE_URL, 'title': 'page'})
@@ -105,6 +110,9 @@ def main():
     sys.modules['httpx'] = httpx
     sys.path.insert(0, ref)
     from llms_txt import core
+    if page:
+        with open(page, encoding='utf-8') as f:
+            Answer.pages[PAGE_URL] = f.read()
     for n, path in enumerate(files):
         one_file(core, rounds, out, n, path, lines)
     if page:
