@@ -79,8 +79,8 @@ awk -v r="$R" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v n="$nctx" -v p="$np
 # reference, both in process.  The reference is timed inside one Python
 # process over RR rounds (llmstxt_ref.py: CPU time, no interpreter
 # start-up).  bctx's side is likewise timed inside one process: llmsbench
-# (tests/bench/llmsbench.c, built by llmsbench-build.sh) links bctx's own
-# library code and calls bctx_assemble with the options of `bctx assemble
+# (tests/bench/llmsbench.c, built by tests/bench/llmsbench-build) links
+# bctx's own library code and calls bctx_assemble with the options of `bctx assemble
 # -q Q --condition B --style reference --all-links --optional -l LINKS
 # PAGES`, CPU time (user + system), no process start-up, two ways: one call
 # over RR questions that all cite the llms.txt (the inputs read once, as
@@ -102,23 +102,9 @@ if [ ! -f "$REF/llms_txt/core.py" ] || [ ! -f "$REF/fastcore/xml.py" ]; then
 	echo "llms.txt reference: its sources are not in $REF; no create_ctx ratio in this run"
 	exit 0
 fi
-LB=$(sh "$TOP/tests/bench/llmsbench-build.sh")
+LB=$(sh "$TOP/tests/bench/llmsbench-build")
 mkdir -p "$W/ref"
-awk 'BEGIN {
-	print "# Big Site\n\n> Many links.\n"
-	for (s = 0; s < 70; s++) {
-		printf "## Section %d\n\n", s
-		for (i = 0; i < 100; i++)
-			printf "- [Page %d.%d](https://big.example.com/s%d/p%d.md): page %d\n", s, i, s, i, i
-		print ""
-	}
-}' >"$W/links.txt"
-awk 'BEGIN {
-	for (i = 0; i < 23500; i++) {
-		printf "Paragraph %d with `code` and a [link](https://e.org/%d).\n", i, i
-		if (i % 50 == 0) print "<!-- a comment -->\n<img alt=\"x\" src=\"data:image/png;base64,iVBORw0KGgo=\">\n![img](data:image/png;base64,iVBORw0KGgo=)\n\n\n\n"
-	}
-}' >"$W/page.md"
+sh "$TOP/tests/bench/llms-inputs" "$W"
 printf '# Page\n\n> One long page.\n\n## Docs\n\n- [The page](https://example.org/page.md): all of it\n' >"$W/page-llms.txt"
 $PY "$TOP/tests/bench/llmstxt_ref.py" "$REF" "$RR" "$W/ref" --page "$W/page.md" \
     "$CONF"/corpus/*.txt "$W/links.txt" "$W/page-llms.txt" >"$W/ref.txt" 2>/dev/null

@@ -43,21 +43,7 @@ fi
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/bmdprep-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
-awk 'BEGIN {
-	print "# Big Site\n\n> Many links.\n"
-	for (s = 0; s < 70; s++) {
-		printf "## Section %d\n\n", s
-		for (i = 0; i < 100; i++)
-			printf "- [Page %d.%d](https://big.example.com/s%d/p%d.md): page %d\n", s, i, s, i, i
-		print ""
-	}
-}' >"$W/links.txt"
-awk 'BEGIN {
-	for (i = 0; i < 23500; i++) {
-		printf "Paragraph %d with `code` and a [link](https://e.org/%d).\n", i, i
-		if (i % 50 == 0) print "<!-- a comment -->\n<img alt=\"x\" src=\"data:image/png;base64,iVBORw0KGgo=\">\n![img](data:image/png;base64,iVBORw0KGgo=)\n\n\n\n"
-	}
-}' >"$W/page.md"
+sh "$TOP/tests/bench/llms-inputs" "$W"
 ls "$CONF"/corpus/*.txt "$CONF"/golden/*-llms.txt "$W/links.txt" >"$W/llms.list"
 nl=$(wc -l <"$W/llms.list" | tr -d ' ')
 
@@ -135,9 +121,9 @@ awk -v n="$nl" -v R="$ROUNDS" -v mb="$mb" -v a0="$t0" -v a1="$t1" -v a2="$t2" -v
 # The reference is timed inside one Python process over RR rounds
 # (llmstxt_ref.py: CPU time, no interpreter start-up).  bmdprep's side is
 # likewise timed inside one process: llmsbench (tests/bench/llmsbench.c,
-# built by llmsbench-build.sh) links bmdprep's own library code and runs the
-# same functions as bmdprep --llms -r and --ctx in a loop of RR rounds, CPU
-# time (user + system), no process start-up.  Per input kind (the corpus
+# built by tests/bench/llmsbench-build) links bmdprep's own library code
+# and runs the same functions as bmdprep --llms -r and --ctx in a loop of
+# RR rounds, CPU time (user + system), no process start-up.  Per input kind (the corpus
 # files the reference accepts, the 7,000-link file, the 1.5 MB page): the
 # time of each side, the ratio, and whether the outputs are byte-identical
 # in this run: parse as bmdprep --llms -r --dump prints it against the
@@ -154,7 +140,7 @@ if [ ! -f "$REF/llms_txt/core.py" ] || [ ! -f "$REF/fastcore/xml.py" ]; then
 	echo "  no ratio against the reference in this run"
 	exit 0
 fi
-LB=$(sh "$TOP/tests/bench/llmsbench-build.sh")
+LB=$(sh "$TOP/tests/bench/llmsbench-build")
 PR=${BMDPREP_PAGE_ROUNDS:-100}
 /usr/bin/python3 "$TOP/tests/bench/llmstxt_ref.py" "$REF" "$RR" "$W" \
     $(cat "$W/llms.list") >"$W/ref.txt" 2>"$W/ref.err"
