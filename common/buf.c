@@ -36,27 +36,9 @@ buf_grow(struct buf *b, size_t extra)
 }
 
 void
-buf_add(struct buf *b, const void *p, size_t n)
-{
-	buf_grow(b, n);
-	if (n)
-		memcpy(b->s + b->len, p, n);
-	b->len += n;
-	b->s[b->len] = '\0';
-}
-
-void
 buf_adds(struct buf *b, const char *s)
 {
 	buf_add(b, s, strlen(s));
-}
-
-void
-buf_addc(struct buf *b, int c)
-{
-	buf_grow(b, 1);
-	b->s[b->len++] = (char)c;
-	b->s[b->len] = '\0';
 }
 
 void

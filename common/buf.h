@@ -10,6 +10,7 @@
 #define CTX_BUF_H
 
 #include <stddef.h>
+#include <string.h>
 #include "err.h"
 
 struct buf {
@@ -21,10 +22,11 @@ struct buf {
 #define BUF_INIT { NULL, 0, 0 }
 
 void buf_init(struct buf *b);
+/* Room for extra more bytes and the NUL; the capacity at least doubles. */
 void buf_grow(struct buf *b, size_t extra);
-void buf_add(struct buf *b, const void *p, size_t n);
+static inline void buf_add(struct buf *b, const void *p, size_t n);
 void buf_adds(struct buf *b, const char *s);
-void buf_addc(struct buf *b, int c);
+static inline void buf_addc(struct buf *b, int c);
 void buf_addf(struct buf *b, const char *fmt, ...) CTX_PRINTF(2, 3);
 void buf_reset(struct buf *b);		/* length 0, keeps memory */
 void buf_setlen(struct buf *b, size_t len);	/* len <= b->len */
@@ -32,5 +34,30 @@ char *buf_detach(struct buf *b, size_t *len);
 void buf_release(struct buf *b);
 /* The contents, or "" when nothing was ever added. */
 const char *buf_str(const struct buf *b);
+
+/*
+ * The two appends every byte of output goes through, inline: a call to
+ * buf_grow only when the room runs out (cap > len always holds once
+ * anything was allocated, and cap == len == 0 before).
+ */
+static inline void
+buf_add(struct buf *b, const void *p, size_t n)
+{
+	if (n >= b->cap - b->len)
+		buf_grow(b, n);
+	if (n)
+		memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static inline void
+buf_addc(struct buf *b, int c)
+{
+	if (b->len + 1 >= b->cap)
+		buf_grow(b, 1);
+	b->s[b->len++] = (char)c;
+	b->s[b->len] = '\0';
+}
 
 #endif

@@ -7,7 +7,8 @@
 # texts with "---" (no mapping, no Condition B, no checks), run in the same
 # run on the same input.  Then bctx assemble --style reference --all-links
 # against the llms.txt reference's create_ctx itself (tests/bench/
-# llmstxt_ref.py, in process) on the conformance llms.txt files, when the
+# llmstxt_ref.py), both in process, on the conformance llms.txt files, a
+# 7,000-link file and a 1.5 MB page (see below), when the
 # reference's sources are in $CTXBENCH_SHARED/conformance/llmstxt/reference
 # (no registry reachable here serves them; the bench says when they are
 # absent).
@@ -74,50 +75,110 @@ awk -v r="$R" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v n="$nctx" -v p="$np
 	printf "ratio jq / bctx assemble: %.2f\n", jq / asm
 }'
 
-# ---- create_ctx: the llms.txt reference against bctx assemble --style reference
+# ---- create_ctx: the llms.txt reference against bctx assemble --style
+# reference, both in process.  The reference is timed inside one Python
+# process over RR rounds (llmstxt_ref.py: CPU time, no interpreter
+# start-up).  bctx's side is likewise timed inside one process: llmsbench
+# (tests/bench/llmsbench.c, built by tests/bench/llmsbench-build) links
+# bctx's own library code and calls bctx_assemble with the options of `bctx assemble
+# -q Q --condition B --style reference --all-links --optional -l LINKS
+# PAGES`, CPU time (user + system), no process start-up, two ways: one call
+# over RR questions that all cite the llms.txt (the inputs read once, as
+# the reference holds its text and answers its fetches from memory; RR
+# contexts built and written), and RR calls of one question (each reading
+# its inputs again).  The inputs are what the pipeline gives bctx: bmdprep
+# --llms -r's link records, and each linked document archived with the
+# reference's body and prepared by bmdprep -r (not timed here: the line
+# filter's time is bmdprep's, in tests/bench/bmdprep.sh).
+# Per input kind: the conformance corpus llms.txt files the reference
+# accepts, a 7,000-link llms.txt, and a one-link llms.txt whose document is
+# a 1.5 MB page; the time of each side, the ratio, and whether bctx's
+# context is byte-identical to the reference's, in this run.
 CONF=$SHARED/conformance/llmstxt
 REF=$CONF/reference
-RR=${BCTX_REF_ROUNDS:-5}
+RR=${BCTX_REF_ROUNDS:-20}
 BMDPREP=${CTXBENCH_BMDPREP:-$BUILD/bin/bmdprep}
 if [ ! -f "$REF/llms_txt/core.py" ] || [ ! -f "$REF/fastcore/xml.py" ]; then
 	echo "llms.txt reference: its sources are not in $REF; no create_ctx ratio in this run"
 	exit 0
 fi
+LB=$(sh "$TOP/tests/bench/llmsbench-build")
 mkdir -p "$W/ref"
-$PY "$TOP/tests/bench/llmstxt_ref.py" "$REF" "$RR" "$W/ref" "$CONF"/corpus/*.txt \
-    >"$W/ref.txt" 2>/dev/null
-printf '%s\n' '[{"site_id":"S001","domain":"example.org","questions":[{"question_id":"S001-Q01","text":"What?","complexity":"single-fact","source_sections":["x"],"source_urls":["https://example.org/llms.txt"]}]}]' >"$W/q1.json"
-while read -r rp rc nlinks bytes n f; do
+sh "$TOP/tests/bench/llms-inputs" "$W"
+printf '# Page\n\n> One long page.\n\n## Docs\n\n- [The page](https://example.org/page.md): all of it\n' >"$W/page-llms.txt"
+$PY "$TOP/tests/bench/llmstxt_ref.py" "$REF" "$RR" "$W/ref" --page "$W/page.md" \
+    "$CONF"/corpus/*.txt "$W/links.txt" "$W/page-llms.txt" >"$W/ref.txt" 2>/dev/null
+# q1.json: one question citing the llms.txt; qR.json: RR such questions
+$PY - "$RR" "$W" <<'PYEOF'
+import json, sys
+rounds, w = int(sys.argv[1]), sys.argv[2]
+def qs(n):
+    return [{'site_id': 'S001', 'domain': 'example.org', 'questions': [
+        {'question_id': 'S001-Q%02d' % (i + 1), 'text': 'What?',
+         'complexity': 'single-fact', 'source_sections': ['x'],
+         'source_urls': ['https://example.org/llms.txt']} for i in range(n)]}]
+json.dump(qs(1), open(w + '/q1.json', 'w'))
+json.dump(qs(rounds), open(w + '/qR.json', 'w'))
+PYEOF
+grep -v '^page ' "$W/ref.txt" | while read -r rp rc nlinks bytes n f; do
+	case $f in
+	"$W/links.txt") kind=links ;;
+	"$W/page-llms.txt") kind=page ;;
+	*) kind=corpus ;;
+	esac
 	d=$W/ref/$n
-	mkdir -p "$d"
+	mkdir -p "$d/archive"
 	"$BMDPREP" --llms -r --site-id S001 -b https://example.org/llms.txt "$f" \
 	    >"$d/links.ndjson" 2>/dev/null || continue
 	# each linked document archived with the reference's body, prepared
 	# by bmdprep -r as the pipeline does (tests/bctx/bmdprep.t)
-	mkdir -p "$d/archive"
-	jq -r --slurpfile docs "$W/ref/$n.docs.ndjson" -n '
-	  ($docs | map({key: .url, value: .text}) | from_entries) as $b
-	  | [inputs | select(.kind == "link")] | to_entries[]
-	  | [(.key | tostring), .value.url, ($b[.value.href] // "")] | @json' \
-	    "$d/links.ndjson" | while IFS= read -r row; do
-		k=$(printf '%s' "$row" | jq -r '.[0]')
-		printf '%s' "$row" | jq -j '.[2]' >"$d/archive/$k.md"
-		printf '%s' "$row" | jq -c '{site_id: "S001", url: .[1], condition: "B",
-		    fetch_status: "SUCCESS", archive_path: (.[0] + ".md")}'
-	done >"$d/manifest.ndjson"
-	"$BMDPREP" -r -a "$d/archive" "$d/manifest.ndjson" >"$d/pages.ndjson" || continue
-	t0=$(now)
-	i=0; while [ $i -lt "$RR" ]; do i=$((i + 1))
-		"$BCTX" assemble -q "$W/q1.json" --condition B --style reference --all-links --optional \
-		    "$d/links.ndjson" "$d/pages.ndjson" | jq -j .content >"$d/got"; done
-	t1=$(now)
-	same=1; cmp -s "$d/got" "$W/ref/$n.ctx.xml" || same=0
-	echo "$rc $t0 $t1 $bytes $same ${f##*/}"
-done <"$W/ref.txt" | sort -k4,4n >"$W/both.txt"
-awk -v R="$RR" '{ rc[NR] = $1; cc[NR] = $3 - $2; by[NR] = $4; nm[NR] = $6; TR += $1; TC += $3 - $2; if (!$5) d++ }
+	$PY - "$d/links.ndjson" "$W/ref/$n.docs.ndjson" "$d" >"$d/manifest.ndjson" <<'PYEOF'
+import json, os, sys
+links, docs, d = sys.argv[1:]
+body = {}
+for line in open(docs):
+    r = json.loads(line)
+    body.setdefault(r['url'], r['text'])
+k = 0
+for line in open(links):
+    r = json.loads(line)
+    if r.get('kind') != 'link':
+        continue
+    with open(os.path.join(d, 'archive', '%d.md' % k), 'w') as f:
+        f.write(body.get(r['href'], ''))
+    print(json.dumps({'site_id': 'S001', 'url': r['url'], 'condition': 'B',
+                      'fetch_status': 'SUCCESS', 'archive_path': '%d.md' % k}))
+    k += 1
+PYEOF
+	"$BMDPREP" -r -a "$d/archive" "$d/manifest.ndjson" >"$d/pages.ndjson" 2>/dev/null || continue
+	set -- --condition B --style reference --all-links --optional \
+	    -l "$d/links.ndjson" "$d/pages.ndjson"
+	cq=$("$LB" assemble 1 "$d/got.ndjson" -q "$W/qR.json" "$@" 2>/dev/null)
+	cc=$("$LB" assemble "$RR" "$d/got1.ndjson" -q "$W/q1.json" "$@" 2>/dev/null)
+	same=1
+	jq -j .content "$d/got1.ndjson" >"$d/got"
+	cmp -s "$d/got" "$W/ref/$n.ctx.xml" || same=0
+	# every question of the one call got the same context
+	[ "$(jq -s 'map(.content) | unique | length' "$d/got.ndjson")" = 1 ] || same=0
+	jq -j 'select(.question_id == "S001-Q01") | .content' "$d/got.ndjson" >"$d/got"
+	cmp -s "$d/got" "$W/ref/$n.ctx.xml" || same=0
+	echo "$kind $rc $cq $cc $bytes $same"
+done >"$W/both.txt"
+uptime | sed 's/^ */machine: /'
+awk -v R="$RR" '
+function ratio(a, b) { return b > 0 ? a / b : 0 }
+{ k = $1; n[k]++; rc[k] += $2; cq[k] += $3; cc[k] += $4; if (!$6) diff[k]++ }
 END {
-	printf "create_ctx(optional=True), %d rounds: the reference in process, bctx assemble --style reference a process per call\n", R
-	printf "  %d files, output identical on %d; reference %.3f s, bctx %.3f s, ratio %.1f\n", NR, NR - d, TR, TC, TR / TC
-	for (i = NR; i > NR - 3 && i > 0; i--)
-		printf "  %-40s %7d bytes  ratio %6.1f\n", nm[i], by[i], rc[i] / cc[i]
+	printf "create_ctx(optional=True) against bctx assemble --style reference, both in process, %d rounds, CPU seconds:\n", R
+	printf "  (bctx, one call: one bctx_assemble over %d questions citing the llms.txt, its inputs read once;\n", R
+	printf "   bctx, a call a round: %d bctx_assemble calls of one question, each reading its inputs)\n", R
+	split("corpus links page", kinds, " ")
+	split("corpus files|7,000-link file|1.5 MB page", names, "|")
+	for (j = 1; j <= 3; j++) {
+		k = kinds[j]
+		printf "  %-16s %2d file(s), context %s\n", names[j], n[k],
+		    diff[k] ? "DIFFERS on " diff[k] : "byte-identical"
+		printf "      reference %8.4f s  bctx, one call %8.4f s  ratio %6.1f\n", rc[k], cq[k], ratio(rc[k], cq[k])
+		printf "      reference %8.4f s  bctx, a call a round %8.4f s  ratio %6.1f\n", rc[k], cc[k], ratio(rc[k], cc[k])
+	}
 }' "$W/both.txt"

@@ -8,7 +8,11 @@
 # from its sources by tests/bench/llmstxt_ref.py under Debian's python3; no
 # registry reachable here serves them, so they are read from the study's
 # shared data, $CTXBENCH_SHARED/conformance/llmstxt/reference/{llms_txt,
-# fastcore}, and the bench says so when they are absent.  For marked, the
+# fastcore}, and the bench says so when they are absent.  Against the
+# reference both sides run in process (see "the llms.txt reference itself"
+# below): bmdprep's library code in a loop in one process (llmsbench.c),
+# the reference's functions in one Python process, CPU time, with the
+# outputs compared byte for byte in the same run.  For marked, the
 # other side is what a researcher would otherwise script: marked's
 # lexer, H2 sections and list-item links taken from its tokens, and for
 # Markdown a regex pass removing comments and base64 images.  Each side runs
@@ -39,21 +43,7 @@ fi
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/bmdprep-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
-awk 'BEGIN {
-	print "# Big Site\n\n> Many links.\n"
-	for (s = 0; s < 70; s++) {
-		printf "## Section %d\n\n", s
-		for (i = 0; i < 100; i++)
-			printf "- [Page %d.%d](https://big.example.com/s%d/p%d.md): page %d\n", s, i, s, i, i
-		print ""
-	}
-}' >"$W/links.txt"
-awk 'BEGIN {
-	for (i = 0; i < 20000; i++) {
-		printf "Paragraph %d with `code` and a [link](https://e.org/%d).\n", i, i
-		if (i % 50 == 0) print "<!-- a comment -->\n![img](data:image/png;base64,iVBORw0KGgo=)\n\n\n\n"
-	}
-}' >"$W/page.md"
+sh "$TOP/tests/bench/llms-inputs" "$W"
 ls "$CONF"/corpus/*.txt "$CONF"/golden/*-llms.txt "$W/links.txt" >"$W/llms.list"
 nl=$(wc -l <"$W/llms.list" | tr -d ' ')
 
@@ -127,43 +117,71 @@ awk -v n="$nl" -v R="$ROUNDS" -v mb="$mb" -v a0="$t0" -v a1="$t1" -v a2="$t2" -v
 	printf "  speed ratio bmdprep/reference: %.2f\n", rm / cm
 }'
 
-# ---- the llms.txt reference itself: parse_llms_file and create_ctx
+# ---- the llms.txt reference itself, in process on both sides.
+# The reference is timed inside one Python process over RR rounds
+# (llmstxt_ref.py: CPU time, no interpreter start-up).  bmdprep's side is
+# likewise timed inside one process: llmsbench (tests/bench/llmsbench.c,
+# built by tests/bench/llmsbench-build) links bmdprep's own library code
+# and runs the same functions as bmdprep --llms -r and --ctx in a loop of
+# RR rounds, CPU time (user + system), no process start-up.  Per input kind (the corpus
+# files the reference accepts, the 7,000-link file, the 1.5 MB page): the
+# time of each side, the ratio, and whether the outputs are byte-identical
+# in this run: parse as bmdprep --llms -r --dump prints it against the
+# reference's result as JSON, create_ctx(optional=True) against bmdprep's
+# context, _doc()'s line filter of the page against bmdprep -r's.  The page
+# runs PR rounds (100) on both sides: a round takes about a millisecond in
+# C, and the first rounds' page faults on the 1.5 MB output would
+# otherwise weigh more than the filter.
 REF=$CONF/reference
-RR=${BMDPREP_REF_ROUNDS:-5}
+RR=${BMDPREP_REF_ROUNDS:-20}
 if [ ! -f "$REF/llms_txt/core.py" ] || [ ! -f "$REF/fastcore/xml.py" ]; then
 	echo "llms.txt reference: its sources are not in $REF"
 	echo "  (llms_txt/ and fastcore/ of the versions the conformance data names);"
 	echo "  no ratio against the reference in this run"
 	exit 0
 fi
+LB=$(sh "$TOP/tests/bench/llmsbench-build")
+PR=${BMDPREP_PAGE_ROUNDS:-100}
 /usr/bin/python3 "$TOP/tests/bench/llmstxt_ref.py" "$REF" "$RR" "$W" \
     $(cat "$W/llms.list") >"$W/ref.txt" 2>"$W/ref.err"
-while read -r rp rc nlinks bytes n f; do
-	set --
-	i=0; while [ $i -lt "$RR" ]; do set -- "$@" "$f"; i=$((i + 1)); done
-	t0=$(now)
-	"$BMDPREP" --llms -r -b https://example.org/llms.txt "$@" </dev/null >/dev/null || :
-	t1=$(now)
-	i=0; while [ $i -lt "$RR" ]; do
-		"$BMDPREP" --ctx --optional --docs "$W/$n.docs.ndjson" "$f" </dev/null \
-		    >"$W/$n.got" 2>/dev/null || :
-		i=$((i + 1))
-	done
-	t2=$(now)
-	same=1; cmp -s "$W/$n.got" "$W/$n.ctx.xml" || same=0
-	echo "$rp $rc $t0 $t1 $t2 $bytes $nlinks $same ${f##*/}"
-done <"$W/ref.txt" | sort -k6,6n >"$W/both.txt"
-awk -v R="$RR" -v rej="$(wc -l <"$W/ref.err" | tr -d ' ')" '{
-	rp[NR] = $1; rc[NR] = $2; cp[NR] = $4 - $3; cc[NR] = $5 - $4
-	by[NR] = $6; li[NR] = $7; same[NR] = $8; name[NR] = $9
-	TRP += $1; TRC += $2; TCP += $4 - $3; TCC += $5 - $4; if (!$8) diff++
-} END {
-	printf "llms.txt reference (in process, %d rounds) against bmdprep (a process per file or call):\n", R
-	printf "  %d files the reference accepts (%d it rejects); create_ctx output identical on %d\n", NR, rej, NR - diff
-	printf "  all files  parse: reference %.3f s, bmdprep %.3f s, ratio %.1f\n", TRP, TCP, TRP / TCP
-	printf "             create_ctx: reference %.3f s, bmdprep --ctx %.3f s, ratio %.1f\n", TRC, TCC, TRC / TCC
-	printf "  the largest files:\n"
-	for (i = NR; i > NR - 3 && i > 0; i--)
-		printf "    %-40s %7d bytes %5d links  parse ratio %6.1f  create_ctx ratio %6.1f\n",
-		    name[i], by[i], li[i], rp[i] / cp[i], rc[i] / cc[i]
+/usr/bin/python3 "$TOP/tests/bench/llmstxt_ref.py" "$REF" "$PR" "$W" \
+    --page "$W/page.md" >>"$W/ref.txt"
+grep -v '^page ' "$W/ref.txt" | while read -r rp rc nlinks bytes n f; do
+	kind=corpus
+	[ "$f" = "$W/links.txt" ] && kind=links
+	cp=$("$LB" parse "$RR" "$W/$n.count" "$f")
+	cc=$("$LB" ctx "$RR" "$W/$n.got" "$W/$n.docs.ndjson" "$f")
+	"$BMDPREP" --llms -r --dump "$f" >"$W/$n.dump"
+	same=1
+	cmp -s "$W/$n.dump" "$W/$n.parse.json" || same=0
+	cmp -s "$W/$n.got" "$W/$n.ctx.xml" || same=0
+	echo "$kind $rp $cp $rc $cc $same"
+done >"$W/both.txt"
+grep '^page ' "$W/ref.txt" | {
+	read -r _ rpage pbytes _
+	cpage=$("$LB" page "$PR" "$W/page.got" "$W/page.md")
+	same=1; cmp -s "$W/page.got" "$W/page.out" || same=0
+	echo "page $rpage $cpage $pbytes $same"
+} >>"$W/both.txt"
+uptime | sed 's/^ */machine: /'
+awk -v R="$RR" -v PR="$PR" -v rej="$(wc -l <"$W/ref.err" | tr -d ' ')" '
+function ratio(a, b) { return b > 0 ? a / b : 0 }
+$1 == "page" { pr = $2; pc = $3; pb = $4; ps = $5; next }
+{
+	k = $1; n[k]++; rp[k] += $2; cp[k] += $3; rc[k] += $4; cc[k] += $5
+	if (!$6) diff[k]++
+}
+END {
+	printf "llms.txt reference against bmdprep, both in process, %d rounds, CPU seconds:\n", R
+	printf "  (%d corpus files the reference rejects are left out)\n", rej
+	split("corpus links", kinds, " ")
+	for (j = 1; j <= 2; j++) {
+		k = kinds[j]
+		printf "  %-6s %2d file(s), outputs %s\n", k == "links" ? "7,000-link" : "corpus",
+		    n[k], diff[k] ? "DIFFER on " diff[k] : "byte-identical"
+		printf "      parse       reference %8.4f s  bmdprep %8.4f s  ratio %6.1f\n", rp[k], cp[k], ratio(rp[k], cp[k])
+		printf "      create_ctx  reference %8.4f s  bmdprep %8.4f s  ratio %6.1f\n", rc[k], cc[k], ratio(rc[k], cc[k])
+	}
+	printf "  page %.2f MB, %d rounds, output %s\n", pb / 1048576, PR, ps ? "byte-identical" : "DIFFERS"
+	printf "      _doc filter reference %8.4f s  bmdprep %8.4f s  ratio %6.1f\n", pr, pc, ratio(pr, pc)
 }' "$W/both.txt"

@@ -91,6 +91,12 @@ main(void)
 	TAP_IS_INT(bmd_py_linebreak_len("\xe2\x80\xa8", 3, 0), 3, "U+2028 is a line break");
 	TAP_IS_INT(bmd_py_linebreak_len("\x1f", 1, 0), 0, "U+001F is not a line break");
 	TAP_IS_INT(bmd_py_space_len("\x1f", 1, 0), 1, "U+001F is whitespace");
+	b = 99;
+	TAP_OK(bmd_py_utf8_valid("0123456789abcdef\xc3\xa9", 18, &b) && b == 99,
+	    "valid UTF-8 after a long ASCII prefix");
+	TAP_OK(!bmd_py_utf8_valid("0123456789abcdefg\xc3(", 19, &b) && b == 17,
+	    "an invalid byte after the ASCII prefix is found at its offset (%zu)", b);
+	TAP_OK(!bmd_py_utf8_valid("\xff", 1, &b) && b == 0, "an invalid first byte");
 
 	/* attributes: fastcore _to_attr */
 	TAP_IS_STR(s = attr("plain"), " t=\"plain\"", "plain attribute");
@@ -132,6 +138,13 @@ main(void)
 	TAP_IS_STR(s = doctext("a\rb\x0b" "c\xc2\x85" "d"), "a\nb\nc\nd", "splitlines boundaries");
 	free(s);
 	TAP_IS_STR(s = doctext("caf\xe9"), "caf\xef\xbf\xbd", "invalid UTF-8 replaced");
+	free(s);
+	TAP_IS_STR(s = doctext("a\r\nb\nc\n<!-- x -->\nd\n\ne\rf"), "a\nb\nc\nd\n\ne\nf",
+	    "runs of kept lines: CRLF and CR ends become LF, a dropped line between");
+	free(s);
+	TAP_IS_STR(s = doctext("long line without a tag, then\n\x01\tctl\x1fline<!-- x -->\n<!-- y -->"),
+	    "long line without a tag, then\n\x01\tctl\x1fline<!-- x -->",
+	    "control bytes are no line ends; a '<' later in the line");
 	free(s);
 
 	/* reference parser quirks */

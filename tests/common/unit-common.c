@@ -83,6 +83,29 @@ test_buf_opt(void)
 		buf_addf(&b, "%d,", i);
 	TAP_IS_INT(b.len, 3890, "buffer grows across many additions");
 	buf_release(&b);
+	buf_add(&b, "", 0);
+	TAP_OK(b.s != NULL && b.s[0] == '\0' && b.len == 0,
+	    "an empty addition allocates the empty string");
+	buf_release(&b);
+	for (i = 0; i < 300; i++) {
+		buf_addc(&b, 'a' + i % 26);
+		if (b.s[b.len] != '\0' || b.len >= b.cap)
+			break;
+	}
+	TAP_OK(i == 300 && b.len == 300 && b.s[25] == 'z' && b.s[26] == 'a',
+	    "buf_addc keeps the NUL and room for it across every growth");
+	buf_reset(&b);
+	for (i = 1; i < 200; i++) {
+		buf_add(&b, "0123456789abcdefghijklmnopqrstuvwxyz", (size_t)(i % 37));
+		if (b.s[b.len] != '\0' || b.len >= b.cap)
+			break;
+	}
+	TAP_OK(i == 200 && b.len == strlen(b.s), "buf_add of every length up to "
+	    "past the capacity keeps the NUL (%zu bytes)", b.len);
+	buf_setlen(&b, 3);
+	buf_add(&b, "xy", 2);
+	TAP_IS_STR(buf_str(&b), "001xy", "buf_add after buf_setlen appends at len");
+	buf_release(&b);
 	TAP_OK(parse_int("42", &v) == 0 && v == 42, "parse_int accepts 42");
 	TAP_OK(parse_int("4x", &v) < 0, "parse_int rejects trailing text");
 	TAP_OK(parse_int(" 4", &v) < 0, "parse_int rejects leading space");

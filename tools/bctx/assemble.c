@@ -391,6 +391,57 @@ render_doc(struct buf *b, const struct doc *d, int reference)
 }
 
 /*
+ * The documents of each section name, in docs order: chains through
+ * next[], found by name in constant time (no pass over every document for
+ * every section).
+ */
+struct by_section {
+	struct wordset names;	/* distinct section names, first seen first */
+	size_t *head, *tail;	/* per name: first and last doc index + 1 */
+	size_t *next;		/* per doc: the next doc index + 1, 0 at end */
+};
+
+static void
+by_section_init(struct by_section *bs, const struct doc *docs, size_t ndocs)
+{
+	size_t j, k;
+
+	memset(&bs->names, 0, sizeof bs->names);
+	bs->head = xcalloc(ndocs + 1, sizeof *bs->head);
+	bs->tail = xcalloc(ndocs + 1, sizeof *bs->tail);
+	bs->next = xcalloc(ndocs + 1, sizeof *bs->next);
+	for (j = 0; j < ndocs; j++) {
+		const char *sec = docs[j].section;
+
+		if ((k = wordset_find(&bs->names, sec, strlen(sec))) == 0) {
+			wordset_add(&bs->names, sec, strlen(sec));
+			k = bs->names.n;
+			bs->head[k - 1] = j + 1;
+		} else
+			bs->next[bs->tail[k - 1] - 1] = j + 1;
+		bs->tail[k - 1] = j + 1;
+	}
+}
+
+/* Index + 1 of the first document of section name, 0 when none. */
+static size_t
+by_section_first(const struct by_section *bs, const char *name)
+{
+	size_t k = wordset_find(&bs->names, name, strlen(name));
+
+	return k ? bs->head[k - 1] : 0;
+}
+
+static void
+by_section_release(struct by_section *bs)
+{
+	wordset_release(&bs->names);
+	free(bs->head);
+	free(bs->tail);
+	free(bs->next);
+}
+
+/*
  * Render the project: llms (may be NULL), the llms.txt document (ldoc, may
  * be NULL), docs sorted by link position, sections in order secs[] (names)
  * with empty ones kept when keep_empty.
@@ -408,6 +459,7 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 	const char *info = llms ? json_string_value(json_object_get(llms, "info"))
 	    : NULL;
 	struct buf sec = BUF_INIT;
+	struct by_section bs;
 	size_t i, j;
 
 	buf_adds(b, "<project");
@@ -428,16 +480,16 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 	}
 	if (ldoc)
 		render_doc(b, ldoc, ref);
+	by_section_init(&bs, docs, ndocs);
 	for (i = 0; i < json_array_size(secs); i++) {
 		const char *name = json_string_value(json_array_get(secs, i));
 		int n = 0;
 
 		buf_reset(&sec);
-		for (j = 0; j < ndocs; j++)
-			if (strcmp(docs[j].section, name) == 0) {
-				render_doc(&sec, &docs[j], ref);
-				n++;
-			}
+		for (j = by_section_first(&bs, name); j; j = bs.next[j - 1]) {
+			render_doc(&sec, &docs[j - 1], ref);
+			n++;
+		}
 		if (n == 0 && !keep_empty)
 			continue;
 		/*
@@ -466,6 +518,7 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 	}
 	buf_adds(b, "</project>");
 	buf_release(&sec);
+	by_section_release(&bs);
 }
 
 /* Section names in order: the llms record's list, then any other seen. */
@@ -638,7 +691,7 @@ all_links(struct asm_state *st, const char *site, struct docs *d,
 
 		if (sec && strcmp(sec, "Optional") == 0 && !st->o->optional)
 			continue;
-		if (seen_page(used, url) && !st->o->reference)
+		if (!st->o->reference && seen_page(used, url))
 			continue;
 		rec = find_page(st, site, "B", url);
 		if ((why = page_reason(rec, "markdown", tmp, sizeof tmp)) != NULL) {
@@ -1055,7 +1108,9 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 		json_set_new(rec, "sector", sector ? json_incref(sector) :
 		    json_null());
 	}
-	json_set_strn(rec, "content", buf_str(&r->content), r->content.len);
+	/* JSON strings and ASCII put together: valid UTF-8, not checked again */
+	json_set_new(rec, "content", json_stringn_nocheck(buf_str(&r->content),
+	    r->content.len));
 	json_set_int(rec, "content_chars", (long long)utf8_count(buf_str(&r->content),
 	    r->content.len));
 	json_set_new(rec, "pages", json_incref(r->pages));

@@ -115,6 +115,14 @@ bctx_ref_attr(struct buf *b, const char *k, const char *v)
 	const char *p;
 	char qt = '"';
 
+	if (v[strcspn(v, "&<>\"")] == '\0') {	/* nothing to escape */
+		buf_addc(b, ' ');
+		buf_adds(b, k);
+		buf_add(b, "=\"", 2);
+		buf_adds(b, v);
+		buf_addc(b, '"');
+		return;
+	}
 	for (p = v; *p; p++) {		/* html.escape(v, quote=False) */
 		if (*p == '&')
 			buf_adds(&e, "&amp;");

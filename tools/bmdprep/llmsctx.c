@@ -4,6 +4,7 @@
  * element kinds create_ctx builds (Project, one ft(name) per section, Doc)
  * and llms_txt.core._doc()'s line filter.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "ctx.h"
@@ -216,6 +217,8 @@ b64_img_line(const char *s, size_t n)
 	    li = { s, n, 0, 0 }, qu = { s, n, 0, 0 };
 	size_t p, g, l, q, lastgt = n, i;
 
+	if (n < sizeof lit || memchr(s, '<', n) == NULL)
+		return 0;
 	for (i = n; i > 0; i--)
 		if (s[i - 1] == '>') {
 			lastgt = i - 1;
@@ -238,36 +241,110 @@ b64_img_line(const char *s, size_t n)
 	return 0;
 }
 
+/*
+ * The bytes that may start a str.splitlines() line break (pyuni.h): the
+ * scan for the end of a line skips every other byte without a call.
+ */
+static const unsigned char lb_first[256] = {
+	['\n'] = 1, [0x0b] = 1, [0x0c] = 1, ['\r'] = 1, [0x1c] = 1, [0x1d] = 1,
+	[0x1e] = 1, [0xc2] = 1, [0xe2] = 1
+};
+
+/*
+ * The end of the line starting at i; *lb the length of its break (0: none).
+ * Eight bytes at a time are skipped while none is below 0x20 or above 0x7f
+ * (((w - 0x20..) | w) & 0x80.. is 0 exactly then), the rest byte by byte.
+ */
+static size_t
+line_end(const char *s, size_t len, size_t i, size_t *lb)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint64_t w;
+
+	for (;;) {
+		for (; i + 8 <= len; i += 8) {
+			memcpy(&w, s + i, 8);
+			if (((w - 0x2020202020202020ULL) | w) &
+			    0x8080808080808080ULL)
+				break;
+		}
+		while (i < len && !lb_first[u[i]])
+			i++;
+		if (i >= len) {
+			*lb = 0;
+			return len;
+		}
+		if ((*lb = bmd_py_linebreak_len(s, len, i)) > 0)
+			return i;
+		i++;
+	}
+}
+
+/*
+ * The kept lines, joined with "\n": a run of kept lines that the text
+ * already separates with single "\n" line ends is appended in one piece.
+ */
+struct kept {
+	struct buf out;
+	const char *s;
+	size_t b, e;		/* the pending run s[b..e), when any */
+	int pending, first;
+};
+
+static void
+kept_flush(struct kept *k)
+{
+	if (!k->pending)
+		return;
+	if (!k->first)
+		buf_addc(&k->out, '\n');
+	buf_add(&k->out, k->s + k->b, k->e - k->b);
+	k->first = 0;
+	k->pending = 0;
+}
+
+static void
+kept_line(struct kept *k, size_t i, size_t j)
+{
+	if (k->pending && k->e + 1 == i && k->s[k->e] == '\n') {
+		k->e = j;
+		return;
+	}
+	kept_flush(k);
+	k->b = i;
+	k->e = j;
+	k->pending = 1;
+}
+
 char *
 bmd_ctx_doc_text(const char *body, size_t n, size_t *outlen)
 {
-	struct buf out = BUF_INIT;
+	struct kept k = { BUF_INIT, body, 0, 0, 0, 1 };
 	char *u = NULL;
-	const char *s = body;
-	size_t len = n, i, j, lb;
-	int first = 1;
+	const char *lt;
+	size_t len = n, i, j, lb, nextlt = 0;
 
-	if (!utf8_valid(body, n, NULL)) {
+	if (!bmd_py_utf8_valid(body, n, NULL)) {
 		u = utf8_sanitize(body, n, &len);
-		s = u;
+		k.s = u;
 	}
-	buf_add(&out, "", 0);
+	buf_grow(&k.out, len);
 	for (i = 0; i < len; i = j + lb) {
-		for (j = i; j < len && (lb = bmd_py_linebreak_len(s, len, j)) == 0;)
-			j++;
-		if (j >= len)
-			lb = 0;
-		if (!comment_line(s + i, j - i) && !b64_img_line(s + i, j - i)) {
-			if (!first)
-				buf_addc(&out, '\n');
-			buf_add(&out, s + i, j - i);
-			first = 0;
+		j = line_end(k.s, len, i, &lb);
+		/* both patterns need a '<': the next one in the text decides */
+		if (nextlt < i) {
+			lt = memchr(k.s + i, '<', len - i);
+			nextlt = lt ? (size_t)(lt - k.s) : len;
 		}
+		if (nextlt >= j || (!comment_line(k.s + i, j - i) &&
+		    !b64_img_line(k.s + i, j - i)))
+			kept_line(&k, i, j);
 		if (j >= len)
 			break;
 	}
+	kept_flush(&k);
 	free(u);
-	return buf_detach(&out, outlen);
+	return buf_detach(&k.out, outlen);
 }
 
 int
