@@ -12,42 +12,12 @@ const path = require("path");
 const [port, page, figDir, shotDir] = process.argv.slice(2);
 const obs = { figures: {}, page: {} };
 
-const connect = () => require(path.join(__dirname, "../lib/cdp.js")).connect(port);
+const { tab } = require(path.join(__dirname, "../lib/cdp.js"));
 
 async function main() {
-  const c = await connect();
-  const { targetId } = await c.send("Target.createTarget", { url: "about:blank" });
-  const { sessionId: s } = await c.send("Target.attachToTarget", { targetId, flatten: true });
-  const send = (m, p) => c.send(m, p, s);
-  const events = { requests: [], console: [], exceptions: [], loaded: 0 };
-  c.listeners.push((msg) => {
-    if (msg.sessionId !== s) return;
-    if (msg.method === "Network.requestWillBeSent") events.requests.push(msg.params.request.url);
-    if (msg.method === "Log.entryAdded") events.console.push(msg.params.entry.text);
-    if (msg.method === "Runtime.consoleAPICalled") events.console.push(JSON.stringify(msg.params.args.map((a) => a.value)));
-    if (msg.method === "Runtime.exceptionThrown") events.exceptions.push(JSON.stringify(msg.params.exceptionDetails).slice(0, 300));
-    if (msg.method === "Page.loadEventFired") events.loaded++;
-  });
-  await send("Page.enable");
-  await send("Runtime.enable");
-  await send("Network.enable");
-  await send("Log.enable");
-  const evaluate = async (expr) => {
-    const r = await send("Runtime.evaluate", { expression: expr, returnByValue: true, awaitPromise: true });
-    if (r.exceptionDetails) throw new Error("page: " + JSON.stringify(r.exceptionDetails).slice(0, 400));
-    return r.result.value;
-  };
-  const open = async (url, w, h) => {
-    await send("Emulation.setDeviceMetricsOverride", { width: w, height: h, deviceScaleFactor: 1, mobile: false });
-    const before = events.loaded;
-    await send("Page.navigate", { url });
-    // up to 60 s: a loaded machine (a sanitizer build beside other work) is slow
-    for (let i = 0; i < 1200 && events.loaded === before; i++) await new Promise((r) => setTimeout(r, 50));
-  };
-  const shot = async (file) => {
-    const r = await send("Page.captureScreenshot", { format: "png", captureBeyondViewport: true });
-    fs.writeFileSync(path.join(shotDir, file), Buffer.from(r.data, "base64"));
-  };
+  const t = await tab(port);
+  const { events, evaluate, open } = t;
+  const shot = (file) => t.shot(path.join(shotDir, file), true);
 
   // Figures: every text inside the figure, no two labels overlapping.
   for (const f of fs.readdirSync(figDir).filter((n) => n.endsWith(".svg")).sort()) {
@@ -112,7 +82,7 @@ async function main() {
   p.console = events.console;
   p.exceptions = events.exceptions;
   process.stdout.write(JSON.stringify(obs) + "\n");
-  c.ws.close();
+  t.close();
 }
 
 main().catch((e) => { process.stderr.write(String(e.stack || e) + "\n"); process.exit(1); });

@@ -99,6 +99,24 @@ says "$T/v.md" 'under a second prompt template: how much the prompt favours one 
 unlike "$(grep -A8 '^### B-neutral-prompt:B' "$T/v.md")" 'Cliff|accounts for' \
 	"too few pairs: neither an effect nor a share"
 
+# --- no share of a primary difference the primary test did not find: A's
+# accuracy set to B's but one point lower in one tuple (B - A = 1/30, not
+# significant), the other metrics as before
+jq -c -s '(map(select(.condition == "B")) | map({key: (.site_id + "|" +
+    .question_id + "|" + .model_id), value: .factual_accuracy}) |
+    from_entries) as $b | .[] | if .condition == "A" then .factual_accuracy =
+    $b[.site_id + "|" + .question_id + "|" + .model_id] - (if .question_id ==
+    "S1-Q1" and .model_id == "model-0" then 1 else 0 end) else . end' \
+    "$T/v.in" >"$T/flat.in"
+run "$B" -b 1000 -o "$T/flat.ndjson" -r "$T/flat.md" "$T/flat.in"
+expect_status 0 "a study whose primary accuracy difference is one tuple runs"
+says "$T/flat.md" 'In means, A-markdown − A = -0.967 against B − A = 0.0333; the primary A→B difference is not significant (BH-adjusted p = 0.5000), so no share of it is given.' \
+	"A-markdown:A: no share of a primary difference that is not significant"
+unlike "$(grep 'Factual accuracy' "$T/flat.md" | grep 'In means')" \
+	'accounts for|of its size' "no accuracy share against a difference of noise"
+says "$T/flat.md" 'In means, B-plain − B = 0.267 against A − B = 1.17: this accounts for 23 % of the primary A→B difference.' \
+	"a significant primary difference (hallucinations) still gets its share"
+
 # --- --config: declared comparisons, in either orientation; one not run
 cat >"$T/cfg.json" <<'EOF'
 {"variants": ["B-plain", "A-markdown", "A-whole"],

@@ -7,8 +7,9 @@
 # port, the study files under the names the pages use, a copy of examples/),
 # and must exit 0.
 # A page's examples that need inputs of their own get them from
-# tests/docs/examples/PAGE.sh, run as "sh PAGE.sh N" in example N's directory
-# before it.
+# tests/docs/examples/PAGE.sh, run as "sh PAGE.sh N SCRIPT" in example N's
+# directory before it (SCRIPT: the example's text as a file, so that a setup
+# can key on what the example reads rather than on its number).
 #
 # An example that cannot run offline or as written (a model server, elided
 # arguments) carries a marker on the line right before it, with the reason:
@@ -67,7 +68,7 @@ for page in "$TOP"/man/*.[1-9]; do
 		cp -a "$W" "$R"
 		rc=0
 		if [ -f "$setup" ]; then
-			(cd "$R" && sh "$setup" "$n") >"$T/setup.log" 2>&1 || rc=$?
+			(cd "$R" && sh "$setup" "$n" "$X/$n.sh") >"$T/setup.log" 2>&1 || rc=$?
 			if [ "$rc" -ne 0 ]; then
 				fail "$desc (setup)"
 				sed 's/^/# /' "$T/setup.log" | tail -n 10

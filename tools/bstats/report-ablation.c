@@ -118,6 +118,20 @@ isolates(FILE *fp, const struct contrast *c)
 	}
 }
 
+/* Whether a test record's effect interval excludes the null value (1 for
+ * an odds ratio, zero otherwise); 0 without an interval. */
+static int
+interval_excludes_null(const json_t *r)
+{
+	const json_t *e = json_object_get(r, "effect");
+	double null = rp_is(e, "measure", "odds_ratio") ? 1 : 0;
+
+	if (!json_is_number(json_object_get(e, "ci_low")) ||
+	    !json_is_number(json_object_get(e, "ci_high")))
+		return 0;
+	return rp_num(e, "ci_low") > null || rp_num(e, "ci_high") < null;
+}
+
 /* "X scored higher ... than Y in more pairs than the reverse (Cliff's δ =
  * v [lo, hi]); the interval excludes zero". */
 static void
@@ -156,7 +170,7 @@ direction(FILE *fp, const struct contrast *c, const json_t *r, size_t k)
 		return;
 	}
 	fprintf(fp, " [%.3f, %.3f]); the interval %s", lo, hi,
-	    lo > null || hi < null ? (odds ? "excludes 1" : "excludes zero") :
+	    interval_excludes_null(r) ? (odds ? "excludes 1" : "excludes zero") :
 	    (odds ? "includes 1, so the direction is not established" :
 	    "includes zero, so the direction is not established"));
 }
@@ -189,6 +203,20 @@ share(FILE *fp, const struct contrast *c, const json_t *r, const json_t *pr)
 	sh = (c->of_b ? -cv : cv) / p;
 	fputs(lower ? " against A − B = " : " against B − A = ", fp);
 	num(fp, p);
+	/* A share of a difference the primary analysis did not find is a
+	 * share of noise: with a small primary difference it reads as
+	 * hundreds of per cent of nothing. */
+	if (!rp_true(pr, "significant")) {
+		fputs("; the primary A→B difference is not significant (", fp);
+		if (json_is_number(json_object_get(pr, "p_adjusted"))) {
+			fputs("BH-adjusted ", fp);
+			rp_p(fp, rp_num(pr, "p_adjusted"));
+		} else {
+			fputs("no test", fp);
+		}
+		fputs("), so no share of it is given.", fp);
+		return;
+	}
 	fputs(": ", fp);
 	if (sh > 0)
 		fprintf(fp, "this accounts for %.0f %% of the primary A→B "
