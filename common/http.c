@@ -59,6 +59,67 @@ mono(void)
 
 /* ------------------------------------------------------------ URLs */
 
+/* url parsed by libcurl's URL API (curl_url), or NULL when it cannot be */
+static CURLU *
+url_parse(const char *url)
+{
+	CURLU *u = curl_url();
+
+	if (u == NULL)
+		die("out of memory");
+	/* a URL without a scheme (a proxy's "host:port") as curl(1) takes it */
+	if (curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME |
+	    CURLU_GUESS_SCHEME) != CURLUE_OK) {
+		curl_url_cleanup(u);
+		return NULL;
+	}
+	return u;
+}
+
+/* 1 when libcurl found part p (user, password, login options) in u */
+static int
+url_has(CURLU *u, CURLUPart p)
+{
+	char *s = NULL;
+	int has = curl_url_get(u, p, &s, 0) == CURLUE_OK && s != NULL;
+
+	curl_free(s);
+	return has;
+}
+
+char *
+http_url_public(const char *url)
+{
+	CURLU *u = url_parse(url);
+	char *s = NULL, *path = NULL, *ret;
+	size_t n;
+
+	if (u == NULL)
+		return xstrdup(HTTP_URL_UNPARSABLE);
+	if (!url_has(u, CURLUPART_USER) && !url_has(u, CURLUPART_PASSWORD) &&
+	    !url_has(u, CURLUPART_OPTIONS)) {
+		curl_url_cleanup(u);
+		return xstrdup(url);
+	}
+	curl_url_set(u, CURLUPART_USER, NULL, 0);
+	curl_url_set(u, CURLUPART_PASSWORD, NULL, 0);
+	curl_url_set(u, CURLUPART_OPTIONS, NULL, 0);
+	if (curl_url_get(u, CURLUPART_URL, &s, 0) != CURLUE_OK || s == NULL)
+		die("out of memory");
+	/* libcurl writes an empty path as "/": a base URL stays without it */
+	curl_url_get(u, CURLUPART_PATH, &path, 0);
+	n = strlen(s);
+	if (path && strcmp(path, "/") == 0 && n > 0 && s[n - 1] == '/' &&
+	    url[strlen(url) - 1] != '/')
+		n--;
+	ret = xstrndup(s, n);
+	curl_free(path);
+	curl_free(s);
+	curl_url_cleanup(u);
+	return ret;
+}
+
 int
 http_url_split(const char *url, char **origin, char **path, char **why)
 {

@@ -194,8 +194,6 @@ char *binfer_strip_thinking(const char *s);
  * number of strings changed (keys are binfer's own names).
  */
 char *binfer_mask(char *s, const char *secret);
-/* url without its user information (scheme://USER:PASS@host); malloc'd. */
-char *binfer_url_public(const char *url);
 int binfer_mask_json(json_t *v, const char *secret);
 
 /* ------------------------------------------------------------ ollama.c */
@@ -252,7 +250,8 @@ struct binfer_server_info {
 void binfer_server_info_release(struct binfer_server_info *si);
 
 /*
- * Ask the server at base (no trailing '/') what it is (when kind is
+ * Ask the server at base (no trailing '/'), named name in messages (base
+ * without user information, http_url_public), what it is (when kind is
  * SRV_AUTO: llama.cpp's /props, vLLM's /version, Ollama's /api/version, LM
  * Studio's /api/v0/models, else plain OpenAI), its version, model tag's
  * identity and context.  digest (Ollama, may be NULL) is the identity
@@ -261,8 +260,8 @@ void binfer_server_info_release(struct binfer_server_info *si);
  * server cannot be reached or does not serve the model.
  */
 struct curl_slist;
-void binfer_server_probe(const char *base, enum binfer_server kind,
-    const char *model_tag, const char *digest, struct curl_slist *headers,
+void binfer_server_probe(const char *base, const char *name,
+    enum binfer_server kind, const char *model_tag, const char *digest, struct curl_slist *headers,
     long timeout_s,
     int retries, long retry_delay_ms, const char *secret,
     struct binfer_server_info *si);

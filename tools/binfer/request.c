@@ -141,7 +141,7 @@ job_origin(const struct binfer_run *R, const struct job *j, int sent,
 	if (!sent || j->ep < 0)
 		return;
 	assert(j->ep < R->nep && j->url != NULL);
-	g->url = binfer_mask(binfer_url_public(j->url), R->secret);
+	g->url = binfer_mask(http_url_public(j->url), R->secret);
 	if (R->ep[j->ep].si.version)
 		g->server_version = xstrdup(R->ep[j->ep].si.version);
 	g->warmups = R->ep[j->ep].warmups;
