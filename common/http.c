@@ -31,6 +31,7 @@ struct host {
 	double next_ok;		/* monotonic seconds */
 	struct http_req *head, *tail;
 	char *proxy;		/* proxy for this origin, or NULL */
+	char *proxy_name;	/* proxy without its credentials (recorded) */
 	const char *connect_to, *resolve;
 };
 
@@ -294,7 +295,6 @@ static char *
 proxy_for(const char *scheme, const char *host)
 {
 	const char *p = NULL, *np;
-	char *s, *at, *sep;
 
 	np = getenv("no_proxy");
 	if (np == NULL || *np == '\0')
@@ -311,14 +311,7 @@ proxy_for(const char *scheme, const char *host)
 		p = getenv("ALL_PROXY");
 	if (p == NULL || *p == '\0')
 		return NULL;
-	/* recorded without its credentials */
-	sep = strstr(p, "://");
-	at = strrchr(p, '@');
-	if (at == NULL)
-		return xstrdup(p);
-	s = sep && sep < at ? xasprintf("%.*s%s", (int)(sep + 3 - p), p, at + 1) :
-	    xstrdup(at + 1);
-	return s;
+	return xstrdup(p);
 }
 
 /* The first entry of list ("HOST:PORT:...") that applies to host:port. */
@@ -359,6 +352,7 @@ host_route(struct http *d, struct host *h)
 		hn[strlen(hn) - 1] = '\0';
 	}
 	h->proxy = proxy_for(scheme, hn);
+	h->proxy_name = h->proxy ? http_url_public(h->proxy) : NULL;
 	h->connect_to = mapping_for(d->cfg.connect_to, hn, colon + 1);
 	h->resolve = mapping_for(d->cfg.resolve, hn, colon + 1);
 	free(scheme);
@@ -483,6 +477,7 @@ http_free(struct http *d)
 	for (i = 0; i < d->nhosts; i++) {
 		free(d->hosts[i].key);
 		free(d->hosts[i].proxy);
+		free(d->hosts[i].proxy_name);
 	}
 	free(d->hosts);
 	free(d->cacert);
@@ -833,7 +828,7 @@ complete(struct http *d, CURL *c, CURLcode rc, double now)
 	if (s && *s)
 		snprintf(r->remote, sizeof r->remote, strchr(s, ':') ?
 		    "[%s]:%ld" : "%s:%ld", s, port);
-	r->proxy = h->proxy ? xstrdup(h->proxy) : NULL;
+	r->proxy = h->proxy_name ? xstrdup(h->proxy_name) : NULL;
 	r->connect_to = h->connect_to;
 	r->resolve = h->resolve;
 	r->elapsed = now - r->elapsed;
