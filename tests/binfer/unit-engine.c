@@ -308,7 +308,18 @@ test_cache(void)
 	g.url = xstrdup("http://h/api/chat");
 	g.warmups = 3;
 	g.obtained = xstrdup("2026-01-02T03:04:05Z");
+	g.body_sha256 = xstrdup("5e");
+	g.server = xstrdup("ollama");
 	s = binfer_cache_serialize(h, "ollama", "m", "http://h", &r, &g, &len);
+	TAP_IS_STR(s, "{\"request_hash\":\"00aa\",\"engine\":\"ollama\",\"model\":\"m\","
+	    "\"endpoint\":\"http://h\",\"result\":{\"content\":\"x\\ny\",\"thinking\":null,"
+	    "\"prompt_eval_count\":7,\"eval_count\":null,\"finish_reason\":\"stop\","
+	    "\"timings\":{\"total_ms\":12.5,\"load_ms\":null,\"prompt_ms\":null,"
+	    "\"eval_ms\":null},\"model_digest\":null},\"request\":{\"body\":"
+	    "\"{\\\"model\\\":\\\"m\\\",\\\"messages\\\":[]}\",\"body_sha256\":\"5e\","
+	    "\"body_masked\":false,\"url\":\"http://h/api/chat\",\"server\":\"ollama\","
+	    "\"server_version\":null,\"warmup_requests\":3,"
+	    "\"obtained\":\"2026-01-02T03:04:05Z\"}}", "cache: the entry, byte for byte");
 	TAP_OK(binfer_cache_parse(s, len, h, &back, &ep, &gback) == 1, "cache entry reads back");
 	TAP_IS_STR(gback.body, g.body, "cache: the request's body stored with the answer");
 	TAP_IS_STR(gback.url, "http://h/api/chat", "cache: the request's URL");

@@ -254,6 +254,33 @@ test_judge(void)
 	job_free(&j);
 }
 
+/* The request a record carries, byte for byte (the cache entry's: unit-engine) */
+static void
+test_request_json(void)
+{
+	struct binfer_origin g;
+	json_t *o;
+	char *s;
+
+	binfer_origin_init(&g);
+	g.body = xstrdup("{\"model\":\"m\"}");
+	g.body_sha256 = xstrdup("5e");
+	g.url = xstrdup("http://h/api/chat");
+	g.server = xstrdup("ollama");
+	g.server_version = xstrdup("0.9");
+	g.warmups = 2;
+	g.obtained = xstrdup("2026-01-02T03:04:05Z");
+	o = binfer_request_json(&g);
+	s = json_compact(o, NULL);
+	TAP_IS_STR(s, "{\"sent\":true,\"url\":\"http://h/api/chat\",\"server\":\"ollama\","
+	    "\"server_version\":\"0.9\",\"warmup_requests\":2,\"body_sha256\":\"5e\","
+	    "\"body_masked\":false,\"body\":\"{\\\"model\\\":\\\"m\\\"}\"}",
+	    "the record's request, byte for byte");
+	free(s);
+	json_decref(o);
+	binfer_origin_release(&g);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -263,5 +290,6 @@ main(int argc, char **argv)
 	test_response(argv[1]);
 	test_extractive();
 	test_judge();
+	test_request_json();
 	return tap_done();
 }

@@ -309,6 +309,14 @@ struct binfer_origin {
 
 void binfer_origin_init(struct binfer_origin *g);
 void binfer_origin_release(struct binfer_origin *g);
+/*
+ * The fields of g named in keys (NULL-terminated), in that order, as one
+ * JSON object (a new reference): the cache entry's request and the
+ * record's both come from here.  Names: body, body_sha256, body_masked,
+ * sent, url, server, server_version, warmup_requests (g->warmups),
+ * obtained; dies on another (a defect of the caller).
+ */
+json_t *binfer_origin_json(const struct binfer_origin *g, const char *const *keys);
 
 /*
  * Cache: DIR/hh/HASH.json.  binfer_cache_load returns 1 and fills r (and,
