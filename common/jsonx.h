@@ -78,7 +78,7 @@ const char *json_type_desc(const json_t *v);
  *	struct json_each it;
  *	json_t *e;
  *
- *	n = json_each_start(&it, arr, "config.json", "comparisons");
+ *	n = json_each_start(&it, arr, file, "comparisons");
  *	while ((e = json_each_next(&it)) != NULL)
  *		if (!json_is_string(e))
  *			die("%s: %s: expected a string", file, it.where);

@@ -39,7 +39,8 @@
  *   ollama.c   Ollama's /api/chat: body and answer parser  -> proto.c
  *   openai.c   /v1/chat/completions and each server's dialect  -> proto.c
  *   cache.c    the request cache, DIR/hh/HASH.json, and the origin of
- *              an answer stored with it  -> proto.c
+ *              an answer stored with it, as JSON for the entry and the
+ *              record alike  -> proto.c
  *   proto.c    what the protocols share: results, messages, error bodies,
  *              the overflow test, the parsers' steps  (calls nothing)
  *   text.c     templates, thinking blocks, masking  (calls nothing)
