@@ -175,8 +175,11 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(TOOL_LIBS) $(LIBCTX)
 # Sanitizer into build-torture (it leaves malloc alone, so the shim still
 # replaces it; AddressSanitizer cannot run beside the shim), and a run
 # whose stderr holds a sanitizer report is a violation.  TORTURE_MODES
-# picks modes (alloc io kill lock); TORTURE_BOUND, TORTURE_SAMPLES,
-# TORTURE_KILLS size the sampling.
+# picks modes (alloc io kill lock), TORTURE_PROGS programs.  The sampling:
+# every N up to TORTURE_BOUND (100), then TORTURE_SAMPLES (100) spread up
+# to the command's count of allocations or output operations, and
+# TORTURE_KILLS (10) kills; each N is a run of a program, and these keep
+# the whole check to minutes (each summary line gives its time).
 TORTURE_MODES ?=
 TORTURE_FLAGS = -O1 -g -fsanitize=undefined -fno-omit-frame-pointer
 

@@ -60,6 +60,19 @@ mono(void)
 
 /* ------------------------------------------------------------ URLs */
 
+/*
+ * libcurl's answer on a URL, or a failure of this machine: a part libcurl
+ * could not allocate is no verdict on the URL (an "invalid URL", a missing
+ * port or query would be recorded against the site), so it dies.
+ */
+static CURLUcode
+url_oom(CURLUcode rc, const char *url)
+{
+	if (rc == CURLUE_OUT_OF_MEMORY)
+		die("out of memory parsing the URL %.200s", url);
+	return rc;
+}
+
 /* url parsed by libcurl's URL API (curl_url), or NULL when it cannot be */
 static CURLU *
 url_parse(const char *url)
@@ -130,32 +143,34 @@ http_url_split(const char *url, char **origin, char **path, char **why)
 	int ret = -1;
 
 	if (u == NULL)
-		die("out of memory");
+		die("out of memory parsing the URL %.200s", url);
 	*why = NULL;
-	rc = curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME);
+	rc = url_oom(curl_url_set(u, CURLUPART_URL, url,
+	    CURLU_NON_SUPPORT_SCHEME), url);
 	if (rc != CURLUE_OK) {
 		*why = xasprintf("invalid URL: %s", curl_url_strerror(rc));
 		goto out;
 	}
-	curl_url_get(u, CURLUPART_SCHEME, &scheme, 0);
+	url_oom(curl_url_get(u, CURLUPART_SCHEME, &scheme, 0), url);
 	if (scheme == NULL || (strcmp(scheme, "http") != 0 &&
 	    strcmp(scheme, "https") != 0)) {
 		*why = xasprintf("unsupported URL scheme '%s': only http and "
 		    "https are fetched", scheme ? scheme : "");
 		goto out;
 	}
-	if (curl_url_get(u, CURLUPART_HOST, &host, 0) != CURLUE_OK) {
+	if (url_oom(curl_url_get(u, CURLUPART_HOST, &host, 0), url) !=
+	    CURLUE_OK) {
 		*why = xstrdup("invalid URL: no host");
 		goto out;
 	}
-	curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
+	url_oom(curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT), url);
 	for (char *c = host; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	if (origin)
 		*origin = xasprintf("%s://%s:%s", scheme, host, port ? port : "");
 	if (path) {
-		curl_url_get(u, CURLUPART_PATH, &p, 0);
-		curl_url_get(u, CURLUPART_QUERY, &q, 0);
+		url_oom(curl_url_get(u, CURLUPART_PATH, &p, 0), url);
+		url_oom(curl_url_get(u, CURLUPART_QUERY, &q, 0), url);
 		*path = q ? xasprintf("%s?%s", p ? p : "/", q) :
 		    xstrdup(p ? p : "/");
 	}

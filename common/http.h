@@ -152,6 +152,7 @@ void http_req_release(struct http_req *r);
  * Split an absolute http or https URL: *origin "scheme://host:port" (host
  * lowercased, default port explicit) and *path "/path?query" (malloc'd;
  * either pointer may be NULL).  Returns 0, or -1 with *why set (malloc'd).
+ * Dies when libcurl runs out of memory parsing it (no verdict on the URL).
  */
 int http_url_split(const char *url, char **origin, char **path, char **why);
 

@@ -2,7 +2,9 @@
 # bread.sh - `make bench` for bread (issue 4): bread against Mozilla
 # Readability.js 0.6.0 on linkedom, on the same pages in the same run.
 #
-# Prints pages per second of each side (each in one process, over several
+# Prints pages per second of each side, by CPU time (user + system: bread's
+# whole process, start-up and reading included; the reference's timed
+# rounds) and by wall time (each in one process, over several
 # rounds of varied pages: Readability's 130 test pages from the shared data
 # when present, and the ten documentation-generator pages of
 # tests/bread/generators), the speed ratio, and the
@@ -43,10 +45,16 @@ while [ "$r" -lt "$ROUNDS" ]; do
 	r=$((r + 1))
 done
 t0=$(date +%s%N)
-"$BREAD" --json "$@" >"$W/bread.all"
+# CPU time of the bread process: its rusage as a child of a small Python
+$PY -c 'import resource, subprocess, sys
+rc = subprocess.call(sys.argv[2:], stdout=open(sys.argv[1], "wb"))
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.3f %.3f" % (u.ru_utime, u.ru_stime))
+sys.exit(rc)' "$W/bread.all" "$BREAD" --json "$@" >"$W/bread.time"
 t1=$(date +%s%N)
 head -n "$n" "$W/bread.all" >"$W/bread.ndjson"
 bread_ms=$(( (t1 - t0) / 1000000 ))
+bread_cpu=$(awk '{ printf "%d", ($1 + $2) * 1000 }' "$W/bread.time")
 
 # Readability.js on linkedom: the same, in one node process
 set --
@@ -54,9 +62,10 @@ while IFS= read -r f; do set -- "$@" "$f"; done <"$W/list"
 BREAD_BENCH_NODE=$NODE_DIR BREAD_BENCH_ROUNDS=$ROUNDS \
 	node "$TOP/tests/bread/bench-ref.mjs" "$@" >"$W/ref.ndjson" 2>"$W/ref.err"
 ref_ms=$(sed -n 's/^ms=\([0-9]*\).*/\1/p' "$W/ref.err")
+ref_cpu=$(sed -n 's/.* cpu_ms=\([0-9]*\).*/\1/p' "$W/ref.err")
 
 PYTHONDONTWRITEBYTECODE=1 $PY - "$TOP/tests/bread" "$W/bread.ndjson" "$W/ref.ndjson" \
-	"$n" "$ROUNDS" "$bread_ms" "$ref_ms" <<'PY'
+	"$n" "$ROUNDS" "$bread_ms" "$ref_ms" "$bread_cpu" "$ref_cpu" <<'PY'
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import conform
@@ -77,12 +86,15 @@ for f, name, p, q, t in rows:
         print("  %-42s F1=%.3f P=%.3f R=%.3f%s" % (name, f, p, q, "" if t else "  title differs"))
 same = sum(1 for x in rows if x[0] >= 0.999)
 print("  (%d of %d pages agree with F1 >= 0.999; not listed)" % (same, len(rows)))
-bps = n * rounds / (bms / 1000.0) if bms else float("inf")
-rps = n * rounds / (rms / 1000.0) if rms else float("inf")
-print("pages: %d x %d rounds" % (n, rounds))
-print("bread:                       %8.1f pages/s" % bps)
-print("Readability.js + linkedom:   %8.1f pages/s" % rps)
-print("speed ratio (bread / Readability.js): %.1fx" % (bps / rps))
+bcpu, rcpu = float(sys.argv[8]), float(sys.argv[9])
+def rate(ms):
+    return n * rounds / (ms / 1000.0) if ms else float("inf")
+print("pages: %d x %d rounds, each side in one process" % (n, rounds))
+print("                            CPU (user+sys)       wall")
+print("bread:                       %8.1f pages/s  %8.1f pages/s" % (rate(bcpu), rate(bms)))
+print("Readability.js + linkedom:   %8.1f pages/s  %8.1f pages/s" % (rate(rcpu), rate(rms)))
+print("speed ratio (bread / Readability.js): %.1fx CPU, %.1fx wall"
+      % (rcpu / bcpu if bcpu else float("inf"), rms / bms if bms else float("inf")))
 print("agreement: mean F1 %.4f, titles %d/%d, pages F1 >= 0.99: %d/%d"
       % (sum(x[0] for x in rows) / len(rows), sum(x[4] for x in rows), len(rows),
          sum(1 for x in rows if x[0] >= 0.99), len(rows)))

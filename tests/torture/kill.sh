@@ -10,8 +10,6 @@
 # exactly one succeeds, the others exit 1 saying why, and manifest.json
 # holds each job once.
 
-now_ms() { date +%s%3N; }
-
 # Every output is absent or whole.
 outputs_whole() {
 	for o in $OUTPUTS; do

@@ -4,11 +4,15 @@
 #
 #   sh tests/torture/run.sh [alloc] [io] [kill] [lock]   (default: all four)
 #
-# alloc  the Nth allocation fails (shim.c, TORTURE_ALLOC), for every N from
-#        1 to BOUND and then SAMPLES values spread evenly up to the command's
-#        allocation count
+# alloc  the Nth allocation fails (shim.c, TORTURE_ALLOC)
 # io     the Nth output operation fails with ENOSPC, then with EIO
-#        (TORTURE_IO), for every N up to the command's count of them
+#        (TORTURE_IO)
+#        Both try every N from 1 to BOUND, then SAMPLES values spread
+#        evenly up to the command's count (of allocations: a thousand to
+#        thirty thousand; of output operations: a few).  Each N costs a run
+#        of the program; the sample keeps the whole make torture to minutes
+#        while the first allocations (start-up, option and input parsing,
+#        where most error paths branch) are each tried.
 # kill   SIGKILL after each of KILLS evenly spread delays within the
 #        command's run time, then the command again (with its resume)
 # lock   four bfetch processes on one archive (tests/bfetch/lock.t's case)
@@ -17,7 +21,8 @@
 # with a "PROG: " message, leaves no output under its final name and no
 # temporary, and changes no input; an absorbed one (exit 0) writes what an
 # undisturbed run writes.  Every violation is printed; the script ends with
-# one line of counts per program and mode, and exits 1 if any was seen.
+# one line of counts per program and mode, with its wall and CPU time, and
+# exits 1 if any was seen.
 #
 # Every run's stderr is searched for a sanitizer report ("runtime error:",
 # from make torture's UBSan build) and a failed assertion: either is a
@@ -140,13 +145,29 @@ plan_n() {
 	}' | uniq
 }
 
+# Milliseconds since the epoch.  CPU time: times(1) in this shell (not in a
+# subshell, which would count its own) gives the user and system time of
+# the shell and of the runs it waited for, at the start (times0) and end.
+now_ms() { date +%s%3N; }
+cpu_secs() {	# FILE: the seconds times(1) wrote to FILE, summed
+	awk '{ for (i = 1; i <= NF; i++) { split($i, t, /[ms]/); s += t[1] * 60 + t[2] } }
+	    END { printf "%.1f", s }' "$1"
+}
+
 summary() {	# mode count
-	printf '%-12s %-5s %s: runs %d, failed %d (%d with more than one line), absorbed %d, violations %d\n' \
-	    "$prog" "$mode" "$1" "$runs" "$failed" "$multi" "$absorbed" "$bad"
+	times >"$W/times"
+	printf '%-12s %-5s %s: runs %d, failed %d (%d with more than one line), absorbed %d, violations %d (%.1f s wall, %.1f s CPU)\n' \
+	    "$prog" "$mode" "$1" "$runs" "$failed" "$multi" "$absorbed" "$bad" \
+	    "$(awk -v a="$wall0" -v b="$(now_ms)" 'BEGIN { print (b - a) / 1000 }')" \
+	    "$(awk -v a="$(cpu_secs "$W/times0")" -v b="$(cpu_secs "$W/times")" 'BEGIN { print b - a }')"
 	bad_total=$((bad_total + bad))
 }
 
-reset_counts() { runs=0; failed=0; absorbed=0; multi=0; bad=0; n=-; }
+reset_counts() {
+	runs=0; failed=0; absorbed=0; multi=0; bad=0; n=-
+	wall0=$(now_ms)
+	times >"$W/times0"
+}
 
 # ---------------------------------------------------------------- modes
 

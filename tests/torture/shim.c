@@ -11,6 +11,14 @@
  * library that retries can absorb it.  Allocations before main (the loader,
  * library constructors) are not counted.
  *
+ * Allocation failure at one place: TORTURE_ALLOC_IN=FUNC makes the first
+ * allocation made inside a call of FUNC fail (the calls before the first
+ * that allocates pass), whatever was allocated before: a failure at a known
+ * place, which does not move with the libraries' versions as an allocation
+ * number does.  FUNC is one of the functions the shim wraps: curl_url_set
+ * (libcurl parsing a URL), curl_multi_perform (libcurl running the
+ * transfers) and htmlParseChunk (libxml2 parsing an HTML document).
+ *
  * I/O failure: TORTURE_IO=N and TORTURE_IO_ERRNO=ENOSPC|EIO make the Nth
  * output operation fail with that errno.  Output operations are those on
  * files beneath TORTURE_IO_DIR: write, writev, pwrite, fsync, fdatasync,
@@ -49,6 +57,9 @@ extern void *__libc_calloc(size_t, size_t);
 extern void *__libc_realloc(void *, size_t);
 extern void *__libc_memalign(size_t, size_t);
 void *memalign(size_t, size_t);
+int curl_url_set(void *, int, const char *, unsigned);
+int curl_multi_perform(void *, int *);
+int htmlParseChunk(void *, const char *, int, int);
 int __libc_start_main(int (*)(int, char **, char **), int, char **,
     void (*)(void), void (*)(void), void (*)(void), void *);
 
@@ -61,6 +72,9 @@ static int io_only_rename;
 static const char *io_dir;
 static size_t io_dir_len;
 static const char *count_file;
+static const char *alloc_in;		/* TORTURE_ALLOC_IN */
+static int in_depth;			/* calls of alloc_in under way */
+static int in_failed;			/* its allocation has failed */
 
 /*
  * The real functions, looked up before main (dlsym may allocate, and an
@@ -77,6 +91,11 @@ static int (*real_renameat)(int, const char *, int, const char *);
 static int (*real_fflush)(FILE *);
 static int (*real_fclose)(FILE *);
 static FILE *(*real_fopen)(const char *, const char *);
+/* libcurl's and libxml2's, when the program has them (the types as the
+ * shim sees them) */
+static int (*real_curl_url_set)(void *, int, const char *, unsigned);
+static int (*real_curl_multi_perform)(void *, int *);
+static int (*real_htmlParseChunk)(void *, const char *, int, int);
 
 #define LOOKUP(name) (real_##name = (__typeof__(real_##name))dlsym(RTLD_NEXT, #name))
 
@@ -94,6 +113,9 @@ lookup_all(void)
 	LOOKUP(fflush);
 	LOOKUP(fclose);
 	LOOKUP(fopen);
+	LOOKUP(curl_url_set);
+	LOOKUP(curl_multi_perform);
+	LOOKUP(htmlParseChunk);
 }
 
 static int
@@ -101,6 +123,11 @@ alloc_fails(void)
 {
 	if (!armed)
 		return 0;
+	if (in_depth > 0 && !in_failed) {
+		in_failed = 1;
+		errno = ENOMEM;
+		return 1;
+	}
 	if (++alloc_n == alloc_fail) {
 		errno = ENOMEM;
 		return 1;
@@ -356,6 +383,55 @@ fclose(FILE *fp)
 	return real_fclose(fp);
 }
 
+/* ------------------------------------------------------------ places */
+
+/* A call of name begins (1: it is TORTURE_ALLOC_IN's function) or ends. */
+static int
+call_begin(const char *name)
+{
+	if (!armed || alloc_in == NULL || in_failed || strcmp(alloc_in, name) != 0)
+		return 0;
+	in_depth++;
+	return 1;
+}
+
+static void
+call_end(int began)
+{
+	if (began)
+		in_depth--;
+}
+
+int
+curl_url_set(void *u, int what, const char *part, unsigned flags)
+{
+	int began = call_begin("curl_url_set"), r;
+
+	r = real_curl_url_set(u, what, part, flags);
+	call_end(began);
+	return r;
+}
+
+int
+curl_multi_perform(void *multi, int *running)
+{
+	int began = call_begin("curl_multi_perform"), r;
+
+	r = real_curl_multi_perform(multi, running);
+	call_end(began);
+	return r;
+}
+
+int
+htmlParseChunk(void *ctxt, const char *chunk, int size, int terminate)
+{
+	int began = call_begin("htmlParseChunk"), r;
+
+	r = real_htmlParseChunk(ctxt, chunk, size, terminate);
+	call_end(began);
+	return r;
+}
+
 /* ------------------------------------------------------------ start */
 
 static void
@@ -396,6 +472,7 @@ torture_main(int argc, char **argv, char **envp)
 	e = getenv("TORTURE_IO_ONLY");
 	io_only_rename = e && strcmp(e, "rename") == 0;
 	count_file = getenv("TORTURE_COUNT");
+	alloc_in = getenv("TORTURE_ALLOC_IN");
 	atexit(report);
 	armed = 1;
 	return real_main(argc, argv, envp);

@@ -23,7 +23,7 @@ while IFS= read -r line; do
 	case $line in
 	*": runs "*)
 		case $line in
-		*", violations 0") pass "$line" ;;
+		*", violations 0 ("*) pass "$line" ;;
 		*) fail "$line" ;;
 		esac ;;
 	esac

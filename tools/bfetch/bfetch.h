@@ -93,6 +93,9 @@ int bfetch_is_html(const char *content_type, const char *body, size_t len);
  * elements and collapsing white space, counted in code points.  *shell is set
  * when the document is an application shell: an empty mount element (id
  * root, app, __next, __nuxt, ___gatsby, svelte, q-app) and at least one script.
+ * Dies when the parser cannot be allocated; bfetch's main makes libxml2
+ * allocate through xmalloc, so a failed allocation while parsing dies too
+ * (a shorter count would be a verdict on the page).
  */
 size_t bfetch_visible_chars(const char *html, size_t len, int *shell);
 

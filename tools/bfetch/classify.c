@@ -304,8 +304,8 @@ bfetch_visible_chars(const char *html, size_t len, int *shell)
 	/* UTF-8 unless the document says otherwise, as bread reads it */
 	ctxt = htmlCreatePushParserCtxt(&sax, &w, NULL, 0, NULL,
 	    XML_CHAR_ENCODING_UTF8);
-	if (ctxt == NULL)
-		return 0;
+	if (ctxt == NULL)	/* no count is no verdict on the page */
+		die("out of memory creating an HTML parser");
 	htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
 	    HTML_PARSE_NOWARNING | HTML_PARSE_NONET);
 	htmlParseChunk(ctxt, html, (int)len, 1);

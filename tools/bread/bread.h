@@ -7,17 +7,21 @@
  * The files, each above the ones it calls (calls only go down; all of them
  * also call common/):
  *
- *   main.c         options, record mode (ndj_run) and raw mode  -> extract.c
+ *   main.c         options, record mode (ndj_run) and raw mode
+ *                                              -> extract.c xmem.c
  *   extract.c      bread_extract: one page in, one result out
  *                                              -> charset.c readability.c
  *   charset.c      the page decoded to UTF-8 (HTTP Content-Type, BOM,
  *                  <meta>, valid UTF-8 winning over a wrong declaration)
  *   readability.c  Readability.js on libxml2's tree: parse, metadata,
- *                  the article (rd.h: bread_rd_run)  -> render.c dom.c
+ *                  the article (rd.h: bread_rd_run)
+ *                                         -> render.c dom.c xmem.c
  *   render.c       the article as text or Markdown-ish text (rd.h:
  *                  bread_render)                                -> dom.c
  *   dom.c          the DOM layer both stand on (dom.h): walks, text
  *                  content, JavaScript string measures, the graveyard
+ *   xmem.c         libxml2's allocations, each page's from an arena
+ *                  (xmem.h)
  *
  * This header holds what main.c, the unit tests and the fuzz target call.
  */

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include <libxml/xmlmemory.h>
+#include "xmem.h"
 #include "ctx.h"
 #include "archive.h"
 #include "bread.h"
@@ -266,11 +266,12 @@ main(int argc, char **argv)
 
 	ctx_init(argv[0]);
 	/*
-	 * libxml2 allocates through the checked allocators: a failed
-	 * allocation dies, where libxml2 would report it and go on with a
-	 * shorter document, and bread would extract less than the page holds.
+	 * libxml2 allocates through the checked allocators, each page's tree
+	 * from an arena (xmem.h): a failed allocation dies, where libxml2
+	 * would report it and go on with a shorter document, and bread would
+	 * extract less than the page holds.
 	 */
-	xmlMemSetup(free, xmalloc, xrealloc, xstrdup);
+	bread_xmem_install();
 	memset(&c, 0, sizeof c);
 	c.archive = getenv("CTXBENCH_ARCHIVE");
 	if (c.archive == NULL || *c.archive == '\0')

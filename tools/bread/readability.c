@@ -24,11 +24,13 @@
 #include <string.h>
 #include <strings.h>
 #include <libxml/HTMLparser.h>
+#include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 #include "ctx.h"
 #include "bread.h"
 #include "dom.h"
 #include "rd.h"
+#include "xmem.h"
 
 #define FLAG_STRIP_UNLIKELYS 1
 #define FLAG_WEIGHT_CLASSES 2
@@ -2706,8 +2708,9 @@ ptr_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The nodes of rd's graveyard freed (not when the arena frees them all). */
 static void
-rd_release(struct rd *rd)
+free_grave(struct rd *rd)
 {
 	size_t i, j;
 
@@ -2725,6 +2728,13 @@ rd_release(struct rd *rd)
 	for (i = 0; i < rd->grave.n; i++)
 		if (i == 0 || rd->grave.v[i] != rd->grave.v[i - 1])
 			xmlFreeNode(rd->grave.v[i]);
+}
+
+static void
+rd_release(struct rd *rd)
+{
+	size_t i;
+
 	bread_nvec_free(&rd->grave);
 	bread_nvec_free(&rd->infos);
 	for (i = 0; i < rd->arena.nblocks; i++)
@@ -2813,6 +2823,34 @@ render_whole(struct rd *rd, const struct bread_opts *o, struct buf *out)
 		bread_render(body, o->style, out);
 }
 
+/*
+ * The page (valid UTF-8 already, charset.c) parsed as UTF-8 without a
+ * conversion pass: htmlReadMemory(..., "UTF-8", ...) would copy every byte
+ * through libxml2's UTF-8 encoder; declaring the input UTF-8 and ignoring
+ * <meta charset> gives the same tree.  NULL when libxml2 gives no document.
+ */
+static htmlDocPtr
+parse_utf8(const char *utf8, size_t len)
+{
+	htmlParserCtxtPtr ctxt;
+	htmlDocPtr doc;
+
+	if (len > (size_t)0x7fffffff)
+		len = 0x7fffffff;
+	ctxt = htmlCreateMemoryParserCtxt(utf8, (int)len);
+	if (ctxt == NULL)
+		return NULL;
+	htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
+	    HTML_PARSE_NOWARNING | HTML_PARSE_NONET | HTML_PARSE_COMPACT |
+	    HTML_PARSE_NODEFDTD | HTML_PARSE_IGNORE_ENC);
+	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
+	htmlParseDocument(ctxt);
+	doc = ctxt->myDoc;
+	ctxt->myDoc = NULL;
+	htmlFreeParserCtxt(ctxt);
+	return doc;
+}
+
 void
 bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
     struct bread_result *res)
@@ -2820,16 +2858,15 @@ bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
 	struct rd rd;
 	xmlNodePtr ac = NULL;
 	struct buf out = BUF_INIT;
+	int arena;
 
 	memset(&rd, 0, sizeof rd);
 	rd.flags = FLAG_STRIP_UNLIKELYS | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDITIONALLY;
-	if (len > (size_t)0x7fffffff)
-		len = 0x7fffffff;
-	rd.doc = htmlReadMemory(utf8, (int)len, NULL, "UTF-8",
-	    HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
-	    HTML_PARSE_NONET | HTML_PARSE_COMPACT | HTML_PARSE_NODEFDTD);
+	arena = bread_xmem_begin();
+	rd.doc = parse_utf8(utf8, len);
 	res->parsed = rd.doc != NULL;
 	if (rd.doc == NULL) {
+		bread_xmem_end();
 		res->title = xstrdup("");
 		res->text = xstrdup("");
 		res->text_len = 0;
@@ -2866,7 +2903,15 @@ bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
 		rd.byline = NULL;
 	res->excerpt = rd.meta_excerpt;
 	rd.meta_excerpt = NULL;
-	clear_private(&rd);
+	if (arena) {
+		/* the dictionary's lock is the C library's, the rest the arena's */
+		if (rd.doc->dict != NULL)
+			xmlDictFree(rd.doc->dict);
+		bread_xmem_end();
+	} else {
+		clear_private(&rd);
+		free_grave(&rd);
+		xmlFreeDoc(rd.doc);
+	}
 	rd_release(&rd);
-	xmlFreeDoc(rd.doc);
 }
