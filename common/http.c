@@ -31,6 +31,7 @@ struct host {
 	double next_ok;		/* monotonic seconds */
 	struct http_req *head, *tail;
 	char *proxy;		/* proxy for this origin, or NULL */
+	char *proxy_name;	/* proxy without its credentials (recorded) */
 	const char *connect_to, *resolve;
 };
 
@@ -70,6 +71,67 @@ url_oom(CURLUcode rc, const char *url)
 	if (rc == CURLUE_OUT_OF_MEMORY)
 		die("out of memory parsing the URL %.200s", url);
 	return rc;
+}
+
+/* url parsed by libcurl's URL API (curl_url), or NULL when it cannot be */
+static CURLU *
+url_parse(const char *url)
+{
+	CURLU *u = curl_url();
+
+	if (u == NULL)
+		die("out of memory");
+	/* a URL without a scheme (a proxy's "host:port") as curl(1) takes it */
+	if (curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME) != CURLUE_OK &&
+	    curl_url_set(u, CURLUPART_URL, url, CURLU_NON_SUPPORT_SCHEME |
+	    CURLU_GUESS_SCHEME) != CURLUE_OK) {
+		curl_url_cleanup(u);
+		return NULL;
+	}
+	return u;
+}
+
+/* 1 when libcurl found part p (user, password, login options) in u */
+static int
+url_has(CURLU *u, CURLUPart p)
+{
+	char *s = NULL;
+	int has = curl_url_get(u, p, &s, 0) == CURLUE_OK && s != NULL;
+
+	curl_free(s);
+	return has;
+}
+
+char *
+http_url_public(const char *url)
+{
+	CURLU *u = url_parse(url);
+	char *s = NULL, *path = NULL, *ret;
+	size_t n;
+
+	if (u == NULL)
+		return xstrdup(HTTP_URL_UNPARSABLE);
+	if (!url_has(u, CURLUPART_USER) && !url_has(u, CURLUPART_PASSWORD) &&
+	    !url_has(u, CURLUPART_OPTIONS)) {
+		curl_url_cleanup(u);
+		return xstrdup(url);
+	}
+	curl_url_set(u, CURLUPART_USER, NULL, 0);
+	curl_url_set(u, CURLUPART_PASSWORD, NULL, 0);
+	curl_url_set(u, CURLUPART_OPTIONS, NULL, 0);
+	if (curl_url_get(u, CURLUPART_URL, &s, 0) != CURLUE_OK || s == NULL)
+		die("out of memory");
+	/* libcurl writes an empty path as "/": a base URL stays without it */
+	curl_url_get(u, CURLUPART_PATH, &path, 0);
+	n = strlen(s);
+	if (path && strcmp(path, "/") == 0 && n > 0 && s[n - 1] == '/' &&
+	    url[strlen(url) - 1] != '/')
+		n--;
+	ret = xstrndup(s, n);
+	curl_free(path);
+	curl_free(s);
+	curl_url_cleanup(u);
+	return ret;
 }
 
 int
@@ -248,7 +310,6 @@ static char *
 proxy_for(const char *scheme, const char *host)
 {
 	const char *p = NULL, *np;
-	char *s, *at, *sep;
 
 	np = getenv("no_proxy");
 	if (np == NULL || *np == '\0')
@@ -265,14 +326,7 @@ proxy_for(const char *scheme, const char *host)
 		p = getenv("ALL_PROXY");
 	if (p == NULL || *p == '\0')
 		return NULL;
-	/* recorded without its credentials */
-	sep = strstr(p, "://");
-	at = strrchr(p, '@');
-	if (at == NULL)
-		return xstrdup(p);
-	s = sep && sep < at ? xasprintf("%.*s%s", (int)(sep + 3 - p), p, at + 1) :
-	    xstrdup(at + 1);
-	return s;
+	return xstrdup(p);
 }
 
 /* The first entry of list ("HOST:PORT:...") that applies to host:port. */
@@ -313,6 +367,7 @@ host_route(struct http *d, struct host *h)
 		hn[strlen(hn) - 1] = '\0';
 	}
 	h->proxy = proxy_for(scheme, hn);
+	h->proxy_name = h->proxy ? http_url_public(h->proxy) : NULL;
 	h->connect_to = mapping_for(d->cfg.connect_to, hn, colon + 1);
 	h->resolve = mapping_for(d->cfg.resolve, hn, colon + 1);
 	free(scheme);
@@ -437,6 +492,7 @@ http_free(struct http *d)
 	for (i = 0; i < d->nhosts; i++) {
 		free(d->hosts[i].key);
 		free(d->hosts[i].proxy);
+		free(d->hosts[i].proxy_name);
 	}
 	free(d->hosts);
 	free(d->cacert);
@@ -787,7 +843,7 @@ complete(struct http *d, CURL *c, CURLcode rc, double now)
 	if (s && *s)
 		snprintf(r->remote, sizeof r->remote, strchr(s, ':') ?
 		    "[%s]:%ld" : "%s:%ld", s, port);
-	r->proxy = h->proxy ? xstrdup(h->proxy) : NULL;
+	r->proxy = h->proxy_name ? xstrdup(h->proxy_name) : NULL;
 	r->connect_to = h->connect_to;
 	r->resolve = h->resolve;
 	r->elapsed = now - r->elapsed;

@@ -156,6 +156,18 @@ void http_req_release(struct http_req *r);
  */
 int http_url_split(const char *url, char **origin, char **path, char **why);
 
+/*
+ * url without its user information (scheme://USER:PASSWORD;OPTIONS@host),
+ * for messages and records: a URL libcurl's URL API (curl_url) finds none
+ * in is returned as it is; else libcurl's form of it without them (a URL
+ * without a scheme gains the one curl(1) guesses; a path "/" libcurl adds
+ * to a URL without one is left out).  A URL libcurl cannot parse gives
+ * HTTP_URL_UNPARSABLE, never the text that may hold a password.
+ * Malloc'd; dies only when out of memory.
+ */
+#define HTTP_URL_UNPARSABLE "(a URL libcurl cannot parse)"
+char *http_url_public(const char *url);
+
 /* Malloc'd copy of the first value of header name (lowercase), or NULL. */
 char *http_header(const char *hdrs, size_t len, const char *name);
 /*

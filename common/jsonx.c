@@ -3,6 +3,7 @@
  * look-ups, setters, and the line finder for parsed JSON documents.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,30 @@ json_type_desc(const json_t *v)
 	case JSON_NULL: return "null";
 	}
 	return "a value";
+}
+
+size_t
+json_each_start(struct json_each *it, const json_t *arr, const char *file,
+    const char *field)
+{
+	if (!json_is_array(arr))
+		die("%s: %s: expected an array, got %s", file, field,
+		    json_type_desc(arr));
+	memset(it, 0, sizeof(*it));
+	it->arr = arr;
+	it->field = field;
+	it->n = json_array_size(arr);
+	return it->n;
+}
+
+json_t *
+json_each_next(struct json_each *it)
+{
+	if (it->next >= it->n)
+		return NULL;
+	it->i = it->next++;
+	snprintf(it->where, sizeof(it->where), "%s[%zu]", it->field, it->i);
+	return json_array_get(it->arr, it->i);
 }
 
 #define T_(t)	(1u << (t))

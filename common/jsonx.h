@@ -72,6 +72,36 @@ json_t *json_text(const char *s, size_t n);
 const char *json_type_desc(const json_t *v);
 
 /*
+ * The elements of an array read from a document, each with its path for
+ * messages ("comparisons[2]"):
+ *
+ *	struct json_each it;
+ *	json_t *e;
+ *
+ *	n = json_each_start(&it, arr, file, "comparisons");
+ *	while ((e = json_each_next(&it)) != NULL)
+ *		if (!json_is_string(e))
+ *			die("%s: %s: expected a string", file, it.where);
+ *
+ * json_each_start dies "FILE: FIELD: expected an array, got TYPE" when arr
+ * is not an array (absent included), else returns its size.  json_each_next
+ * returns the next element (borrowed) and sets it.where to "FIELD[I]" and
+ * it.i to I, or NULL after the last.  field is borrowed for the walk; a
+ * path longer than where holds is cut (never the case for a field name of
+ * a config).  The array must not change during the walk.
+ */
+struct json_each {
+	const json_t *arr;
+	const char *field;
+	size_t i, n;		/* the element returned last; the size */
+	size_t next;
+	char where[128];
+};
+size_t json_each_start(struct json_each *it, const json_t *arr, const char *file,
+    const char *field);
+json_t *json_each_next(struct json_each *it);
+
+/*
  * Find the 1-based line at which the value addressed by path starts in the
  * JSON text (path elements: object keys, or "[N]" array indices as strings
  * "0", "1" ... marked by is_index).  Used to turn a validation error on a

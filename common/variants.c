@@ -86,14 +86,13 @@ check_name(const struct variants *vs, const char *name, const char *path,
 		die("%s: %s: '%s' is declared twice", path, where, name);
 }
 
+/* A built-in variant's entry, where ("variants[I]") its path for messages. */
 static void
-add_builtin(struct variants *vs, json_t *e, size_t i, const char *path)
+add_builtin(struct variants *vs, json_t *e, const char *where, const char *path)
 {
 	const char *name = json_string_value(e);
-	char where[64];
 	int b;
 
-	snprintf(where, sizeof where, "variants[%zu]", i);
 	b = builtin_index(name);
 	if (b < 0)
 		die("%s: %s: unknown built-in variant '%s' (B-plain, A-markdown, "
@@ -127,7 +126,7 @@ static void
 check_template(json_t *t, const char *path, const char *where)
 {
 	static const char *const slots[] = { "{assembled_content}", "{question_text}" };
-	char tw[96];
+	char tw[160];
 	size_t k;
 
 	if (!json_is_object(t))
@@ -141,15 +140,15 @@ check_template(json_t *t, const char *path, const char *where)
 			    slots[k]);
 }
 
+/* A prompt variant's entry, where ("variants[I]") its path for messages. */
 static void
-add_prompt(struct variants *vs, json_t *e, size_t i, const char *path)
+add_prompt(struct variants *vs, json_t *e, const char *where, const char *path)
 {
 	const char *name, *of;
-	char where[64], nw[80];
+	char nw[160];
 	json_t *t;
 	struct variant *v;
 
-	snprintf(where, sizeof where, "variants[%zu]", i);
 	check_keys(e, path, where);
 	name = member_str(e, "name", path, where);
 	snprintf(nw, sizeof nw, "%s.name", where);
@@ -177,21 +176,18 @@ add_prompt(struct variants *vs, json_t *e, size_t i, const char *path)
 static void
 load_variants(struct variants *vs, json_t *arr, const char *path)
 {
+	struct json_each it;
 	json_t *e;
-	size_t i;
 
-	if (!json_is_array(arr))
-		die("%s: variants: expected an array, got %s", path,
-		    json_type_desc(arr));
-	vs->v = xcalloc(json_array_size(arr) + 1, sizeof(*vs->v));
-	json_array_foreach(arr, i, e) {
+	vs->v = xcalloc(json_each_start(&it, arr, path, "variants") + 1, sizeof(*vs->v));
+	while ((e = json_each_next(&it)) != NULL) {
 		if (json_is_string(e))
-			add_builtin(vs, e, i, path);
+			add_builtin(vs, e, it.where, path);
 		else if (json_is_object(e))
-			add_prompt(vs, e, i, path);
+			add_prompt(vs, e, it.where, path);
 		else
-			die("%s: variants[%zu]: expected a string or an object, got %s",
-			    path, i, json_type_desc(e));
+			die("%s: %s: expected a string or an object, got %s", path,
+			    it.where, json_type_desc(e));
 	}
 }
 
@@ -202,51 +198,50 @@ same_pair(const struct comparison *c, const char *x, const char *y)
 	    (strcmp(c->x, y) == 0 && strcmp(c->y, x) == 0);
 }
 
-/* One "X:Y" entry, checked and appended. */
+/* One "X:Y" entry, checked and appended; where ("comparisons[I]") its path. */
 static void
-add_comparison(struct variants *vs, const char *s, size_t i, const char *path)
+add_comparison(struct variants *vs, const char *s, const char *where,
+    const char *path)
 {
 	const char *colon = strchr(s, ':');
 	char *x, *y;
 	size_t k;
 
 	if (colon == NULL || colon == s || colon[1] == '\0' || strchr(colon + 1, ':'))
-		die("%s: comparisons[%zu]: '%s' is not of the form X:Y", path, i, s);
+		die("%s: %s: '%s' is not of the form X:Y", path, where, s);
 	x = xstrndup(s, (size_t)(colon - s));
 	y = xstrdup(colon + 1);
 	vs->c[vs->nc].x = x;	/* owned by vs from here, even if a check dies */
 	vs->c[vs->nc].y = y;
 	vs->nc++;
 	if (!declared(vs, x) || !declared(vs, y))
-		die("%s: comparisons[%zu]: '%s' is not a declared condition (A, B or "
-		    "a declared variant)", path, i, declared(vs, x) ? y : x);
+		die("%s: %s: '%s' is not a declared condition (A, B or a declared "
+		    "variant)", path, where, declared(vs, x) ? y : x);
 	if (strcmp(x, y) == 0)
-		die("%s: comparisons[%zu]: '%s' compares a condition with itself",
-		    path, i, s);
+		die("%s: %s: '%s' compares a condition with itself", path, where,
+		    s);
 	if (is_primary(x) && is_primary(y))
-		die("%s: comparisons[%zu]: '%s' is the primary analysis, which always "
-		    "runs; a comparison names a variant", path, i, s);
+		die("%s: %s: '%s' is the primary analysis, which always runs; a "
+		    "comparison names a variant", path, where, s);
 	for (k = 0; k + 1 < vs->nc; k++)
 		if (same_pair(&vs->c[k], x, y))
-			die("%s: comparisons[%zu]: '%s' is declared twice (as '%s:%s')",
-			    path, i, s, vs->c[k].x, vs->c[k].y);
+			die("%s: %s: '%s' is declared twice (as '%s:%s')", path,
+			    where, s, vs->c[k].x, vs->c[k].y);
 }
 
 static void
 load_comparisons(struct variants *vs, json_t *arr, const char *path)
 {
+	struct json_each it;
 	json_t *e;
-	size_t i;
 
-	if (!json_is_array(arr))
-		die("%s: comparisons: expected an array, got %s", path,
-		    json_type_desc(arr));
-	vs->c = xcalloc(json_array_size(arr) + 1, sizeof(*vs->c));
-	json_array_foreach(arr, i, e) {
+	vs->c = xcalloc(json_each_start(&it, arr, path, "comparisons") + 1,
+	    sizeof(*vs->c));
+	while ((e = json_each_next(&it)) != NULL) {
 		if (!json_is_string(e))
-			die("%s: comparisons[%zu]: expected a string \"X:Y\", got %s",
-			    path, i, json_type_desc(e));
-		add_comparison(vs, json_string_value(e), i, path);
+			die("%s: %s: expected a string \"X:Y\", got %s", path,
+			    it.where, json_type_desc(e));
+		add_comparison(vs, json_string_value(e), it.where, path);
 	}
 }
 

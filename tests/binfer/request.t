@@ -85,8 +85,8 @@ ok grep -q "Bearer $SECRET" "$T/r.log" "secrets: the API key was sent"
 ok grep -q "$EXTRA_KEY" "$T/r.log" "secrets: --extra's credential was sent"
 leaks=$(grep -rl -e "$SECRET" -e "$EXTRA_KEY" "$T/secret.ndjson" "$T/secret.err" "$T/cache2" | tr '\n' ' ')
 is "$leaks" "" "secrets: the keys in no output, message or cache entry"
-leaks=$(grep -rl -e "$PASS" "$T/secret.ndjson" "$T/cache2" | tr '\n' ' ')
-is "$leaks" "" "secrets: the URL's password in no output or cache entry"
+leaks=$(grep -rl -e "$PASS" "$T/secret.ndjson" "$T/secret.err" "$T/cache2" | tr '\n' ' ')
+is "$leaks" "" "secrets: the URL's password in no output, message or cache entry"
 is "$(jq -r '[.request.body_masked, (.request.body | fromjson | .api_key), .request.url, .endpoint] | tojson' "$T/secret.ndjson" | sort -u)" \
    "[true,\"[MASKED]\",\"$url_r/v1/chat/completions\",\"$url_r\"]" "secrets: the body says it was masked; the URLs have no user information"
 is "$(jq -r 'select(.condition == "A") | .request.body | fromjson | .messages[1].content | contains("The key is [MASKED] and")' "$T/secret.ndjson")" true \

@@ -1,12 +1,13 @@
 /*
  * unit-engine.c - binfer's protocol parsers, request bodies, thinking
- * removal, verdict parser, template filling, cache entries and the
- * extractive baseline.
+ * removal, verdict parser, template filling, cache entries, the
+ * extractive baseline and endpoint URLs without user information.
  */
 #include <string.h>
 #include <stdlib.h>
 
 #include "ctx.h"
+#include "http.h"
 #include "../../tools/binfer/binfer.h"
 #include "tap.h"
 
@@ -307,7 +308,18 @@ test_cache(void)
 	g.url = xstrdup("http://h/api/chat");
 	g.warmups = 3;
 	g.obtained = xstrdup("2026-01-02T03:04:05Z");
+	g.body_sha256 = xstrdup("5e");
+	g.server = xstrdup("ollama");
 	s = binfer_cache_serialize(h, "ollama", "m", "http://h", &r, &g, &len);
+	TAP_IS_STR(s, "{\"request_hash\":\"00aa\",\"engine\":\"ollama\",\"model\":\"m\","
+	    "\"endpoint\":\"http://h\",\"result\":{\"content\":\"x\\ny\",\"thinking\":null,"
+	    "\"prompt_eval_count\":7,\"eval_count\":null,\"finish_reason\":\"stop\","
+	    "\"timings\":{\"total_ms\":12.5,\"load_ms\":null,\"prompt_ms\":null,"
+	    "\"eval_ms\":null},\"model_digest\":null},\"request\":{\"body\":"
+	    "\"{\\\"model\\\":\\\"m\\\",\\\"messages\\\":[]}\",\"body_sha256\":\"5e\","
+	    "\"body_masked\":false,\"url\":\"http://h/api/chat\",\"server\":\"ollama\","
+	    "\"server_version\":null,\"warmup_requests\":3,"
+	    "\"obtained\":\"2026-01-02T03:04:05Z\"}}", "cache: the entry, byte for byte");
 	TAP_OK(binfer_cache_parse(s, len, h, &back, &ep, &gback) == 1, "cache entry reads back");
 	TAP_IS_STR(gback.body, g.body, "cache: the request's body stored with the answer");
 	TAP_IS_STR(gback.url, "http://h/api/chat", "cache: the request's URL");
@@ -359,6 +371,37 @@ test_extractive(void)
 	free(c);
 }
 
+/* http_url_public: url without user information, else as it is */
+static void
+test_url_public(void)
+{
+	static const char *const cases[][2] = {
+		{ "http://user:pw@127.0.0.1:8080", "http://127.0.0.1:8080" },
+		{ "http://user:pw@127.0.0.1:8080/", "http://127.0.0.1:8080/" },
+		{ "https://u:p%40ss@Host.example:8443/v1/chat/completions?x=1#f",
+		  "https://Host.example:8443/v1/chat/completions?x=1#f" },
+		{ "http://:pw@[::1]:11434/api/chat", "http://[::1]:11434/api/chat" },
+		{ "http://user@h/x", "http://h/x" },
+		{ "http://u:p;auth=NTLM@h:1", "http://h:1" },
+		{ "u:p@proxy.example:3128", "http://proxy.example:3128" },
+		/* no user information: the text as it was given, not libcurl's */
+		{ "http://127.0.0.1:8080", "http://127.0.0.1:8080" },
+		{ "HTTP://h/a/../b", "HTTP://h/a/../b" },
+		{ "proxy.example:3128", "proxy.example:3128" },
+		/* what libcurl cannot parse is never echoed */
+		{ "http://u:secret@ho st/", HTTP_URL_UNPARSABLE },
+		{ "http://a@b@c/x", HTTP_URL_UNPARSABLE },
+	};
+	size_t i;
+	char *got;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		got = http_url_public(cases[i][0]);
+		TAP_IS_STR(got, cases[i][1], "url without user information: %s", cases[i][0]);
+		free(got);
+	}
+}
+
 int
 main(void)
 {
@@ -371,5 +414,6 @@ main(void)
 	test_text();
 	test_cache();
 	test_extractive();
+	test_url_public();
 	return tap_done();
 }

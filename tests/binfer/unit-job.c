@@ -94,7 +94,7 @@ test_response(const char *dir)
 	struct job_prep p;
 	struct binfer_result r;
 	struct binfer_origin g;
-	char *text, hash[SHA256_HEX_LEN + 1];
+	char *text, *name, hash[SHA256_HEX_LEN + 1];
 
 	opts_init(&o, BINFER_OLLAMA);
 	run_init(&R, &o);
@@ -131,7 +131,9 @@ test_response(const char *dir)
 	r.eval_count = 4;
 	job_origin(&R, &j, 1, &g);
 	TAP_IS_STR(g.body, j.body, "the request's origin: the body as sent");
-	job_put_answer(&R, &j, "http://user:pw@e", &r, &g);
+	name = http_url_public("http://user:pw@e");	/* as main.c names an endpoint */
+	job_put_answer(&R, &j, name, &r, &g);
+	free(name);
 	TAP_IS_STR(json_string_value(json_object_get(j.rec, "response_text")), "100 a minute.",
 	    "an answer put: response_text");
 	TAP_IS_STR(json_string_value(json_object_get(j.rec, "endpoint")), "http://e",
@@ -147,8 +149,9 @@ test_response(const char *dir)
 
 	/* the same request again, with the answer in the cache */
 	o.cache_dir = (char *)dir;
-	TAP_IS_INT(binfer_cache_store(dir, hash, "ollama", "m:1", "http://e", &r, &g), 0,
-	    "the answer stored in the cache");
+	/* as an older binfer stored it: the endpoint with its user information */
+	TAP_IS_INT(binfer_cache_store(dir, hash, "ollama", "m:1", "http://user:pw@e", &r, &g),
+	    0, "the answer stored in the cache");
 	binfer_result_release(&r);
 	job_init(&j, text);
 	job_prepare(&R, &j, &p);
@@ -157,7 +160,8 @@ test_response(const char *dir)
 	TAP_IS_STR(p.origin.body, g.body, "a cached request: the body that obtained the answer");
 	binfer_origin_release(&g);
 	TAP_IS_STR(p.answer.content, "100 a minute.", "the cached answer");
-	TAP_IS_STR(p.endpoint, "http://e", "the cached answer's endpoint");
+	TAP_IS_STR(p.endpoint, "http://e",
+	    "the cached answer's endpoint, without the user information of an old entry");
 	TAP_OK(!json_object_get(j.rec, "response_text"), "a cache hit writes no response field");
 	job_prep_release(&p);
 	job_free(&j);
@@ -250,6 +254,33 @@ test_judge(void)
 	job_free(&j);
 }
 
+/* The request a record carries, byte for byte (the cache entry's: unit-engine) */
+static void
+test_request_json(void)
+{
+	struct binfer_origin g;
+	json_t *o;
+	char *s;
+
+	binfer_origin_init(&g);
+	g.body = xstrdup("{\"model\":\"m\"}");
+	g.body_sha256 = xstrdup("5e");
+	g.url = xstrdup("http://h/api/chat");
+	g.server = xstrdup("ollama");
+	g.server_version = xstrdup("0.9");
+	g.warmups = 2;
+	g.obtained = xstrdup("2026-01-02T03:04:05Z");
+	o = binfer_request_json(&g);
+	s = json_compact(o, NULL);
+	TAP_IS_STR(s, "{\"sent\":true,\"url\":\"http://h/api/chat\",\"server\":\"ollama\","
+	    "\"server_version\":\"0.9\",\"warmup_requests\":2,\"body_sha256\":\"5e\","
+	    "\"body_masked\":false,\"body\":\"{\\\"model\\\":\\\"m\\\"}\"}",
+	    "the record's request, byte for byte");
+	free(s);
+	json_decref(o);
+	binfer_origin_release(&g);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -259,5 +290,6 @@ main(int argc, char **argv)
 	test_response(argv[1]);
 	test_extractive();
 	test_judge();
+	test_request_json();
 	return tap_done();
 }

@@ -181,6 +181,32 @@ memfile(const char *s)
 	return fp;
 }
 
+/* json_each: an array's elements in order, each with its path for messages */
+static void
+test_json_each(void)
+{
+	json_t *a = json_loads("[\"x\", 2, {}]", 0, NULL), *e;
+	struct json_each it;
+	struct buf got = BUF_INIT;
+	size_t n;
+
+	n = json_each_start(&it, a, "f.json", "items");
+	TAP_IS_INT(n, 3, "json_each_start: the array's size");
+	while ((e = json_each_next(&it)) != NULL) {
+		TAP_OK(e == json_array_get(a, it.i), "json_each_next: element %zu", it.i);
+		buf_adds(&got, it.where);
+		buf_adds(&got, " ");
+	}
+	TAP_IS_STR(buf_str(&got), "items[0] items[1] items[2] ", "json_each: each element's path");
+	buf_release(&got);
+	TAP_OK(json_each_next(&it) == NULL, "json_each_next: NULL after the last, again");
+	json_decref(a);
+	a = json_array();
+	TAP_IS_INT(json_each_start(&it, a, "f.json", "items"), 0, "json_each: an empty array");
+	TAP_OK(json_each_next(&it) == NULL, "json_each: no element in an empty array");
+	json_decref(a);
+}
+
 static void
 test_csv(void)
 {
@@ -461,6 +487,7 @@ main(int argc, char **argv)
 	test_utf8();
 	test_buf_opt();
 	test_json();
+	test_json_each();
 	test_csv();
 	test_files();
 	test_progress();

@@ -39,7 +39,8 @@
  *   ollama.c   Ollama's /api/chat: body and answer parser  -> proto.c
  *   openai.c   /v1/chat/completions and each server's dialect  -> proto.c
  *   cache.c    the request cache, DIR/hh/HASH.json, and the origin of
- *              an answer stored with it  -> proto.c
+ *              an answer stored with it, as JSON for the entry and the
+ *              record alike  -> proto.c
  *   proto.c    what the protocols share: results, messages, error bodies,
  *              the overflow test, the parsers' steps  (calls nothing)
  *   text.c     templates, thinking blocks, masking  (calls nothing)
@@ -194,8 +195,6 @@ char *binfer_strip_thinking(const char *s);
  * number of strings changed (keys are binfer's own names).
  */
 char *binfer_mask(char *s, const char *secret);
-/* url without its user information (scheme://USER:PASS@host); malloc'd. */
-char *binfer_url_public(const char *url);
 int binfer_mask_json(json_t *v, const char *secret);
 
 /* ------------------------------------------------------------ ollama.c */
@@ -252,7 +251,8 @@ struct binfer_server_info {
 void binfer_server_info_release(struct binfer_server_info *si);
 
 /*
- * Ask the server at base (no trailing '/') what it is (when kind is
+ * Ask the server at base (no trailing '/'), named name in messages (base
+ * without user information, http_url_public), what it is (when kind is
  * SRV_AUTO: llama.cpp's /props, vLLM's /version, Ollama's /api/version, LM
  * Studio's /api/v0/models, else plain OpenAI), its version, model tag's
  * identity and context.  digest (Ollama, may be NULL) is the identity
@@ -261,8 +261,8 @@ void binfer_server_info_release(struct binfer_server_info *si);
  * server cannot be reached or does not serve the model.
  */
 struct curl_slist;
-void binfer_server_probe(const char *base, enum binfer_server kind,
-    const char *model_tag, const char *digest, struct curl_slist *headers,
+void binfer_server_probe(const char *base, const char *name,
+    enum binfer_server kind, const char *model_tag, const char *digest, struct curl_slist *headers,
     long timeout_s,
     int retries, long retry_delay_ms, const char *secret,
     struct binfer_server_info *si);
@@ -310,6 +310,14 @@ struct binfer_origin {
 
 void binfer_origin_init(struct binfer_origin *g);
 void binfer_origin_release(struct binfer_origin *g);
+/*
+ * The fields of g named in keys (NULL-terminated), in that order, as one
+ * JSON object (a new reference): the cache entry's request and the
+ * record's both come from here.  Names: body, body_sha256, body_masked,
+ * sent, url, server, server_version, warmup_requests (g->warmups),
+ * obtained; dies on another (a defect of the caller).
+ */
+json_t *binfer_origin_json(const struct binfer_origin *g, const char *const *keys);
 
 /*
  * Cache: DIR/hh/HASH.json.  binfer_cache_load returns 1 and fills r (and,

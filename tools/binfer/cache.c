@@ -15,6 +15,7 @@
  * (wrong hash, damaged) is treated as absent and is rewritten.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "ctx.h"
@@ -40,20 +41,51 @@ binfer_origin_release(struct binfer_origin *g)
 	binfer_origin_init(g);
 }
 
-/* The request of an entry: g's fields (g->hit and g->stored are the run's). */
+/* The fields of an origin by their names in records and entries. */
+#define ORIGIN_STR(name, m)	{ name, 's', offsetof(struct binfer_origin, m) }
+#define ORIGIN_INT(name, m, t)	{ name, t, offsetof(struct binfer_origin, m) }
+static const struct {
+	const char *name;
+	char type;		/* 's' char *, 'b' int as a boolean, 'i' int count */
+	size_t off;
+} origin_fields[] = {
+	ORIGIN_STR("body", body),
+	ORIGIN_STR("body_sha256", body_sha256),
+	ORIGIN_INT("body_masked", body_masked, 'b'),
+	ORIGIN_INT("sent", sent, 'b'),
+	ORIGIN_STR("url", url),
+	ORIGIN_STR("server", server),
+	ORIGIN_STR("server_version", server_version),
+	ORIGIN_INT("warmup_requests", warmups, 'i'),
+	ORIGIN_STR("obtained", obtained),
+};
+
+/* Field k of g as JSON (a new reference); dies on a name it does not know. */
 static json_t *
-origin_object(const struct binfer_origin *g)
+origin_field(const struct binfer_origin *g, const char *k)
+{
+	const char *base = (const char *)g;
+	size_t i;
+	int n;
+
+	for (i = 0; i < sizeof(origin_fields) / sizeof(origin_fields[0]); i++) {
+		if (strcmp(origin_fields[i].name, k) != 0)
+			continue;
+		if (origin_fields[i].type == 's')
+			return json_str_or_null(*(char *const *)(base + origin_fields[i].off));
+		memcpy(&n, base + origin_fields[i].off, sizeof(n));
+		return origin_fields[i].type == 'b' ? json_boolean(n) : json_int_or_null(n);
+	}
+	die("binfer_origin_json: no origin field %s", k);
+}
+
+json_t *
+binfer_origin_json(const struct binfer_origin *g, const char *const *keys)
 {
 	json_t *o = json_object();
 
-	json_set_new(o, "body", json_str_or_null(g->body));
-	json_set_new(o, "body_sha256", json_str_or_null(g->body_sha256));
-	json_set_bool(o, "body_masked", g->body_masked);
-	json_set_new(o, "url", json_str_or_null(g->url));
-	json_set_new(o, "server", json_str_or_null(g->server));
-	json_set_new(o, "server_version", json_str_or_null(g->server_version));
-	json_set_new(o, "warmup_requests", json_int_or_null(g->warmups));
-	json_set_new(o, "obtained", json_str_or_null(g->obtained));
+	for (; *keys; keys++)
+		json_set_new(o, *keys, origin_field(g, *keys));
 	return o;
 }
 
@@ -76,6 +108,12 @@ origin_parse(const json_t *o, struct binfer_origin *g)
 	binfer_take_str(&g->obtained, o, "obtained");
 	g->stored = 1;
 }
+
+/* An entry's request: what obtained the answer (hit and stored are a run's). */
+static const char *const entry_keys[] = {
+	"body", "body_sha256", "body_masked", "url", "server", "server_version",
+	"warmup_requests", "obtained", NULL
+};
 
 char *
 binfer_cache_serialize(const char *hash, const char *engine, const char *model,
@@ -102,7 +140,7 @@ binfer_cache_serialize(const char *hash, const char *engine, const char *model,
 	json_set_new(res, "model_digest", json_str_or_null(r->model_digest));
 	json_set_new(o, "result", res);
 	if (g)
-		json_set_new(o, "request", origin_object(g));
+		json_set_new(o, "request", binfer_origin_json(g, entry_keys));
 	s = json_compact(o, len);
 	json_decref(o);
 	return s;

@@ -21,21 +21,24 @@
 static int
 from_cache(const struct binfer_run *R, const struct job *j, struct job_prep *p)
 {
-	char *url;
+	char *name;
 
 	if (!R->o->cache_dir || R->o->refresh)
 		return 0;
 	if (!binfer_cache_load(R->o->cache_dir, j->hash, &p->answer, &p->endpoint,
 	    &p->origin))
 		return 0;
+	if (p->endpoint) {	/* an entry of an older binfer may hold it */
+		name = http_url_public(p->endpoint);
+		free(p->endpoint);
+		p->endpoint = name;
+	}
 	if (!p->origin.stored) {
 		job_origin(R, j, 0, &p->origin);
 		p->origin.sent = 1;
-		if (p->endpoint) {
-			url = xasprintf("%s%s", p->endpoint, R->o->api_path);
-			p->origin.url = binfer_mask(binfer_url_public(url), R->secret);
-			free(url);
-		}
+		if (p->endpoint)
+			p->origin.url = binfer_mask(xasprintf("%s%s", p->endpoint,
+			    R->o->api_path), R->secret);
 	}
 	p->origin.hit = 1;
 	return 1;

@@ -55,8 +55,10 @@ main(int argc, char **argv)
 	R.headers = make_headers(&o, &R.secret);
 	R.nep = o.nep;
 	R.ep = xcalloc((size_t)o.nep, sizeof(*R.ep));
-	for (i = 0; i < o.nep; i++)
+	for (i = 0; i < o.nep; i++) {
 		R.ep[i].url = o.endpoints[i];
+		R.ep[i].name = http_url_public(o.endpoints[i]);
+	}
 	if (o.engine != BINFER_EXTRACTIVE)
 		binfer_endpoints_probe(&R);
 	if (o.output)
@@ -73,8 +75,10 @@ main(int argc, char **argv)
 	else if (fflush(stdout) == EOF && errno != EPIPE)
 		warn_errno("write error");
 	binfer_summary(&R);
-	for (i = 0; i < R.nep; i++)
+	for (i = 0; i < R.nep; i++) {
 		binfer_server_info_release(&R.ep[i].si);
+		free(R.ep[i].name);
+	}
 	free(R.ep);
 	curl_slist_free_all(R.headers);
 	curl_global_cleanup();

@@ -401,6 +401,19 @@ resolve_params(struct binfer_opts *o, const struct cli *c)
 	    cfg ? (int)cfg_int(cfg, "inference_endpoint.warmup_prompt_count", 3) : 3;
 }
 
+/* Die naming u without its user information (released first: no leak). */
+static void bad_endpoint(const char *u) CTX_NORETURN;
+
+static void
+bad_endpoint(const char *u)
+{
+	char *name = http_url_public(u), msg[512];
+
+	snprintf(msg, sizeof(msg), "%s", name);
+	free(name);
+	die_usage("--endpoint: expected an http:// or https:// URL, got '%s'", msg);
+}
+
 static void
 resolve_endpoints(struct binfer_opts *o, const struct cli *c)
 {
@@ -415,7 +428,7 @@ resolve_endpoints(struct binfer_opts *o, const struct cli *c)
 		size_t len = strlen(u);
 
 		if (strncmp(u, "http://", 7) != 0 && strncmp(u, "https://", 8) != 0)
-			die_usage("--endpoint: expected an http:// or https:// URL, got '%s'", u);
+			bad_endpoint(u);
 		while (len > 0 && u[len - 1] == '/')
 			len--;
 		o->endpoints[i] = xstrndup(u, len);

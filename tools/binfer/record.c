@@ -324,21 +324,6 @@ put_no_answer(const struct binfer_run *R, struct job *j)
 	json_set_bool(rec, "output_truncated", 0);
 }
 
-/* The base URL that answered, without user information, or null. */
-static json_t *
-endpoint_json(const char *endpoint)
-{
-	json_t *v;
-	char *pub;
-
-	if (!endpoint)
-		return json_null();
-	pub = binfer_url_public(endpoint);
-	v = json_string(pub);
-	free(pub);
-	return v;
-}
-
 /*
  * The response fields, in their fixed order, the request g that obtained
  * the answer (or failed) last; r NULL with err and why for a failure.
@@ -352,7 +337,7 @@ put_response(const struct binfer_run *R, struct job *j, const char *endpoint,
 	json_t *rec = j->rec;
 	char *msg = NULL;
 
-	json_set_new(rec, "endpoint", endpoint_json(endpoint));
+	json_set_new(rec, "endpoint", json_str_or_null(endpoint));
 	if (r) {
 		put_answer(R, j, r);
 		why = answer_reason(R, j, r, &msg);

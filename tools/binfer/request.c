@@ -141,7 +141,7 @@ job_origin(const struct binfer_run *R, const struct job *j, int sent,
 	if (!sent || j->ep < 0)
 		return;
 	assert(j->ep < R->nep && j->url != NULL);
-	g->url = binfer_mask(binfer_url_public(j->url), R->secret);
+	g->url = binfer_mask(http_url_public(j->url), R->secret);
 	if (R->ep[j->ep].si.version)
 		g->server_version = xstrdup(R->ep[j->ep].si.version);
 	g->warmups = R->ep[j->ep].warmups;
@@ -151,17 +151,13 @@ job_origin(const struct binfer_run *R, const struct job *j, int sent,
 json_t *
 binfer_request_json(const struct binfer_origin *g)
 {
-	json_t *o = json_object();
+	/* the record's order: where it went first, the body last */
+	static const char *const keys[] = {
+		"sent", "url", "server", "server_version", "warmup_requests",
+		"body_sha256", "body_masked", "body", NULL
+	};
 
-	json_set_bool(o, "sent", g->sent);
-	json_set_new(o, "url", json_str_or_null(g->url));
-	json_set_new(o, "server", json_str_or_null(g->server));
-	json_set_new(o, "server_version", json_str_or_null(g->server_version));
-	json_set_new(o, "warmup_requests", json_int_or_null(g->warmups));
-	json_set_new(o, "body_sha256", json_str_or_null(g->body_sha256));
-	json_set_bool(o, "body_masked", g->body_masked);
-	json_set_new(o, "body", json_str_or_null(g->body));
-	return o;
+	return binfer_origin_json(g, keys);
 }
 
 json_t *

@@ -80,7 +80,10 @@ enum binfer_reason {
 const char *binfer_reason_name(enum binfer_reason r);
 
 struct binfer_endpoint {
-	char *url;
+	char *url;			/* where requests go (borrowed) */
+	char *name;			/* url without user information
+					   (http_url_public): every message and
+					   record names the endpoint so; owned */
 	struct binfer_server_info si;
 	int inflight;			/* requests submitted to it */
 	double dead_until;		/* no new request before (now_seconds) */
@@ -151,7 +154,8 @@ struct binfer_run {
 	int warmed;
 	struct binfer_tally n;
 	enum binfer_stop stop;
-	const char *stop_url;		/* STOP_GONE: the endpoint that failed last */
+	const char *stop_url;		/* STOP_GONE: the endpoint that failed last
+					   (its name) */
 };
 
 /* ------------------------------------------------------------ job.c */
@@ -169,7 +173,8 @@ enum job_status {
 struct job_prep {
 	enum job_status status;
 	struct binfer_result answer;	/* JOB_CACHED, JOB_LOCAL */
-	char *endpoint;			/* JOB_CACHED: where it was answered, or NULL */
+	char *endpoint;			/* JOB_CACHED: where it was answered (no
+					   user information), or NULL */
 	struct binfer_origin origin;	/* JOB_CACHED: the request stored with it */
 	char *error;			/* JOB_OVERFLOW: why (malloc'd) */
 };
@@ -187,7 +192,8 @@ void job_prep_release(struct job_prep *p);
  * request g: job_origin's, or a cache hit's) or a failure's (err, a reason
  * why < REASON_N; sent to endpoint, or refused before sending when it is
  * NULL) fields into the record of a job not yet J_DONE, and count the
- * run's reasons and output tokens.  The caller then sets J_DONE.
+ * run's reasons and output tokens.  The caller then sets J_DONE.  endpoint
+ * is recorded as it is: an endpoint's name, without user information.
  */
 void job_put_answer(struct binfer_run *R, struct job *j, const char *endpoint,
     const struct binfer_result *r, const struct binfer_origin *g);

@@ -184,7 +184,7 @@ mark_dead(struct binfer_run *R, int ep, const struct http_req *q, double now)
 	e->dead++;
 	e->dead_until = now + fmin(DEAD_MAX_S, ldexp(0.5, e->dead));
 	if (e->dead == 1)
-		warn("%s: no connection (%s); %s", e->url,
+		warn("%s: no connection (%s); %s", e->name,
 		    curl_easy_strerror((CURLcode)q->curl_code), R->nep > 1 ?
 		    "its requests go to the other endpoints" :
 		    "its requests are tried again (--retries)");
@@ -248,11 +248,8 @@ finish(struct binfer_run *R, struct job *j, const char *endpoint, int st,
 		/* the request that obtained r, stored with it */
 		job_origin(R, j, 1, &g);
 		if (R->o->cache_dir) {
-			char *pub = binfer_url_public(endpoint);
-
 			binfer_cache_store(R->o->cache_dir, j->hash, binfer_engine_name(R->o->engine),
-			    R->o->model_tag, pub, r, &g);
-			free(pub);
+			    R->o->model_tag, endpoint, r, &g);
 		}
 		job_put_answer(R, j, endpoint, r, &g);
 		binfer_origin_release(&g);
@@ -284,7 +281,7 @@ request_done(struct http_req *q)
 
 	assert((void *)&j->req == (void *)j);
 	assert(j->state == J_INFLIGHT && j->ep >= 0 && j->ep < R->nep);
-	endpoint = R->ep[j->ep].url;
+	endpoint = R->ep[j->ep].name;
 	R->ep[j->ep].inflight--;
 	if (no_connection(q) && mark_dead(R, j->ep, q, now_seconds())) {
 		submit(R, j, 0);	/* another endpoint, no attempt spent */

@@ -103,6 +103,7 @@ binfer_ollama_tags_digest(const json_t *tags, const char *tag, char **digest)
 
 struct probe {
 	const char *base;
+	const char *name;	/* base in messages: without user information */
 	const char *tag;
 	struct curl_slist *headers;
 	long timeout_s;
@@ -152,20 +153,21 @@ request(const struct probe *pr, const char *path, const char *body, long *status
 }
 
 /*
- * Die with "BASE WHAT: WHY", releasing the malloc'd why first, so an error
+ * Die with "NAME WHAT: WHY" (name: the base URL without user information),
+ * releasing the malloc'd why first, so an error
  * path leaves nothing allocated behind (clean under LeakSanitizer).
  */
-static void probe_fail(const char *base, const char *what, char *why)
+static void probe_fail(const char *name, const char *what, char *why)
     CTX_NORETURN;
 
 static void
-probe_fail(const char *base, const char *what, char *why)
+probe_fail(const char *name, const char *what, char *why)
 {
 	char msg[512];
 
 	snprintf(msg, sizeof(msg), "%s", why ? why : "no answer");
 	free(why);
-	die("%s%s: %s", base, what, msg);
+	die("%s%s: %s", name, what, msg);
 }
 
 /* The pause before another attempt: the retry delay doubled each time, at most 60 s. */
@@ -209,7 +211,7 @@ request_retry(const struct probe *pr, const char *path, const char *body, long *
 			for (int k = 0; k < pr->retries; k++)
 				wait += backoff_s(pr, k);
 			warn("%s%s: no server answers (%s); trying again %d time%s over %.0f s "
-			    "(--retries, --retry-delay)", pr->base, path, *why, pr->retries,
+			    "(--retries, --retry-delay)", pr->name, path, *why, pr->retries,
 			    pr->retries == 1 ? "" : "s", ceil(wait));
 		}
 		backoff_sleep(pr, attempt);
@@ -243,7 +245,7 @@ detect(const struct probe *pr)
 	enum binfer_server k = SRV_OPENAI;
 
 	if (!o && st == 0)
-		probe_fail(pr->base, "/props: no server answers", why);
+		probe_fail(pr->name, "/props: no server answers", why);
 	free(why);
 	if (json_is_object(o) && (json_object_get(o, "default_generation_settings") ||
 	    json_object_get(o, "build_info")))
@@ -289,15 +291,15 @@ ollama_digest(const struct probe *pr)
 	json_t *o = request_retry(pr, "/api/tags", NULL, &st, &why);
 
 	if (!o)
-		probe_fail(pr->base, "/api/tags: cannot list the models", why);
+		probe_fail(pr->name, "/api/tags: cannot list the models", why);
 	/* What dies below has released the list first (no leak). */
 	if (binfer_ollama_tags_digest(o, pr->tag, &digest) < 0) {
 		json_decref(o);
-		die("%s/api/tags: models: expected an array", pr->base);
+		die("%s/api/tags: models: expected an array", pr->name);
 	}
 	json_decref(o);
 	if (!digest)
-		die("%s: model %s is not there (ollama pull %s)", pr->base,
+		die("%s: model %s is not there (ollama pull %s)", pr->name,
 		    pr->tag, pr->tag);
 	return digest;
 }
@@ -342,7 +344,7 @@ probe_llamacpp(const struct probe *pr, struct binfer_server_info *si)
 
 	props = request_retry(pr, "/props", NULL, &st, &why);
 	if (!props)
-		probe_fail(pr->base, "/props: cannot read the server's properties", why);
+		probe_fail(pr->name, "/props: cannot read the server's properties", why);
 	binfer_take_str(&si->version, props, "build_info");
 	n = json_object_get(json_object_get(props, "default_generation_settings"), "n_ctx");
 	si->ctx = json_is_integer(n) ? json_integer_value(n) : -1;
@@ -402,25 +404,25 @@ probe_listed(const struct probe *pr, enum binfer_server k, struct binfer_server_
 	}
 	o = request_retry(pr, k == SRV_LMSTUDIO ? "/api/v0/models" : "/v1/models", NULL, &st, &why);
 	if (!o && st == 0)
-		probe_fail(pr->base, ": no server answers", why);
+		probe_fail(pr->name, ": no server answers", why);
 	e = model_entry(o, pr->tag);
 	if (o && !e)
 		warn("%s: the server does not list model %s: its identity is only "
-		    "its name", pr->base, pr->tag);
+		    "its name", pr->name, pr->tag);
 	if (!o)
 		warn("%s: cannot list the models (%s): the model's identity is only "
-		    "its name", pr->base, why);
+		    "its name", pr->name, why);
 	free(why);
 	listed_model(k, pr->tag, e, si);
 	json_decref(o);
 }
 
 void
-binfer_server_probe(const char *base, enum binfer_server kind, const char *model_tag,
-    const char *digest, struct curl_slist *headers, long timeout_s, int retries, long retry_delay_ms,
+binfer_server_probe(const char *base, const char *name, enum binfer_server kind,
+    const char *model_tag, const char *digest, struct curl_slist *headers, long timeout_s, int retries, long retry_delay_ms,
     const char *secret, struct binfer_server_info *si)
 {
-	struct probe pr = { base, model_tag, headers, timeout_s < 30 ? timeout_s : 30,
+	struct probe pr = { base, name, model_tag, headers, timeout_s < 30 ? timeout_s : 30,
 	    retries, retry_delay_ms, secret };
 
 	memset(si, 0, sizeof(*si));
@@ -447,7 +449,8 @@ binfer_server_probe(const char *base, enum binfer_server kind, const char *model
 static int
 answers(struct binfer_run *R, int i)
 {
-	struct probe pr = { R->ep[i].url, R->o->model_tag, R->headers, 10, 0, 0, R->secret };
+	struct probe pr = { R->ep[i].url, R->ep[i].name, R->o->model_tag, R->headers, 10, 0, 0,
+	    R->secret };
 	long st;
 	char *why;
 	json_t *o = request(&pr, "/", NULL, &st, &why);
@@ -455,7 +458,7 @@ answers(struct binfer_run *R, int i)
 	json_decref(o);
 	if (st == 0) {
 		warn("%s: no server answers; its requests go to the other endpoints (%s)",
-		    R->ep[i].url, why);
+		    R->ep[i].name, why);
 		R->ep[i].dead = 1;
 		R->ep[i].dead_until = now_seconds() + 30;
 		R->ep[i].si.ctx = -1;
@@ -470,14 +473,15 @@ agree(struct binfer_run *R, int first, int i)
 	const struct binfer_server_info *a = &R->ep[first].si, *b = &R->ep[i].si;
 
 	if (a->kind != b->kind)
-		die("%s is %s but %s is %s: one run, one kind of server", R->ep[first].url,
-		    binfer_server_name(a->kind), R->ep[i].url, binfer_server_name(b->kind));
+		die("%s is %s but %s is %s: one run, one kind of server", R->ep[first].name,
+		    binfer_server_name(a->kind), R->ep[i].name, binfer_server_name(b->kind));
 	if (a->identity && b->identity && strcmp(a->identity, b->identity) != 0) {
 		if (a->kind == SRV_OLLAMA || a->kind == SRV_OLLAMA_OPENAI)
 			die("%s and %s serve different builds of %s (digests %.12s, %.12s)",
-			    R->ep[first].url, R->ep[i].url, R->o->model_tag, a->identity, b->identity);
-		die("%s and %s serve different models for %s (%s; %s)", R->ep[first].url,
-		    R->ep[i].url, R->o->model_tag, a->identity, b->identity);
+			    R->ep[first].name, R->ep[i].name, R->o->model_tag, a->identity,
+			    b->identity);
+		die("%s and %s serve different models for %s (%s; %s)", R->ep[first].name,
+		    R->ep[i].name, R->o->model_tag, a->identity, b->identity);
 	}
 	if (b->ctx > 0 && (R->ctx <= 0 || b->ctx < R->ctx))
 		R->ctx = b->ctx;
@@ -496,7 +500,7 @@ binfer_endpoints_probe(struct binfer_run *R)
 	for (i = 0; i < R->nep; i++) {
 		if (R->nep > 1 && !answers(R, i))
 			continue;
-		binfer_server_probe(R->ep[i].url, o->server, o->model_tag, o->digest,
+		binfer_server_probe(R->ep[i].url, R->ep[i].name, o->server, o->model_tag, o->digest,
 		    R->headers, o->timeout_s, o->retries, o->retry_delay_ms, R->secret,
 		    &R->ep[i].si);
 		if (first < 0)
@@ -504,7 +508,7 @@ binfer_endpoints_probe(struct binfer_run *R)
 		agree(R, first, i);
 	}
 	if (first < 0)
-		die("%s: no server answers at any endpoint", R->ep[0].url);
+		die("%s: no server answers at any endpoint", R->ep[0].name);
 	R->kind = R->ep[first].si.kind;
 	R->version = R->ep[first].si.version;
 	R->identity = R->ep[first].si.identity;
@@ -513,7 +517,7 @@ binfer_endpoints_probe(struct binfer_run *R)
 	unlocked = binfer_unlocked(R->kind, o->extra);
 	if (unlocked)
 		warn("%s: server kind %s: cannot lock %s (the server's own settings apply; "
-		    "see --server and --extra)", R->ep[first].url, binfer_server_name(R->kind),
+		    "see --server and --extra)", R->ep[first].name, binfer_server_name(R->kind),
 		    unlocked);
 	free(unlocked);
 }
@@ -549,7 +553,8 @@ void
 binfer_warm_up(struct binfer_run *R, const struct job *first)
 {
 	const struct binfer_opts *o = R->o;
-	struct probe pr = { NULL, o->model_tag, R->headers, o->timeout_s, 0, 0, R->secret };
+	struct probe pr = { NULL, NULL, o->model_tag, R->headers, o->timeout_s, 0, 0,
+	    R->secret };
 	json_t *ans;
 	char *s, *why;
 	int i, k;
@@ -560,13 +565,14 @@ binfer_warm_up(struct binfer_run *R, const struct job *first)
 	s = warmup_body(R, first);
 	for (i = 0; i < R->nep; i++) {
 		pr.base = R->ep[i].url;
+		pr.name = R->ep[i].name;
 		for (k = 0; k < o->warmup && !ctx_interrupted; k++) {
 			R->ep[i].warmups++;	/* recorded with each request */
 			ans = request(&pr, o->api_path, s, &status, &why);
 			json_decref(ans);
 			if (!why)
 				continue;
-			warn("%s%s: warm-up request %d failed: %s", pr.base, o->api_path,
+			warn("%s%s: warm-up request %d failed: %s", pr.name, o->api_path,
 			    k + 1, why);
 			free(why);
 			break;

@@ -1,9 +1,10 @@
 /*
  * text.c - the text binfer writes into prompts and reads out of answers:
  * {name} placeholders of a prompt template, an answer's raw text with its
- * thinking and without it, and an API key (or a URL's user information)
- * masked wherever it would be printed.  Plain functions of their arguments; they call nothing of
- * binfer's.
+ * thinking and without it, and an API key masked wherever it would be
+ * printed (a URL's user information is left out by common/http.c's
+ * http_url_public).  Plain functions of their arguments; they call
+ * nothing of binfer's.
  */
 #include <ctype.h>
 #include <string.h>
@@ -144,25 +145,4 @@ binfer_mask_json(json_t *v, const char *secret)
 	json_object_foreach(v, k, e)
 		n += binfer_mask_json(e, secret);
 	return n;
-}
-
-char *
-binfer_url_public(const char *url)
-{
-	const char *host = strstr(url, "://"), *end, *at;
-	struct buf b = BUF_INIT;
-
-	if (!host)
-		return xstrdup(url);
-	host += 3;
-	end = host + strcspn(host, "/?#");
-	at = memchr(host, '@', (size_t)(end - host));
-	if (!at)
-		return xstrdup(url);
-	/* the last '@' before the path ends the user information */
-	while (memchr(at + 1, '@', (size_t)(end - at - 1)))
-		at = memchr(at + 1, '@', (size_t)(end - at - 1));
-	buf_add(&b, url, (size_t)(host - url));
-	buf_adds(&b, at + 1);
-	return buf_detach(&b, NULL);
 }

@@ -1,0 +1,1 @@
+expected an http:// or https:// URL, got 'ftp://h'$
