@@ -95,36 +95,38 @@
 
 enum bst_metric { M_ACC, M_HALL, M_TOK, M_COMP, M_CITE };
 
-/* One scored record (one rater's scores of one response). */
+/* One scored record (one rater's scores of one response).  A 100-times
+ * study holds 740,000 of them: pointers first, then the reals, then the
+ * small counts and flags in a byte each, so that no padding is left. */
 struct bst_obs {
 	char *site, *question, *model, *complexity, *tier, *sector, *lm;
 	char *family;		/* model_family, or NULL */
 	char *rater, *rater_kind, *reason;
-	char cond;		/* 'A', 'B', or 'V' for a variant condition */
 	const char *cname;	/* the condition's name ("A", "B", "B-plain") */
-	int excluded;
-	int fa, hc, comp, cf;	/* cf -1: not applicable */
-	unsigned cats;		/* hallucination categories present (bits) */
-	double tok, reftok;	/* input_token_count, ref_token_count */
-	int has_reftok;
-	double gold_cov;	/* gold_coverage 0..1, or -1 when absent */
-	/* A<->B parity (bctx, issue 16): -1 when absent or null */
-	double par_b_in_a, par_a_in_b, par_code_b_in_a, par_code_a_in_b;
-	int drift;		/* pair_drift: 1, 0, or -1 when absent or null */
-	/* fact parity (bctx, issue 28): -1 when absent or null */
-	double facts_b_in_a, facts_a_in_b;
-	long facts_changed;	/* facts_changed_count (or the list's length) */
 	char *fact_eg;		/* the first changed fact, "key: a -> b", or NULL */
-	int rubric;		/* BST_R000, BST_R002 or BST_R004 */
-	int primary;
-	int self_check;		/* bscore-merge's self_check flag */
-	double q, t1, t2;	/* 002 quality_score; 004 tracks 1 and 2 */
 	json_t *rec;		/* the whole record, kept for --html only */
 	const char *file;
 	unsigned long line;
+	double tok, reftok;	/* input_token_count, ref_token_count */
+	double gold_cov;	/* gold_coverage 0..1, or -1 when absent */
+	/* A<->B parity (bctx, issue 16): -1 when absent or null */
+	double par_b_in_a, par_a_in_b, par_code_b_in_a, par_code_a_in_b;
+	/* fact parity (bctx, issue 28): -1 when absent or null */
+	double facts_b_in_a, facts_a_in_b;
+	double q, t1, t2;	/* 002 quality_score; 004 tracks 1 and 2 */
+	long facts_changed;	/* facts_changed_count (or the list's length) */
+	int hc;			/* hallucination_count */
 	/* sort keys (bst_keys): the natural rank of site and question, the
 	 * byte-order rank of model; 0 when not set */
 	unsigned ksite, kquestion, kmodel;
+	unsigned char cats;	/* hallucination categories present (bits) */
+	char cond;		/* 'A', 'B', or 'V' for a variant condition */
+	signed char fa, comp, cf;	/* cf -1: not applicable */
+	signed char excluded, has_reftok;
+	signed char drift;	/* pair_drift: 1, 0, or -1 when absent or null */
+	signed char rubric;	/* BST_R000, BST_R002 or BST_R004 */
+	signed char primary;
+	signed char self_check;	/* bscore-merge's self_check flag */
 };
 
 enum { BST_R000, BST_R002, BST_R004 };

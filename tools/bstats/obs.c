@@ -193,41 +193,44 @@ ranks(const struct bst_strs *h, int natural)
 	return rank;
 }
 
-enum key { K_SITE, K_QUESTION, K_MODEL };
-
-static const char *
-key_str(const struct bst_obs *o, enum key k)
-{
-	return k == K_SITE ? o->site : k == K_QUESTION ? o->question : o->model;
-}
-
-static unsigned *
-key_of(struct bst_obs *o, enum key k)
-{
-	return k == K_SITE ? &o->ksite : k == K_QUESTION ? &o->kquestion :
-	    &o->kmodel;
-}
-
-/* Key k of the ratings v[a][0..n[a]) of the three arrays: the index of
- * its string among the distinct ones, then that string's rank. */
+/*
+ * The sort keys of the ratings v[a][0..n[a]) of the three arrays, in two
+ * passes over them: each rating's site, question and model as the index of
+ * its string among the distinct ones of its kind, then as that string's
+ * rank (natural for site and question, bytes for model).
+ */
 static void
-key_field(struct bst_obs *const v[3], const size_t n[3], enum key k,
-    int natural)
+key_fields(struct bst_obs *const v[3], const size_t n[3])
 {
-	struct bst_strs h = { 0 };
-	unsigned *rank;
+	struct bst_strs site = { 0 }, question = { 0 }, model = { 0 };
+	unsigned *rs, *rq, *rm;
+	struct bst_obs *o;
 	size_t a, i;
 
 	for (a = 0; a < 3; a++)
-		for (i = 0; i < n[a]; i++)
-			*key_of(&v[a][i], k) = (unsigned)bst_strs_add(&h,
-			    key_str(&v[a][i], k));
-	rank = ranks(&h, natural);
+		for (i = 0; i < n[a]; i++) {
+			o = &v[a][i];
+			o->ksite = (unsigned)bst_strs_add(&site, o->site);
+			o->kquestion = (unsigned)bst_strs_add(&question,
+			    o->question);
+			o->kmodel = (unsigned)bst_strs_add(&model, o->model);
+		}
+	rs = ranks(&site, 1);
+	rq = ranks(&question, 1);
+	rm = ranks(&model, 0);
 	for (a = 0; a < 3; a++)
-		for (i = 0; i < n[a]; i++)
-			*key_of(&v[a][i], k) = rank[*key_of(&v[a][i], k)];
-	free(rank);
-	bst_strs_free(&h);
+		for (i = 0; i < n[a]; i++) {
+			o = &v[a][i];
+			o->ksite = rs[o->ksite];
+			o->kquestion = rq[o->kquestion];
+			o->kmodel = rm[o->kmodel];
+		}
+	free(rs);
+	free(rq);
+	free(rm);
+	bst_strs_free(&site);
+	bst_strs_free(&question);
+	bst_strs_free(&model);
 }
 
 void
@@ -236,9 +239,7 @@ bst_keys(struct bst_study *s)
 	struct bst_obs *const v[3] = { s->obs, s->sec, s->alt };
 	const size_t n[3] = { s->nobs, s->nsec, s->nalt };
 
-	key_field(v, n, K_SITE, 1);
-	key_field(v, n, K_QUESTION, 1);
-	key_field(v, n, K_MODEL, 0);
+	key_fields(v, n);
 }
 
 /* ---------------------------------------------------------- the order */
