@@ -147,8 +147,8 @@ test_undo(void)
 		die_errno("%s", p);
 	put("u/fig/theirs.txt", "theirs\n");
 	errno = 0;
-	TAP_OK(atomic_group_commit(g, &bad) < 0 && errno == ENOTEMPTY,
-	    "a failed rename fails the commit (ENOTEMPTY)");
+	TAP_OK(atomic_group_commit(g, &bad) < 0 && errno == EEXIST,
+	    "a directory made meanwhile fails the commit (EEXIST)");
 	TAP_IS_STR(bad, p, "... naming the path that failed");
 	IS_TEXT("u/a.txt", "old a\n", "a replaced file is put back");
 	IS_TEXT("u/b.txt", "(absent)", "a new file is removed");
