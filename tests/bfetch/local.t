@@ -15,13 +15,7 @@
 # run exited 0.)
 . "${0%/*}/../lib/tap.sh"
 . "${0%/*}/lib.sh"
-SHIM=$CTXBENCH_BUILD/torture/torture.so
-[ -f "$SHIM" ] || skip_all "$SHIM not built (make all builds it)"
-command -v jq >/dev/null || skip_all "jq not installed"
-# The shim replaces malloc, as AddressSanitizer's runtime does
-# (tests/torture/smoke.t).
-[ -z "${CTXBENCH_ASAN:-}" ] ||
-    skip_all "the torture shim replaces malloc, as AddressSanitizer does: make torture runs the ordinary build"
+need_shim
 start_server
 FIRST=$BASE/docs/index.html
 {
