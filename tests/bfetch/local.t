@@ -74,4 +74,12 @@ for place in curl_url_set curl_multi_perform htmlParseChunk; do
 	    "$what: --resume archives the pages of an undisturbed run"
 	ok test ! -e "$D/arch/manifest-superseded.ndjson"
 done
+
+# A URL given with user information: the message shows it without.
+SECRET=$(printf '%s' "$FIRST" | sed 's|^http://|http://reader:s3cret@|')
+job S1 A "$SECRET" >"$T/jobs"
+fetch "$T/userinfo" LD_PRELOAD="$SHIM" TORTURE_ALLOC_IN=curl_url_set
+is "$rc" 1 "out of memory parsing a URL with user information: exit 1"
+is "$(cat "$T/err")" "bfetch: out of memory parsing the URL $FIRST" \
+    "out of memory parsing a URL with user information: the URL shown without it"
 done_testing
