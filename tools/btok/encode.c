@@ -22,8 +22,10 @@
  * special tokens are matched) in a struct pctx on the stack of btok_encode.
  */
 #include <assert.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ctx.h"
 #include "btok.h"
@@ -217,6 +219,40 @@ hpop(struct work *w)
 		i = m;
 	}
 	return top;
+}
+
+/*
+ * Ask for huge pages in the block p[0..len) (where the kernel gives them on
+ * request): the symbols of a long piece are written once, front to back,
+ * and a fault per 4 KiB page would cost more than the writing.
+ */
+static void
+advise_huge(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t b = ((uintptr_t)p + len) & ~(huge - 1);
+
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+	(void)p, (void)len;
+#endif
+}
+
+/* Room for n symbols in w (which holds none): one block for a long piece,
+   rather than the doublings of sym_add. */
+static void
+sym_reserve(struct work *w, size_t n)
+{
+	assert(w->ns == 0);
+	if (w->cs >= n || n <= WORK_KEEP)
+		return;
+	free(w->s);
+	w->s = xreallocarray(NULL, n, sizeof *w->s);
+	w->cs = n;
+	advise_huge(w->s, n * sizeof *w->s);
 }
 
 static void
@@ -669,6 +705,7 @@ model_piece(struct btok_enc *e, const char *p, size_t n, struct btok_ids *out)
 		return;
 	}
 	e->w.ns = 0;
+	sym_reserve(&e->w, n);
 	if (h->bytelevel) {
 		/* Byte-level: one symbol per byte. */
 		for (size_t i = 0; i < n; i++)
