@@ -7,8 +7,9 @@
 # (main.c plus files only it needs, built into build/lib/libNAME.a so unit
 # tests and fuzz targets can link them); tools/NAME/tool.mk may add
 # LDLIBS_NAME, and may set LINK_NAME: the libraries and flags of the
-# program's own link, in place of LDLIBS_NAME and the common ones.  Unit tests tests/NAME/unit-*.c become build/tests/NAME/unit-*
-# and are run from the .t scripts.  Fuzz targets are tests/fuzz/*.c.
+# program's own link, in place of LDLIBS_NAME and the common ones.  Unit
+# tests tests/NAME/unit-*.c become build/tests/NAME/unit-* and are run from
+# the .t scripts.  Fuzz targets are tests/fuzz/*.c.
 
 VERSION   = 0.1.0
 PREFIX   ?= /usr/local
