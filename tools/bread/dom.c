@@ -238,7 +238,7 @@ bread_js_len(const char *s, size_t n)
 static int
 is_text(const xmlNode *n)
 {
-	return n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE;
+	return bread_is_text(n);
 }
 
 /* The text nodes of n's textContent, in order, through a callback state. */
@@ -405,6 +405,48 @@ bread_inner_len(const xmlNode *n, int normalize)
 		if (is_text(c) && c->content)
 			feed(&t, (const char *)c->content);
 	return t.len;
+}
+
+void
+bread_tsum_text(const char *s, struct bread_tsum *ts)
+{
+	struct tstate t;
+	uint32_t cp;
+
+	memset(ts, 0, sizeof *ts);
+	if (*s == '\0')
+		return;
+	memset(&t, 0, sizeof t);
+	t.normalize = 1;
+	feed(&t, s);
+	ts->len = t.len;
+	ts->any = t.started;
+	(void)bread_u8((const unsigned char *)s, &cp);
+	ts->lead = !ts->any || bread_js_space(cp);
+	ts->trail = !ts->any || t.run > 0;
+}
+
+void
+bread_tsum_cat(struct bread_tsum *a, const struct bread_tsum *b)
+{
+	int lead;
+
+	if (!b->any) {
+		if (b->lead) {
+			a->trail = 1;
+			if (!a->any)
+				a->lead = 1;
+		}
+		return;
+	}
+	if (!a->any) {
+		lead = a->lead || b->lead;
+		*a = *b;
+		a->lead = lead;
+		return;
+	}
+	a->len += b->len + (a->trail || b->lead ? 1 : 0);
+	a->trail = b->trail;
 }
 
 static int

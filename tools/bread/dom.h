@@ -67,6 +67,31 @@ size_t bread_js_len(const char *s, size_t n);
  */
 void bread_inner_text(const xmlNode *n, int normalize, struct buf *out);
 size_t bread_inner_len(const xmlNode *n, int normalize);
+/*
+ * The normalized inner text length (bread_inner_len(n, 1)) in pieces: the
+ * summary of each text node, joined in document order, gives the length of
+ * their concatenation, so that the lengths of nested elements come from one
+ * walk.  len counts the UTF-16 units from the first to the last character
+ * that is not white space, each white space run between as one; any is 1
+ * when there is such a character; lead and trail are 1 when the text starts
+ * or ends with white space (with any == 0: when it has white space at all).
+ * All zero is the empty text.
+ */
+struct bread_tsum {
+	size_t len;
+	int any, lead, trail;
+};
+
+/* The summary of the text s (NUL-terminated UTF-8). */
+void bread_tsum_text(const char *s, struct bread_tsum *ts);
+/* a becomes the summary of a's text followed by b's. */
+void bread_tsum_cat(struct bread_tsum *a, const struct bread_tsum *b);
+/* 1 when n is a text node of textContent (text or CDATA). */
+static inline int
+bread_is_text(const xmlNode *n)
+{
+	return n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE;
+}
 /* 1 when n's textContent has a character that is not white space. */
 int bread_has_text(const xmlNode *n);
 /* Raw textContent (appended) and its UTF-16 length. */

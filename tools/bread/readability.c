@@ -42,8 +42,12 @@
 
 struct rinfo {
 	double score;
+	double ld;		/* link density, when ld_state is LD_DONE */
 	int datatable;		/* _readabilityDataTable: -1 unset, 0, 1 */
+	int ld_state;		/* LD_NONE, LD_WANTED by top_candidates, LD_DONE */
 };
+
+enum { LD_NONE, LD_WANTED, LD_DONE };
 
 #define ARENA_BLOCK 1024
 struct arena {
@@ -91,6 +95,7 @@ info_new(struct rd *rd, xmlNodePtr n)
 			static struct rinfo sink;
 			sink.score = 0;
 			sink.datatable = -1;
+			sink.ld_state = LD_NONE;
 			return &sink;
 		}
 		a->blocks[a->nblocks++] = xcalloc(ARENA_BLOCK, sizeof(struct rinfo));
@@ -99,6 +104,7 @@ info_new(struct rd *rd, xmlNodePtr n)
 	r = &a->blocks[a->nblocks - 1][a->used++];
 	r->score = 0;
 	r->datatable = -1;
+	r->ld_state = LD_NONE;
 	n->_private = r;
 	bread_nvec_push(&rd->infos, n);
 	return r;
@@ -2470,18 +2476,120 @@ score_paragraphs(struct rd *rd, const struct nvec *to_score, struct nvec *cands)
 	}
 }
 
+/*
+ * One candidate open in link_densities' walk: its text so far and its link
+ * text, summed link by link in document order as _getLinkDensity does.
+ */
+struct open_cand {
+	xmlNodePtr n;
+	struct bread_tsum ts;
+	double ll;
+};
+
+/* Close the innermost open candidate: its density, its text to its parent. */
+static void
+close_cand(struct open_cand *st, size_t *depth)
+{
+	struct open_cand *o = &st[--*depth];
+	struct rinfo *r = info_get(o->n);
+
+	r->ld = o->ts.len ? o->ll / (double)o->ts.len : 0;
+	r->ld_state = LD_DONE;
+	if (*depth)
+		bread_tsum_cat(&st[*depth - 1].ts, &o->ts);
+}
+
+/* Node n entered: a link counts in every open candidate, text in the innermost. */
+static void
+enter_node(xmlNodePtr n, struct open_cand *st, size_t depth)
+{
+	struct bread_tsum ts;
+	const char *href;
+	double coef, len;
+	size_t i;
+
+	if (bread_tag_is(n, "a")) {
+		href = bread_attr(n, "href");
+		coef = href && href[0] == '#' && href[1] ? 0.3 : 1;
+		len = (double)bread_inner_len(n, 1);
+		for (i = 0; i < depth; i++)
+			st[i].ll += len * coef;
+	} else if (bread_is_text(n) && n->content) {
+		bread_tsum_text((const char *)n->content, &ts);
+		bread_tsum_cat(&st[depth - 1].ts, &ts);
+	}
+}
+
+/* After n's subtree: close what ends there; the next node, NULL after root. */
+static xmlNodePtr
+leave_node(xmlNodePtr n, const xmlNode *root, struct open_cand *st, size_t *depth)
+{
+	for (;;) {
+		if (*depth && st[*depth - 1].n == n)
+			close_cand(st, depth);
+		if (n == root)
+			return NULL;
+		if (n->next != NULL)
+			return n->next;
+		n = n->parent;
+	}
+}
+
+/*
+ * link_density of every element marked LD_WANTED under root, in one walk
+ * instead of two walks of each candidate's subtree: the inner text lengths
+ * are joined from each text node's summary, and the link lengths added to
+ * each open candidate in document order, so that every density is the
+ * same double.
+ */
+static void
+link_densities(xmlNodePtr root)
+{
+	struct open_cand *st = NULL;
+	size_t depth = 0, cap = 0;
+	struct rinfo *r;
+	xmlNodePtr n = root;
+
+	while (n != NULL) {
+		if (depth)
+			enter_node(n, st, depth);
+		if (n->type == XML_ELEMENT_NODE) {
+			if ((r = info_get(n)) != NULL && r->ld_state == LD_WANTED) {
+				if (depth == cap)
+					st = xreallocarray(st, cap = cap ? 2 * cap : 32, sizeof *st);
+				memset(&st[depth], 0, sizeof *st);
+				st[depth++].n = n;
+			}
+			if (n->children != NULL) {
+				n = n->children;
+				continue;
+			}
+		}
+		n = leave_node(n, root, st, &depth);
+	}
+	free(st);
+}
+
 /* The N_TOP_CANDIDATES best candidates, scores scaled by link density. */
 static size_t
-top_candidates(const struct nvec *cands, xmlNodePtr top[N_TOP_CANDIDATES])
+top_candidates(struct rd *rd, const struct nvec *cands,
+    xmlNodePtr top[N_TOP_CANDIDATES])
 {
 	size_t ntop = 0, i, t, k;
+	struct rinfo *r;
 
+	for (i = 0; i < cands->n; i++)
+		info_get(cands->v[i])->ld_state = LD_WANTED;
+	link_densities(xmlDocGetRootElement(rd->doc));
 	for (i = 0; i < cands->n; i++) {
 		xmlNodePtr c = cands->v[i];
-		struct rinfo *r = info_get(c);
 
+		r = info_get(c);
 		assert(r != NULL);
-		r->score = r->score * (1 - link_density(c));
+		/* a candidate out of the document since it was scored */
+		if (r->ld_state != LD_DONE)
+			r->ld = link_density(c);
+		r->score = r->score * (1 - r->ld);
 		for (t = 0; t < N_TOP_CANDIDATES; t++) {
 			if (t >= ntop || r->score > info_get(top[t])->score) {
 				k = ntop < N_TOP_CANDIDATES ? ntop : N_TOP_CANDIDATES - 1;
@@ -2638,7 +2746,7 @@ grab_once(struct rd *rd, xmlNodePtr page, struct buf *mb)
 
 	walk_document(rd, mb, &to_score);
 	score_paragraphs(rd, &to_score, &cands);
-	ntop = top_candidates(&cands, top);
+	ntop = top_candidates(rd, &cands, top);
 	bread_nvec_free(&cands);
 	bread_nvec_free(&to_score);
 	tc = pick_candidate(rd, page, top, ntop);
