@@ -4,8 +4,10 @@
  * bounded by libxml2's own limit (256 without XML_PARSE_HUGE), but nothing
  * in bread recurses on the tree anyway.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "ctx.h"
+#include "err.h"
 #include "dom.h"
 
 void
@@ -112,6 +114,71 @@ bread_by_tag(xmlNodePtr root, const char *tag, struct nvec *out)
 	for (n = root->children; n != NULL; n = bread_walk(n, root, 0))
 		if (bread_tag_is(n, tag))
 			bread_nvec_push(out, n);
+}
+
+void
+bread_tagset_init(struct bread_tagset *ts, xmlNodePtr root,
+    const char *const *tags)
+{
+	xmlNodePtr n;
+	size_t k;
+
+	ts->root = root;
+	ts->tags = tags;
+	for (ts->ntags = 0; tags[ts->ntags] != NULL; ts->ntags++)
+		continue;
+	ts->lists = xcalloc(ts->ntags ? ts->ntags : 1, sizeof *ts->lists);
+	if (root == NULL || root->type != XML_ELEMENT_NODE)
+		return;
+	for (n = root->children; n != NULL; n = bread_walk(n, root, 0)) {
+		if (n->type != XML_ELEMENT_NODE || n->name == NULL)
+			continue;
+		for (k = 0; k < ts->ntags; k++) {
+			if (bread_tag_is(n, tags[k])) {
+				bread_nvec_push(&ts->lists[k], n);
+				break;
+			}
+		}
+	}
+}
+
+int
+bread_tagset_get(const struct bread_tagset *ts, const char *tag,
+    struct nvec *out)
+{
+	const struct nvec *l;
+	size_t k, i;
+
+	for (k = 0; k < ts->ntags && strcmp(ts->tags[k], tag) != 0; k++)
+		continue;
+	if (k == ts->ntags)
+		return 0;
+	l = &ts->lists[k];
+	for (i = 0; i < l->n; i++)
+		if (bread_tag_is(l->v[i], tag) && bread_inside(l->v[i], ts->root))
+			bread_nvec_push(out, l->v[i]);
+	return 1;
+}
+
+void
+bread_tagset_free(struct bread_tagset *ts)
+{
+	size_t k;
+
+	for (k = 0; k < ts->ntags; k++)
+		bread_nvec_free(&ts->lists[k]);
+	free(ts->lists);
+	ts->lists = NULL;
+	ts->ntags = 0;
+}
+
+int
+bread_inside(const xmlNode *n, const xmlNode *root)
+{
+	for (n = n->parent; n != NULL; n = n->parent)
+		if (n == root)
+			return 1;
+	return 0;
 }
 
 size_t

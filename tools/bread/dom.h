@@ -48,6 +48,35 @@ xmlNodePtr bread_walk(xmlNodePtr n, const xmlNode *root, int skipkids);
 void bread_by_tag(xmlNodePtr root, const char *tag, struct nvec *out);
 size_t bread_count_tag(xmlNodePtr root, const char *tag);
 
+/*
+ * The descendant elements of root named by each of several tags, found in
+ * one walk instead of one bread_by_tag walk each.  It stands for
+ * bread_by_tag(root, tag) for as long as the tree under root changes only
+ * by removals, by renaming elements away from the set's tags, and by
+ * adding subtrees that hold none of them (never by moving a node, or
+ * renaming to a tag of the set): each get gives the elements still under
+ * root and still so named, in tree order.
+ */
+struct bread_tagset {
+	const xmlNode *root;
+	const char *const *tags;	/* borrowed, NULL-terminated */
+	struct nvec *lists;		/* one per tag */
+	size_t ntags;
+};
+
+/* Walk root once for tags (borrowed: they must outlive ts). */
+void bread_tagset_init(struct bread_tagset *ts, xmlNodePtr root,
+    const char *const *tags);
+/*
+ * bread_by_tag(root, tag, out) from the set: 1 when tag is one of the
+ * set's, 0 (out untouched) when not.
+ */
+int bread_tagset_get(const struct bread_tagset *ts, const char *tag,
+    struct nvec *out);
+void bread_tagset_free(struct bread_tagset *ts);
+/* 1 when root is a proper ancestor of n. */
+int bread_inside(const xmlNode *n, const xmlNode *root);
+
 /* Tree edits without text-node merging. */
 void bread_append(xmlNodePtr parent, xmlNodePtr child);
 void bread_insert_before(xmlNodePtr ref, xmlNodePtr node);

@@ -66,6 +66,7 @@ struct rd {
 	struct arena arena;
 	struct nvec infos;	/* nodes whose _private we set */
 	struct buf tmp;
+	const struct bread_tagset *tags;	/* by_tag's, while one is in force */
 };
 
 static void
@@ -73,6 +74,19 @@ bury(struct rd *rd, xmlNodePtr n)
 {
 	xmlUnlinkNode(n);
 	bread_nvec_push(&rd->grave, n);
+}
+
+/*
+ * bread_by_tag(root, tag, out), from rd's tag set when one for root, with
+ * tag among its tags, is in force.
+ */
+static void
+by_tag(const struct rd *rd, xmlNodePtr root, const char *tag, struct nvec *out)
+{
+	if (rd->tags != NULL && rd->tags->root == root &&
+	    bread_tagset_get(rd->tags, tag, out))
+		return;
+	bread_by_tag(root, tag, out);
 }
 
 static struct rinfo *
@@ -763,7 +777,7 @@ remove_tags(struct rd *rd, xmlNodePtr root, const char *tag)
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	bread_by_tag(root, tag, &v);
+	by_tag(rd, root, tag, &v);
 	for (i = v.n; i-- > 0; )
 		if (v.v[i]->parent)
 			bury(rd, v.v[i]);
@@ -805,10 +819,14 @@ single_image(const xmlNode *n)
 static void
 unwrap_noscript_images(struct rd *rd, xmlNodePtr root)
 {
+	static const char *const tags[] = { "img", "noscript", NULL };
+	struct bread_tagset ts;
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	bread_by_tag(root, "img", &v);
+	/* one walk: removing images removes no <noscript> */
+	bread_tagset_init(&ts, root, tags);
+	(void)bread_tagset_get(&ts, "img", &v);
 	for (i = 0; i < v.n; i++) {
 		const xmlAttr *a;
 		int keep = 0;
@@ -825,7 +843,8 @@ unwrap_noscript_images(struct rd *rd, xmlNodePtr root)
 			bury(rd, v.v[i]);
 	}
 	v.n = 0;
-	bread_by_tag(root, "noscript", &v);
+	(void)bread_tagset_get(&ts, "noscript", &v);
+	bread_tagset_free(&ts);
 	for (i = 0; i < v.n; i++) {
 		xmlNodePtr ns = v.v[i], prev, img;
 		if (!single_image(ns) || ns->parent == NULL)
@@ -917,7 +936,6 @@ prep_document(struct rd *rd)
 
 	if (root == NULL)
 		return;
-	remove_tags(rd, root, "style");
 	if ((body = doc_body(rd->doc)) != NULL) {
 		replace_brs(rd, body);
 		remove_heading_anchors(rd, body);
@@ -1495,7 +1513,7 @@ get_jsonld(struct rd *rd, struct jsonld *out)
 	memset(out, 0, sizeof *out);
 	if (root == NULL)
 		return;
-	bread_by_tag(root, "script", &v);
+	by_tag(rd, root, "script", &v);
 	for (i = 0; i < v.n && !out->found; i++) {
 		type = bread_attr(v.v[i], "type");
 		if (type == NULL || strcmp(type, "application/ld+json") != 0)
@@ -1826,7 +1844,7 @@ mark_data_tables(struct rd *rd, xmlNodePtr root)
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	bread_by_tag(root, "table", &v);
+	by_tag(rd, root, "table", &v);
 	for (i = 0; i < v.n; i++)
 		info_new(rd, v.v[i])->datatable = bread_data_table(v.v[i]);
 	bread_nvec_free(&v);
@@ -1909,7 +1927,7 @@ fix_lazy_figures(struct rd *rd, xmlNodePtr root)
 	size_t i;
 	int kind;
 
-	bread_by_tag(root, "figure", &v);
+	by_tag(rd, root, "figure", &v);
 	for (i = 0; i < v.n; i++) {
 		f = v.v[i];
 		for (a = f->properties; a; a = a->next) {
@@ -2148,7 +2166,7 @@ clean_conditionally(struct rd *rd, xmlNodePtr e, const char *tag)
 
 	if (!(rd->flags & FLAG_CLEAN_CONDITIONALLY))
 		return;
-	bread_by_tag(e, tag, &v);
+	by_tag(rd, e, tag, &v);
 	for (i = v.n; i-- > 0; )
 		if (v.v[i]->parent && conditionally_remove(rd, v.v[i], tag))
 			bury(rd, v.v[i]);
@@ -2192,7 +2210,7 @@ clean_tag(struct rd *rd, xmlNodePtr e, const char *tag)
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	bread_by_tag(e, tag, &v);
+	by_tag(rd, e, tag, &v);
 	for (i = v.n; i-- > 0; ) {
 		if (!v.v[i]->parent)
 			continue;
@@ -2211,11 +2229,24 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 {
 	static const char *const cleaned[] = { "object", "embed", "footer", "link", "aside", NULL };
 	static const char *const cleaned2[] = { "iframe", "input", "textarea", "select", "button", NULL };
+	/*
+	 * Every tag looked for below, found in one walk: until the last
+	 * look-up, the article changes by removals, by renaming <h1> to <h2>
+	 * after the last look-up of either, and by images added to figures.
+	 */
+	static const char *const looked[] = {
+		"table", "figure", "form", "fieldset", "object", "embed",
+		"footer", "link", "aside", "iframe", "input", "textarea",
+		"select", "button", "h1", "h2", "ul", "div", "p", "br", NULL
+	};
 	const char *const *t;
 	struct nvec v = { NULL, 0, 0 };
+	struct bread_tagset ts;
 	xmlNodePtr c, next;
 	size_t i;
 
+	bread_tagset_init(&ts, ac, looked);
+	rd->tags = &ts;
 	mark_data_tables(rd, ac);
 	fix_lazy_figures(rd, ac);
 	clean_conditionally(rd, ac, "form");
@@ -2245,8 +2276,8 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 	for (t = cleaned2; *t; t++)
 		clean_tag(rd, ac, *t);
 	/* _cleanHeaders */
-	bread_by_tag(ac, "h1", &v);
-	bread_by_tag(ac, "h2", &v);
+	by_tag(rd, ac, "h1", &v);
+	by_tag(rd, ac, "h2", &v);
 	for (i = v.n; i-- > 0; )
 		if (v.v[i]->parent && class_weight(rd, v.v[i]) < 0)
 			bury(rd, v.v[i]);
@@ -2254,12 +2285,12 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 	clean_conditionally(rd, ac, "table");
 	clean_conditionally(rd, ac, "ul");
 	clean_conditionally(rd, ac, "div");
-	bread_by_tag(ac, "h1", &v);
+	by_tag(rd, ac, "h1", &v);
 	for (i = 0; i < v.n; i++)
 		set_tag(v.v[i], "h2");
 	v.n = 0;
 	/* remove extra paragraphs */
-	bread_by_tag(ac, "p", &v);
+	by_tag(rd, ac, "p", &v);
 	for (i = v.n; i-- > 0; ) {
 		xmlNodePtr p = v.v[i];
 		if (!p->parent)
@@ -2271,7 +2302,7 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 			bury(rd, p);
 	}
 	v.n = 0;
-	bread_by_tag(ac, "br", &v);
+	by_tag(rd, ac, "br", &v);
 	for (i = 0; i < v.n; i++) {
 		xmlNodePtr n = next_node(v.v[i]->next);
 		if (n && bread_tag_is(n, "p") && v.v[i]->parent)
@@ -2279,7 +2310,7 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 	}
 	v.n = 0;
 	/* remove single-cell tables */
-	bread_by_tag(ac, "table", &v);
+	by_tag(rd, ac, "table", &v);
 	for (i = 0; i < v.n; i++) {
 		xmlNodePtr table = v.v[i], tbody, row, cell;
 		int phr = 1;
@@ -2300,6 +2331,8 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 		bread_nvec_push(&rd->grave, table);
 	}
 	bread_nvec_free(&v);
+	rd->tags = NULL;
+	bread_tagset_free(&ts);
 }
 
 /* Replace the children of page with copies of those of cache (page.innerHTML = ...). */
@@ -2862,17 +2895,25 @@ static xmlNodePtr
 rd_parse(struct rd *rd, size_t threshold)
 {
 	xmlNodePtr root = xmlDocGetRootElement(rd->doc);
-	struct jsonld jl;
+	static const char *const early[] = { "script", "noscript", "style", NULL };
+	struct bread_tagset ts;
 	xmlNodePtr ac;
+	struct jsonld jl;
 
 	if (root == NULL) {
 		rd->title = xstrdup("");
 		return NULL;
 	}
 	unwrap_noscript_images(rd, root);
+	/* until the <style> elements go, only removals: one walk finds all three */
+	bread_tagset_init(&ts, root, early);
+	rd->tags = &ts;
 	get_jsonld(rd, &jl);
 	remove_tags(rd, root, "script");
 	remove_tags(rd, root, "noscript");
+	remove_tags(rd, root, "style");
+	rd->tags = NULL;
+	bread_tagset_free(&ts);
 	prep_document(rd);
 	get_metadata(rd, &jl);
 	free(jl.title);
@@ -2918,11 +2959,20 @@ render_whole(struct rd *rd, const struct bread_opts *o, struct buf *out)
 {
 	xmlNodePtr root = xmlDocGetRootElement(rd->doc), body;
 
+	static const char *const gone[] = {
+		"script", "style", "noscript", "template", NULL
+	};
+	struct bread_tagset ts;
+	const char *const *t;
+
 	if (root) {
-		remove_tags(rd, root, "script");
-		remove_tags(rd, root, "style");
-		remove_tags(rd, root, "noscript");
-		remove_tags(rd, root, "template");
+		/* removals only: one walk finds all four */
+		bread_tagset_init(&ts, root, gone);
+		rd->tags = &ts;
+		for (t = gone; *t; t++)
+			remove_tags(rd, root, *t);
+		rd->tags = NULL;
+		bread_tagset_free(&ts);
 		remove_hidden(rd, root);
 	}
 	rd->title = doc_title(rd->doc);
