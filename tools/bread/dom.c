@@ -143,8 +143,8 @@ bread_tagset_init(struct bread_tagset *ts, xmlNodePtr root,
 }
 
 int
-bread_tagset_get(const struct bread_tagset *ts, const char *tag,
-    struct nvec *out)
+bread_tagset_get(const struct bread_tagset *ts, const xmlNode *under,
+    const char *tag, struct nvec *out)
 {
 	const struct nvec *l;
 	size_t k, i;
@@ -155,7 +155,7 @@ bread_tagset_get(const struct bread_tagset *ts, const char *tag,
 		return 0;
 	l = &ts->lists[k];
 	for (i = 0; i < l->n; i++)
-		if (bread_tag_is(l->v[i], tag) && bread_inside(l->v[i], ts->root))
+		if (bread_tag_is(l->v[i], tag) && bread_inside(l->v[i], under))
 			bread_nvec_push(out, l->v[i]);
 	return 1;
 }

@@ -68,11 +68,12 @@ struct bread_tagset {
 void bread_tagset_init(struct bread_tagset *ts, xmlNodePtr root,
     const char *const *tags);
 /*
- * bread_by_tag(root, tag, out) from the set: 1 when tag is one of the
- * set's, 0 (out untouched) when not.
+ * bread_by_tag(under, tag, out) from the set, under being the set's root or
+ * an element under it: 1 when tag is one of the set's, 0 (out untouched)
+ * when not.
  */
-int bread_tagset_get(const struct bread_tagset *ts, const char *tag,
-    struct nvec *out);
+int bread_tagset_get(const struct bread_tagset *ts, const xmlNode *under,
+    const char *tag, struct nvec *out);
 void bread_tagset_free(struct bread_tagset *ts);
 /* 1 when root is a proper ancestor of n. */
 int bread_inside(const xmlNode *n, const xmlNode *root);

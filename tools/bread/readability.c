@@ -77,14 +77,15 @@ bury(struct rd *rd, xmlNodePtr n)
 }
 
 /*
- * bread_by_tag(root, tag, out), from rd's tag set when one for root, with
- * tag among its tags, is in force.
+ * bread_by_tag(root, tag, out), from rd's tag set when one is in force for
+ * root or an ancestor of it, with tag among its tags.
  */
 static void
 by_tag(const struct rd *rd, xmlNodePtr root, const char *tag, struct nvec *out)
 {
-	if (rd->tags != NULL && rd->tags->root == root &&
-	    bread_tagset_get(rd->tags, tag, out))
+	if (rd->tags != NULL && (rd->tags->root == root ||
+	    bread_inside(root, rd->tags->root)) &&
+	    bread_tagset_get(rd->tags, root, tag, out))
 		return;
 	bread_by_tag(root, tag, out);
 }
@@ -826,7 +827,7 @@ unwrap_noscript_images(struct rd *rd, xmlNodePtr root)
 
 	/* one walk: removing images removes no <noscript> */
 	bread_tagset_init(&ts, root, tags);
-	(void)bread_tagset_get(&ts, "img", &v);
+	(void)bread_tagset_get(&ts, root, "img", &v);
 	for (i = 0; i < v.n; i++) {
 		const xmlAttr *a;
 		int keep = 0;
@@ -843,7 +844,7 @@ unwrap_noscript_images(struct rd *rd, xmlNodePtr root)
 			bury(rd, v.v[i]);
 	}
 	v.n = 0;
-	(void)bread_tagset_get(&ts, "noscript", &v);
+	(void)bread_tagset_get(&ts, root, "noscript", &v);
 	bread_tagset_free(&ts);
 	for (i = 0; i < v.n; i++) {
 		xmlNodePtr ns = v.v[i], prev, img;
@@ -919,28 +920,27 @@ remove_heading_anchors(struct rd *rd, xmlNodePtr body)
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	bread_by_tag(body, "a", &v);
+	by_tag(rd, body, "a", &v);
 	for (i = 0; i < v.n; i++)
 		if (v.v[i]->parent && bread_heading_anchor(v.v[i]))
 			bury(rd, v.v[i]);
 	bread_nvec_free(&v);
 }
 
-/* Readability.js _prepDocument */
+/*
+ * The end of Readability.js _prepDocument (rd_parse removes the <style>
+ * elements and replaces the <br> runs first), and the heading anchors.
+ */
 static void
-prep_document(struct rd *rd)
+prep_document(struct rd *rd, xmlNodePtr root)
 {
-	xmlNodePtr root = xmlDocGetRootElement(rd->doc), body;
 	struct nvec v = { NULL, 0, 0 };
+	xmlNodePtr body;
 	size_t i;
 
-	if (root == NULL)
-		return;
-	if ((body = doc_body(rd->doc)) != NULL) {
-		replace_brs(rd, body);
+	if ((body = doc_body(rd->doc)) != NULL)
 		remove_heading_anchors(rd, body);
-	}
-	bread_by_tag(root, "font", &v);
+	by_tag(rd, root, "font", &v);
 	for (i = 0; i < v.n; i++)
 		set_tag(v.v[i], "span");
 	bread_nvec_free(&v);
@@ -1241,7 +1241,7 @@ title_from_h1(struct rd *rd, const char *orig)
 	if (root) {
 		if (bread_tag_is(root, "h1"))
 			bread_nvec_push(&v, root);
-		bread_by_tag(root, "h1", &v);
+		by_tag(rd, root, "h1", &v);
 	}
 	if (v.n == 1)
 		bread_inner_text(v.v[0], 1, &b);
@@ -1723,7 +1723,7 @@ get_metadata(struct rd *rd, struct jsonld *jl)
 	if (root) {
 		if (bread_tag_is(root, "meta"))
 			bread_nvec_push(&v, root);
-		bread_by_tag(root, "meta", &v);
+		by_tag(rd, root, "meta", &v);
 	}
 	for (i = 0; i < v.n; i++) {
 		const char *name = bread_attr(v.v[i], "name");
@@ -2896,8 +2896,9 @@ rd_parse(struct rd *rd, size_t threshold)
 {
 	xmlNodePtr root = xmlDocGetRootElement(rd->doc);
 	static const char *const early[] = { "script", "noscript", "style", NULL };
+	static const char *const late[] = { "a", "font", "meta", "h1", NULL };
 	struct bread_tagset ts;
-	xmlNodePtr ac;
+	xmlNodePtr ac, body;
 	struct jsonld jl;
 
 	if (root == NULL) {
@@ -2914,8 +2915,18 @@ rd_parse(struct rd *rd, size_t threshold)
 	remove_tags(rd, root, "style");
 	rd->tags = NULL;
 	bread_tagset_free(&ts);
-	prep_document(rd);
+	if ((body = doc_body(rd->doc)) != NULL)
+		replace_brs(rd, body);
+	/*
+	 * From here to the metadata, only removals and <font> renamed <span>:
+	 * one walk finds all four tags.
+	 */
+	bread_tagset_init(&ts, root, late);
+	rd->tags = &ts;
+	prep_document(rd, root);
 	get_metadata(rd, &jl);
+	rd->tags = NULL;
+	bread_tagset_free(&ts);
 	free(jl.title);
 	free(jl.byline);
 	free(jl.excerpt);
