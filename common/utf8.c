@@ -48,6 +48,22 @@ seq(const unsigned char *s, size_t n, uint32_t *cp, size_t *sub)
 	return len;
 }
 
+/* The end of the run of ASCII bytes at s[i], eight bytes at a time. */
+static size_t
+ascii_run(const unsigned char *s, size_t n, size_t i)
+{
+	uint64_t w;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (w & 0x8080808080808080ULL)
+			break;
+	}
+	while (i < n && s[i] < 0x80)
+		i++;
+	return i;
+}
+
 int
 utf8_valid(const char *str, size_t n, size_t *bad)
 {
@@ -58,7 +74,7 @@ utf8_valid(const char *str, size_t n, size_t *bad)
 
 	while (i < n) {
 		if (s[i] < 0x80) {
-			i++;
+			i = ascii_run(s, n, i);
 			continue;
 		}
 		l = seq(s + i, n - i, &cp, &sub);
@@ -151,7 +167,7 @@ utf8_sanitize(const char *str, size_t n, size_t *outlen)
 	buf_grow(&b, n);
 	while (i < n) {
 		if (s[i] < 0x80) {
-			i++;
+			i = ascii_run(s, n, i);
 			continue;
 		}
 		l = seq(s + i, n - i, &cp, &sub);
