@@ -129,7 +129,10 @@ blank(const char *s, size_t n)
 #define FAST_DEPTH 64
 
 struct fast {
+	yajl_handle h;
 	json_t *root;			/* the record, owned */
+	size_t end;			/* bytes up to the root's closing brace */
+	int closed;			/* the root's closing brace was read */
 	json_t *open[FAST_DEPTH];	/* containers open (borrowed) */
 	int depth;
 	struct buf key;			/* the key of the value to come */
@@ -248,13 +251,19 @@ fast_start_array(void *ctx)
 	return fast_open(ctx, json_array());
 }
 
+/* The root's closing brace stops yajl there: what follows is checked
+ * by fast_load, never by yajl, whose lexer takes an incomplete token after
+ * the value ({"a":1}"x) for one that more input would complete. */
 static int
 fast_end(void *ctx)
 {
 	struct fast *f = ctx;
 
-	f->depth--;
-	return 1;
+	if (--f->depth > 0)
+		return 1;
+	f->end = yajl_get_bytes_consumed(f->h);
+	f->closed = 1;
+	return 0;
 }
 
 static const yajl_callbacks fast_callbacks = {
@@ -304,26 +313,41 @@ fast_unsafe(const char *s, size_t n)
 	return 0;
 }
 
-/* The record in s[0..n) by yajl, or NULL when jansson must read it. */
+/* Whether s[0..n) is only what jansson skips as white space. */
+static int
+json_space(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
+/*
+ * The record in s[0..n) by yajl, or NULL when jansson must read it.  A
+ * record is taken only when yajl stopped at the root object's closing
+ * brace (fast_end) and nothing but white space follows it.
+ */
 static json_t *
 fast_load(const char *s, size_t n)
 {
 	yajl_alloc_funcs af = { fast_malloc, fast_realloc, fast_free, NULL };
 	struct fast f;
-	yajl_handle h;
 	int ok;
 
 	if (fast_unsafe(s, n))
 		return NULL;
 	memset(&f, 0, sizeof f);
-	h = yajl_alloc(&fast_callbacks, &af, &f);
-	if (h == NULL)
+	f.h = yajl_alloc(&fast_callbacks, &af, &f);
+	if (f.h == NULL)
 		return NULL;
-	yajl_config(h, yajl_dont_validate_strings, 1);	/* checked before */
-	ok = yajl_parse(h, (const unsigned char *)s, n) == yajl_status_ok &&
-	    yajl_complete_parse(h) == yajl_status_ok && f.root != NULL &&
-	    f.depth == 0;
-	yajl_free(h);
+	yajl_config(f.h, yajl_dont_validate_strings, 1);	/* checked before */
+	ok = yajl_parse(f.h, (const unsigned char *)s, n) ==
+	    yajl_status_client_canceled && f.closed && f.root != NULL &&
+	    f.depth == 0 && f.end <= n && json_space(s + f.end, n - f.end);
+	yajl_free(f.h);
 	buf_release(&f.key);
 	buf_release(&f.num);
 	if (!ok) {

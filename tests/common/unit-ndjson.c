@@ -17,7 +17,7 @@
 
 /* What json_loadb makes of line: the record's compact form, or the
  * message ndjson.h promises for it ("invalid JSON at column ...", "expected
- * a JSON object, got ..."). */
+ * a JSON object, got ..."), or none for a blank line, which is skipped. */
 static char *
 reference(const char *line)
 {
@@ -28,6 +28,8 @@ reference(const char *line)
 
 	if (n > 0 && line[n - 1] == '\r')	/* the loop drops a final CR */
 		n--;
+	if (strspn(line, " \t\r") >= n)	/* and skips a blank line */
+		return xstrdup("error: (end of input)");
 	v = json_loadb(line, n, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &e);
 
 	if (v == NULL) {
@@ -164,6 +166,100 @@ static const char *const CASES[] = {
 	"true",
 	"}",
 	"{\"a\":\"unterminated}",
+	/* after the root: what yajl's lexer would wait on, and every token */
+	"{\"\":\"&\"}\"a5{",
+	"{\"a\":1}\"",
+	"{\"a\":1}\"x",
+	"{\"a\":1}\"\\",
+	"{\"a\":1}\"\\u12",
+	"{\"a\":1}t",
+	"{\"a\":1}tru",
+	"{\"a\":1}true",
+	"{\"a\":1}n",
+	"{\"a\":1}f",
+	"{\"a\":1}1",
+	"{\"a\":1}-",
+	"{\"a\":1}-1.5e",
+	"{\"a\":1}0",
+	"{\"a\":1}{",
+	"{\"a\":1}[",
+	"{\"a\":1}}",
+	"{\"a\":1}]",
+	"{\"a\":1},",
+	"{\"a\":1}:",
+	"{\"a\":1}/",
+	"{\"a\":1}/*",
+	"{\"a\":1}#",
+	"{\"a\":1}\\",
+	"{\"a\":1}\x7f",
+	"{\"a\":1}\xc3\xa9",
+	"{\"a\":1}\xef\xbb\xbf",
+	"{\"a\":1} \t ",
+	"{\"a\":1}\r\r",
+	"{\"a\":1}\t\"",
+	"{\"a\":1} {\"b\":",
+	"{\"a\":{\"b\":1}}\"",
+	"{\"a\":[1]}x",
+	/* before the root */
+	"\xef\xbb\xbf{\"a\":1}",
+	" \t{\"a\":1}",
+	"\r{\"a\":1}",
+	"\"{\"a\":1}",
+	/* numbers */
+	"{\"r\":-0,\"s\":-0.0,\"t\":0e0,\"u\":-0E-0,\"v\":0.0e+0}",
+	"{\"r\":1e308,\"s\":1.7976931348623157e308,\"t\":1.8e308}",
+	"{\"r\":-1.8e308}",
+	"{\"r\":1e-324,\"s\":-1e-400,\"t\":2.4703282292062327e-324}",
+	"{\"r\":123456789012345678901234567890.5}",
+	"{\"r\":0.000000000000000000000000000001}",
+	"{\"i\":-0000}",
+	"{\"i\":00}",
+	"{\"i\":-01}",
+	"{\"i\":1.5e+}",
+	"{\"i\":1e+-5}",
+	"{\"i\":1..5}",
+	"{\"i\":--1}",
+	"{\"i\":1-}",
+	"{\"i\":1e5.5}",
+	"{\"i\":99999999999999999999e-20}",
+	"{\"i\":9223372036854775807.0}",
+	"{\"i\":-9223372036854775808,\"j\":-9223372036854775807}",
+	/* strings */
+	"{\"s\":\"\\u0000\"}",
+	"{\"\\u0000\":1}",
+	"{\"s\":\"\\u0001\\u001f\\u007f\\u0080\\u07ff\\u0800\\uffff\"}",
+	"{\"s\":\"\\uD800\\uDC00\"}",
+	"{\"s\":\"\\uDBFF\\uDFFF\"}",
+	"{\"s\":\"\\uDC00\\uD800\"}",
+	"{\"s\":\"\\uD800\\uD800\"}",
+	"{\"s\":\"\\uD800\"}",
+	"{\"s\":\"\\uDFFF\"}",
+	"{\"s\":\"\\ud800\\\"}",
+	"{\"s\":\"\\uFFFE\\uFEFF\"}",
+	"{\"s\":\"\\uZZZZ\"}",
+	"{\"s\":\"\\u00\"}",
+	"{\"s\":\"\\U0041\"}",
+	"{\"s\":\"\\a\"}",
+	"{\"s\":\"\\'\"}",
+	"{\"s\":\"\\\"}",
+	"{\"s\":\"a\\\\\"}",
+	"{\"s\":\"\xef\xbb\xbf\"}",
+	"{\"s\":\"\xf4\x8f\xbf\xbf\xee\x80\x80\"}",
+	/* duplicate keys, spelled alike or by escapes */
+	"{\"a\":1,\"\\u0061\":2}",
+	"{\"\\u00e9\":1,\"\xc3\xa9\":2}",
+	"{\"a\":{},\"b\":{},\"a\":[]}",
+	"{\"a\":1,\"b\":2,\"c\":3,\"d\":4,\"e\":5,\"f\":6,\"g\":7,\"h\":8,\"a\":9}",
+	/* empty and blank lines, values that are not objects */
+	"",
+	" ",
+	"\t\r",
+	"{ }",
+	"[{}]",
+	"-1",
+	"1.5",
+	"\"\\u0000\"",
+	"false",
 };
 
 /* A valid record of many shapes, the seed of the mutations. */
@@ -174,11 +270,12 @@ static const char *const SEEDS[] = {
 	    "\"H-FAB\"}],\"parity_b_in_a\":0.8125,\"tok\":-12e-3}",
 	"{\"a\":{\"b\":{\"c\":[[],{},[{\"d\":\"\\u00e9\\\\u\\n\"}]]}},\"e\":1.5E+3}",
 	"{\"k\":\"\\ud83d\\ude00\",\"n\":-0,\"m\":[true,false,null,0.0]}",
+	"{\"\":\"&\"}",
 };
 
 /* A byte a mutation writes: JSON's punctuation and the letters and digits
  * of its literals, escapes and numbers. */
-static const char ALPHABET[] = "{}[]\":,\\ \t\r\f\vudDeE.+-01289afnrtlsx";
+static const char ALPHABET[] = "{}[]\":,\\ \t\r\f\vudDeE.+-01289afnrtlsx/*#";
 
 static unsigned long long rng = 88172645463325252ULL;
 
@@ -191,7 +288,8 @@ next(unsigned n)
 	return (unsigned)(rng % n);
 }
 
-/* line with one to three bytes replaced, inserted or deleted. */
+/* line with one to three bytes replaced, inserted or deleted, or one to
+ * four appended (after the record: what follows a closed root). */
 static void
 mutate(struct buf *out, const char *seed)
 {
@@ -203,7 +301,7 @@ mutate(struct buf *out, const char *seed)
 	for (k = 0; k < edits; k++) {
 		len = out->len;
 		pos = len ? next((unsigned)len) : 0;
-		switch (next(3)) {
+		switch (next(4)) {
 		case 0:
 			if (len)
 				out->s[pos] = ALPHABET[next(sizeof ALPHABET - 1)];
@@ -213,6 +311,10 @@ mutate(struct buf *out, const char *seed)
 			memmove(out->s + pos + 1, out->s + pos, len - pos);
 			out->s[pos] = ALPHABET[next(sizeof ALPHABET - 1)];
 			break;
+		case 3:
+			for (len = 1 + next(4); len > 0; len--)
+				buf_addc(out, ALPHABET[next(sizeof ALPHABET - 1)]);
+			break;
 		default:
 			if (len) {
 				memmove(out->s + pos, out->s + pos + 1, len - pos - 1);
@@ -220,6 +322,33 @@ mutate(struct buf *out, const char *seed)
 			}
 		}
 	}
+}
+
+/* Each control character but LF (the line's end) in a string, between
+ * tokens, and after the root; the count of lines read otherwise. */
+static int
+controls(void)
+{
+	static const char *const forms[] = {
+		"{\"s\":\"a@b\"}", "{@\"a\":1}", "{\"a\":@1}", "{\"a\":1}@",
+		"@{\"a\":1}", "{\"a\":1@}",
+	};
+	char line[32], *at;
+	size_t k;
+	int c, bad = 0;
+
+	for (c = 1; c < 0x20; c++) {
+		if (c == '\n')
+			continue;
+		for (k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+			snprintf(line, sizeof line, "%s", forms[k]);
+			at = strchr(line, '@');
+			*at = (char)c;
+			if (!agree(line, 1))
+				bad++;
+		}
+	}
+	return bad;
 }
 
 /* Nesting of depth d: {"a":{"a":...1...}}. */
@@ -247,6 +376,9 @@ main(void)
 
 	for (i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
 		TAP_OK(agree(CASES[i], 1), "as jansson: %s", CASES[i]);
+	TAP_IS_INT(controls(), 0,
+	    "as jansson: each control character in a string, between tokens, "
+	    "before and after the root");
 	for (i = 0; i < sizeof depths / sizeof depths[0]; i++) {
 		deep = nested(depths[i]);
 		TAP_OK(agree(deep, 0), "as jansson: nesting of depth %d",
