@@ -48,6 +48,22 @@ seq(const unsigned char *s, size_t n, uint32_t *cp, size_t *sub)
 	return len;
 }
 
+/* How many bytes s[0..n) begins with that are ASCII, counted eight at a
+ * time: a multiple of eight (the bytes after it are the caller's). */
+static size_t
+ascii_run(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+	uint64_t w;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (w & 0x8080808080808080ULL)
+			break;
+	}
+	return i;
+}
+
 int
 utf8_valid(const char *str, size_t n, size_t *bad)
 {
@@ -59,6 +75,7 @@ utf8_valid(const char *str, size_t n, size_t *bad)
 	while (i < n) {
 		if (s[i] < 0x80) {
 			i++;
+			i += ascii_run(s + i, n - i);
 			continue;
 		}
 		l = seq(s + i, n - i, &cp, &sub);
@@ -152,6 +169,7 @@ utf8_sanitize(const char *str, size_t n, size_t *outlen)
 	while (i < n) {
 		if (s[i] < 0x80) {
 			i++;
+			i += ascii_run(s + i, n - i);
 			continue;
 		}
 		l = seq(s + i, n - i, &cp, &sub);
