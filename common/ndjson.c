@@ -125,9 +125,12 @@ blank(const char *s, size_t n)
  * NUL escaped as \u0000, an escaped surrogate, a form feed or vertical
  * tab, nesting deeper than FAST_DEPTH, a repeated key, an integer out of
  * range, a real that overflows, a value at the top that is not an
- * object), is read again by json_loadb, which accepts it or gives its
- * message.  The line's UTF-8 is checked before either parser sees it.
- * tests/common/unit-ndjson.c holds the two readings equal.
+ * object, anything but white space after the object's closing brace), is
+ * read again by json_loadb, which accepts it or gives its message.  The
+ * line's UTF-8 (as strict as jansson's: no overlong form, surrogate or
+ * code point above U+10FFFF) and its NUL bytes are checked before either
+ * parser sees it.  tests/common/unit-ndjson.c and the fuzz target
+ * tests/fuzz/common_ndjson.c hold the two readings equal.
  */
 #define FAST_DEPTH 64
 
