@@ -48,12 +48,10 @@ seq(const unsigned char *s, size_t n, uint32_t *cp, size_t *sub)
 	return len;
 }
 
-/* How many bytes s[0..n) begins with that are ASCII, counted eight at a
- * time: a multiple of eight (the bytes after it are the caller's). */
+/* The end of the run of ASCII bytes at s[i], eight bytes at a time. */
 static size_t
-ascii_run(const unsigned char *s, size_t n)
+ascii_run(const unsigned char *s, size_t n, size_t i)
 {
-	size_t i = 0;
 	uint64_t w;
 
 	for (; i + 8 <= n; i += 8) {
@@ -61,6 +59,8 @@ ascii_run(const unsigned char *s, size_t n)
 		if (w & 0x8080808080808080ULL)
 			break;
 	}
+	while (i < n && s[i] < 0x80)
+		i++;
 	return i;
 }
 
@@ -74,8 +74,7 @@ utf8_valid(const char *str, size_t n, size_t *bad)
 
 	while (i < n) {
 		if (s[i] < 0x80) {
-			i++;
-			i += ascii_run(s + i, n - i);
+			i = ascii_run(s, n, i);
 			continue;
 		}
 		l = seq(s + i, n - i, &cp, &sub);
@@ -168,8 +167,7 @@ utf8_sanitize(const char *str, size_t n, size_t *outlen)
 	buf_grow(&b, n);
 	while (i < n) {
 		if (s[i] < 0x80) {
-			i++;
-			i += ascii_run(s + i, n - i);
+			i = ascii_run(s, n, i);
 			continue;
 		}
 		l = seq(s + i, n - i, &cp, &sub);
