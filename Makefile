@@ -20,7 +20,7 @@ DESTDIR  ?=
 BUILD    ?= build
 
 CC       ?= cc
-PKGS      = libcurl libxml-2.0 jansson gsl zlib libcrypto
+PKGS      = libcurl libxml-2.0 jansson yajl gsl zlib libcrypto
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 

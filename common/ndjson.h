@@ -8,6 +8,10 @@
  * value that is not an object are input errors: the program stops with
  * "PROGRAM: FILE:LINE: message" and exit status 1.  Empty lines (only
  * white space) are skipped.  Objects with a repeated key are rejected.
+ * What a line means is jansson's: json_loadb with JSON_REJECT_DUPLICATES
+ * decides what is accepted and words every message; yajl, a faster
+ * validating parser, builds the same jansson tree for the lines it reads
+ * the same way (ndjson.c says which), so the records are the same.
  *
  * Two ways to use it:
  *  - ndj_run(): the callback loop, for programs that handle one record at a

@@ -5,6 +5,9 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -399,6 +402,22 @@ summary(const struct bst_study *s)
 	return s->npairs == 0 && s->nalt == 0;
 }
 
+/*
+ * The analyses allocate and free arrays of a few MB, one value per pair,
+ * again and again; glibc gives such a block back to the system when it is
+ * freed and zeroes fresh pages for the next (a quarter of a 100-times
+ * study's page faults, a tenth of its CPU).  Blocks under 32 MB come from
+ * the heap and 64 MB of free heap is kept: a few MB more at the peak.
+ */
+static void
+malloc_keep(void)
+{
+#ifdef __GLIBC__
+	(void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	(void)mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
+
 int
 main(int argc, char **argv)
 {
@@ -410,6 +429,7 @@ main(int argc, char **argv)
 	int untested;
 
 	ctx_init(argv[0]);
+	malloc_keep();
 	s.opt.seed = 42;
 	s.opt.nboot = 10000;
 	s.opt.alpha = 0.05;

@@ -193,6 +193,19 @@ ranks(const struct bst_strs *h, int natural)
 	return rank;
 }
 
+/* *k: the index of str in h; the previous rating's when it holds the same
+ * pointer (a record's neighbours share site, question and model, and the
+ * pool holds each string once), without hashing it again. */
+static void
+key_of(struct bst_strs *h, unsigned *k, const char *str, const char *pstr,
+    unsigned pk)
+{
+	if (pstr != NULL && str == pstr)
+		*k = pk;
+	else
+		*k = (unsigned)bst_strs_add(h, str);
+}
+
 /*
  * The sort keys of the ratings v[a][0..n[a]) of the three arrays, in two
  * passes over them: each rating's site, question and model as the index of
@@ -204,16 +217,19 @@ key_fields(struct bst_obs *const v[3], const size_t n[3])
 {
 	struct bst_strs site = { 0 }, question = { 0 }, model = { 0 };
 	unsigned *rs, *rq, *rm;
-	struct bst_obs *o;
+	struct bst_obs *o, *prev = NULL;
 	size_t a, i;
 
 	for (a = 0; a < 3; a++)
 		for (i = 0; i < n[a]; i++) {
 			o = &v[a][i];
-			o->ksite = (unsigned)bst_strs_add(&site, o->site);
-			o->kquestion = (unsigned)bst_strs_add(&question,
-			    o->question);
-			o->kmodel = (unsigned)bst_strs_add(&model, o->model);
+			key_of(&site, &o->ksite, o->site, prev ? prev->site :
+			    NULL, prev ? prev->ksite : 0);
+			key_of(&question, &o->kquestion, o->question, prev ?
+			    prev->question : NULL, prev ? prev->kquestion : 0);
+			key_of(&model, &o->kmodel, o->model, prev ? prev->model :
+			    NULL, prev ? prev->kmodel : 0);
+			prev = o;
 		}
 	rs = ranks(&site, 1);
 	rq = ranks(&question, 1);

@@ -7,6 +7,7 @@
  */
 #include <assert.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -243,11 +244,33 @@ token_quality(struct bst_study *s, double *x, double *y)
 	    "Δtokens = A − B, Δaccuracy = B − A");
 }
 
+/* parse_time of dates held once (the study's pool): each distinct string
+ * read once, kept in a slot chosen by its address. */
+#define TIME_SLOTS 256
+
+struct time_memo {
+	const char *s[TIME_SLOTS];
+	double t[TIME_SLOTS];
+};
+
+static double
+memo_time(struct time_memo *m, const char *s)
+{
+	size_t k = ((uintptr_t)s >> 4) % TIME_SLOTS;
+
+	if (m->s[k] != s) {
+		m->s[k] = s;
+		m->t[k] = parse_time(s);
+	}
+	return m->t[k];
+}
+
 /* 001 §6.8: staleness of the Markdown against Δaccuracy, where both
  * conditions carry a Last-Modified date. */
 static void
 freshness(struct bst_study *s, double *x, double *y)
 {
+	struct time_memo *m = xcalloc(1, sizeof *m);
 	size_t i, n = 0;
 	json_t *r;
 
@@ -257,14 +280,15 @@ freshness(struct bst_study *s, double *x, double *y)
 
 		if (!p->a->lm || !p->b->lm)
 			continue;
-		ta = parse_time(p->a->lm);
-		tb = parse_time(p->b->lm);
+		ta = memo_time(m, p->a->lm);
+		tb = memo_time(m, p->b->lm);
 		if (ta < 0 || tb < 0)
 			continue;
 		x[n] = (ta - tb) / 86400.0;
 		y[n] = bst_delta(M_ACC, p->a, p->b);
 		n++;
 	}
+	free(m);
 	r = bst_spearman_res(s, x, y, n, "correlation",
 	    "staleness_days~delta_accuracy", "pairs with Last-Modified in both");
 	bst_res_note(r, "freshness analysis (001 §6.8), exploratory: staleness = "
