@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,7 +157,10 @@ ndj_next_err(struct ndj_reader *r, char **errmsg)
 		}
 		if (blank(r->buf, len))
 			continue;
-		v = json_loadb(r->buf, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &e);
+		v = ndj_parse_plain(r->buf, len);
+		if (v == NULL)
+			v = json_loadb(r->buf, len, JSON_REJECT_DUPLICATES |
+			    JSON_DECODE_ANY, &e);
 		if (v == NULL) {
 			if (!had_nl)
 				*errmsg = xasprintf("truncated record at end of input "
@@ -218,6 +222,269 @@ ndj_run(int nfiles, char *const files[], ndj_each_fn each, ndj_end_fn end,
 		ndj_reader_close(&r);
 	}
 	return end ? end(ctx) : 0;
+}
+
+/* ---------------------------------------------------------------- plain lines */
+
+/*
+ * ndj_parse_plain: a reader of the plain subset of JSON records (see
+ * ndjson.h) that builds the tree json_loadb builds, without jansson's
+ * lexer, which reads a byte at a time.  Whatever it is not sure of, it
+ * leaves to json_loadb: it gives up (NULL) and jansson reads the line.
+ */
+#define PLAIN_DEPTH 64
+#define ONES ((uint64_t)0x0101010101010101ULL)
+#define HIGHS ((uint64_t)0x8080808080808080ULL)
+
+struct plain {
+	const char *s, *e;	/* the line */
+	struct buf tmp;		/* a string with escapes, unescaped */
+	int depth;
+};
+
+static json_t *plain_value(struct plain *pl, const char **pp);
+
+static const char *
+plain_ws(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* Any zero byte in x (exact for "any"; Hacker's Delight 6-1). */
+static int
+plain_zero8(uint64_t x)
+{
+	return ((x - ONES) & ~x & HIGHS) != 0;
+}
+
+/* Any byte of x below 0x20, '"' or '\\'. */
+static int
+plain_special8(uint64_t x)
+{
+	return ((x - ONES * 0x20) & ~x & HIGHS) != 0 ||
+	    plain_zero8(x ^ (ONES * '"')) || plain_zero8(x ^ (ONES * '\\'));
+}
+
+/* The first '"', '\\' or control byte from p on, or e. */
+static const char *
+plain_scan(const char *p, const char *e)
+{
+	uint64_t x;
+
+	while (e - p >= 8) {
+		memcpy(&x, p, 8);
+		if (plain_special8(x))
+			break;
+		p += 8;
+	}
+	while (p < e && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
+		p++;
+	return p;
+}
+
+/*
+ * The string at *pp (just past its '"'): its text in *s, *n, *pp past the
+ * closing quote.  0: the text is the line's own bytes; 1: it had escapes
+ * and is in pl->tmp; -1 for a control byte, a \u escape or a bad escape:
+ * left to jansson.
+ */
+static int
+plain_string(struct plain *pl, const char **pp, const char **s, size_t *n)
+{
+	const char *p = *pp, *q = plain_scan(p, pl->e);
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	const char *k;
+
+	if (q < pl->e && *q == '"') {	/* no escape: the line's own bytes */
+		*s = p;
+		*n = (size_t)(q - p);
+		*pp = q + 1;
+		return 0;
+	}
+	buf_reset(&pl->tmp);
+	for (;;) {
+		buf_add(&pl->tmp, p, (size_t)(q - p));
+		if (q >= pl->e || *q != '\\' || q + 1 >= pl->e)
+			break;
+		if ((k = memchr(from, q[1], sizeof from - 1)) == NULL)
+			return -1;
+		buf_addc(&pl->tmp, to[k - from]);
+		p = q + 2;
+		q = plain_scan(p, pl->e);
+	}
+	if (q >= pl->e || *q != '"')
+		return -1;
+	*s = buf_str(&pl->tmp);
+	*n = pl->tmp.len;
+	*pp = q + 1;
+	return 1;
+}
+
+static int
+plain_delim(const char *p, const char *e)
+{
+	return p == e || strchr(" \t\n\r,]}", *p) != NULL;
+}
+
+/* An integer of at most 18 digits, no leading zero, not -0; else NULL. */
+static json_t *
+plain_number(struct plain *pl, const char **pp)
+{
+	const char *p = *pp;
+	int neg = *p == '-';
+	long long v = 0;
+	size_t nd = 0;
+
+	p += neg;
+	if (p < pl->e && *p == '0' && !neg && plain_delim(p + 1, pl->e)) {
+		*pp = p + 1;
+		return json_integer(0);
+	}
+	if (p >= pl->e || *p < '1' || *p > '9')
+		return NULL;
+	while (p < pl->e && *p >= '0' && *p <= '9' && nd < 19) {
+		v = v * 10 + (*p++ - '0');
+		nd++;
+	}
+	if (nd > 18 || !plain_delim(p, pl->e))
+		return NULL;
+	*pp = p;
+	return json_integer(neg ? -v : v);
+}
+
+static json_t *
+plain_word(struct plain *pl, const char **pp)
+{
+	static const char *const w[] = { "true", "false", "null" };
+	size_t i, n;
+
+	for (i = 0; i < 3; i++) {
+		n = strlen(w[i]);
+		if ((size_t)(pl->e - *pp) >= n && memcmp(*pp, w[i], n) == 0 &&
+		    plain_delim(*pp + n, pl->e)) {
+			*pp += n;
+			return i == 0 ? json_true() : i == 1 ? json_false() :
+			    json_null();
+		}
+	}
+	return NULL;
+}
+
+/* One "key": value of an object into o, *pp past it; -1: give up. */
+static int
+plain_member(struct plain *pl, json_t *o, const char **pp)
+{
+	const char *p = *pp, *k;
+	char *own = NULL;
+	json_t *v;
+	size_t kn, size;
+	int r;
+
+	if (p >= pl->e || *p != '"')
+		return -1;
+	p++;
+	if ((r = plain_string(pl, &p, &k, &kn)) < 0)
+		return -1;
+	p = plain_ws(p, pl->e);
+	if (p >= pl->e || *p != ':')
+		return -1;
+	if (r == 1)		/* in pl->tmp, which the value reuses */
+		k = own = xstrndup(k, kn);
+	p = plain_ws(p + 1, pl->e);
+	v = plain_value(pl, &p);
+	size = json_object_size(o);
+	/* a repeated key replaces nothing here: jansson refuses and words it */
+	if (v != NULL && (json_object_setn_new_nocheck(o, k, kn, v) < 0 ||
+	    json_object_size(o) == size))
+		v = NULL;
+	free(own);
+	*pp = p;
+	return v != NULL ? 0 : -1;
+}
+
+/*
+ * The members of an object or the items of an array (*pp just past its
+ * '{' or '['), up to close; NULL: give up.
+ */
+static json_t *
+plain_container(struct plain *pl, const char **pp, char close)
+{
+	json_t *c = close == '}' ? json_object() : json_array(), *v;
+	const char *p = plain_ws(*pp, pl->e);
+	int ok;
+
+	if (p < pl->e && *p == close) {
+		*pp = p + 1;
+		return c;
+	}
+	for (;;) {
+		if (close == '}')
+			ok = plain_member(pl, c, &p) == 0;
+		else
+			ok = (v = plain_value(pl, &p)) != NULL &&
+			    json_array_append_new(c, v) == 0;
+		if (ok)
+			p = plain_ws(p, pl->e);
+		if (!ok || p >= pl->e || (*p != close && *p != ','))
+			break;
+		if (*p == close) {
+			*pp = p + 1;
+			return c;
+		}
+		p = plain_ws(p + 1, pl->e);
+	}
+	json_decref(c);
+	return NULL;
+}
+
+static json_t *
+plain_value(struct plain *pl, const char **pp)
+{
+	const char *p = *pp, *s;
+	json_t *v = NULL;
+	size_t n;
+
+	if (p >= pl->e)
+		return NULL;
+	if (*p == '{' || *p == '[') {
+		if (++pl->depth > PLAIN_DEPTH)
+			return NULL;
+		p++;
+		v = plain_container(pl, &p, *(p - 1) == '{' ? '}' : ']');
+		pl->depth--;
+	} else if (*p == '"') {
+		p++;
+		if (plain_string(pl, &p, &s, &n) >= 0)
+			v = json_stringn_nocheck(s, n);
+	} else if (*p == '-' || (*p >= '0' && *p <= '9'))
+		v = plain_number(pl, &p);
+	else
+		v = plain_word(pl, &p);
+	if (v != NULL)
+		*pp = p;
+	return v;
+}
+
+json_t *
+ndj_parse_plain(const char *s, size_t n)
+{
+	struct plain pl;
+	const char *p = plain_ws(s, s + n);
+	json_t *v = NULL;
+
+	memset(&pl, 0, sizeof pl);
+	pl.s = s;
+	pl.e = s + n;
+	if (p < pl.e && *p == '{')
+		v = plain_value(&pl, &p);
+	buf_release(&pl.tmp);
+	if (v != NULL && plain_ws(p, pl.e) != pl.e) {
+		json_decref(v);		/* more after the object */
+		v = NULL;
+	}
+	return v;
 }
 
 /* ---------------------------------------------------------------- output */
@@ -295,6 +562,25 @@ ndj_output_close(void)
 
 /* ---------------------------------------------------------------- writer */
 
+/*
+ * The length of the run at s (at most n) of bytes a JSON string holds as
+ * they are: none below 0x20, no '"', '\\' or 0x7F.
+ */
+static size_t
+plain_run(const char *s, size_t n)
+{
+	uint64_t x;
+	size_t i = 0;
+
+	while (n - i >= 8) {
+		memcpy(&x, s + i, 8);
+		if (plain_special8(x) || plain_zero8(x ^ (ONES * 0x7F)))
+			break;
+		i += 8;
+	}
+	return i;
+}
+
 static void
 put_string(struct buf *b, const char *s, size_t n)
 {
@@ -305,6 +591,9 @@ put_string(struct buf *b, const char *s, size_t n)
 
 	buf_addc(b, '"');
 	for (i = 0; i < n; i++) {
+		i += plain_run(s + i, n - i);	/* bytes written as they are */
+		if (i >= n)
+			break;
 		c = (unsigned char)s[i];
 		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F)
 			continue;

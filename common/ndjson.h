@@ -61,6 +61,20 @@ json_t *ndj_next(struct ndj_reader *r);
  */
 json_t *ndj_next_err(struct ndj_reader *r, char **errmsg);
 
+/*
+ * The record of one line (s, n: valid UTF-8 without a NUL byte, no
+ * newline) when the line keeps to the plain subset of JSON read here
+ * without jansson's lexer: an object of strings without \u escapes,
+ * integers of at most 18 digits without a leading zero, true, false, null,
+ * and arrays and objects of these nested at most 64 deep, no key repeated
+ * in an object.  The tree is the one json_loadb(s, n,
+ * JSON_REJECT_DUPLICATES | JSON_DECODE_ANY) makes of the line (same types,
+ * same keys in the same order), a new reference.  NULL for a line outside
+ * the subset, valid or not: ndj_next_err then gives it to json_loadb,
+ * which decides and words any error, so nothing jansson refuses is taken.
+ */
+json_t *ndj_parse_plain(const char *s, size_t n);
+
 /* The position of the record being handled, for messages. */
 const char *ndj_where_file(void);
 unsigned long ndj_where_line(void);

@@ -7,6 +7,24 @@
 #include "buf.h"
 #include "utf8.h"
 
+/* The length of the run of ASCII bytes at s (at most n), 8 bytes a step. */
+static size_t
+ascii_run(const unsigned char *s, size_t n)
+{
+	uint64_t x;
+	size_t i = 0;
+
+	while (n - i >= 8) {
+		memcpy(&x, s + i, 8);
+		if (x & (uint64_t)0x8080808080808080ULL)
+			break;
+		i += 8;
+	}
+	while (i < n && s[i] < 0x80)
+		i++;
+	return i;
+}
+
 /*
  * Length of the well-formed sequence at s, or 0.  On failure *sub receives the
  * length of the maximal ill-formed subpart (at least 1), which is what one
@@ -58,7 +76,7 @@ utf8_valid(const char *str, size_t n, size_t *bad)
 
 	while (i < n) {
 		if (s[i] < 0x80) {
-			i++;
+			i += ascii_run(s + i, n - i);
 			continue;
 		}
 		l = seq(s + i, n - i, &cp, &sub);
@@ -129,11 +147,13 @@ utf8_count(const char *str, size_t n)
 
 	while (i < n) {
 		if (s[i] < 0x80) {
-			i++;
-		} else {
-			l = seq(s + i, n - i, &cp, &sub);
-			i += l ? (size_t)l : sub;
+			sub = ascii_run(s + i, n - i);	/* one code point a byte */
+			i += sub;
+			count += sub;
+			continue;
 		}
+		l = seq(s + i, n - i, &cp, &sub);
+		i += l ? (size_t)l : sub;
 		count++;
 	}
 	return count;
@@ -151,7 +171,7 @@ utf8_sanitize(const char *str, size_t n, size_t *outlen)
 	buf_grow(&b, n);
 	while (i < n) {
 		if (s[i] < 0x80) {
-			i++;
+			i += ascii_run(s + i, n - i);
 			continue;
 		}
 		l = seq(s + i, n - i, &cp, &sub);

@@ -171,6 +171,99 @@ test_json(void)
 	json_decref(v);
 }
 
+/*
+ * ndj_parse_plain against json_loadb on each line: a tree it makes is
+ * jansson's (compared by the compact form: types, keys and their order);
+ * a line it leaves (NULL) goes to jansson.  want_plain: the line is in the
+ * plain subset and must be taken.
+ */
+static void
+plain_case(const char *line, int want_plain)
+{
+	json_t *p = ndj_parse_plain(line, strlen(line)), *j;
+	json_error_t e;
+	char *sp, *sj;
+
+	j = json_loadb(line, strlen(line), JSON_REJECT_DUPLICATES |
+	    JSON_DECODE_ANY, &e);
+	if (want_plain)
+		TAP_OK(p != NULL && j != NULL, "plain reader takes %s", line);
+	else
+		TAP_OK(p == NULL, "plain reader leaves %s to jansson", line);
+	if (p != NULL && j != NULL) {
+		sp = json_compact(p, NULL);
+		sj = json_compact(j, NULL);
+		TAP_IS_STR(sp, sj, "plain reader's tree is jansson's: %s", line);
+		free(sp);
+		free(sj);
+	}
+	json_decref(p);
+	json_decref(j);
+}
+
+static void
+test_plain(void)
+{
+	static const char *const taken[] = {
+		"{}", " {\"a\" : [ ] , \"b\" : { } }\t",
+		"{\"a\":[1,-2,{\"b\":null}],\"c\":true,\"d\":false,\"e\":0}",
+		"{\"x\":\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\t\",\"\\n\":1}",
+		"{\"a\":123456789012345678,\"b\":-123456789012345678}",
+		"{\"k\":\"h\xc3\xa9llo \xe2\x82\xac \xf0\x9f\x98\x80 and more than eight\"}",
+		"{\"z\":1,\"y\":2,\"x\":3,\"b\":\"0123456789abcdef\\\"0123456789\"}",
+	};
+	static const char *const left[] = {
+		"{\"a\":1,\"a\":2}", "{\"a\":{\"b\":1,\"b\":1}}", "{\"a\":\"\\u00e9\"}",
+		"{\"a\":\"\\u0000\"}", "{\"a\":-0}", "{\"a\":01}", "{\"a\":1.5}",
+		"{\"a\":1e5}", "{\"a\":1234567890123456789}", "{\"a\":\"x\ty\"}",
+		"{\"a\":1} x", "{\"a\":[1,]}", "{\"a\":1,}", "{,}", "{\"a\"}",
+		"{\"a\":tru}", "{\"a\":truex}", "{\"a\":true1}", "{\"a\":\"\\x\"}",
+		"{\"a\":\"unterminated", "{\"a\":\"ends in \\", "[1,2]", "\"s\"",
+		"{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["
+		"1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof taken / sizeof *taken; i++)
+		plain_case(taken[i], 1);
+	for (i = 0; i < sizeof left / sizeof *left; i++)
+		plain_case(left[i], 0);
+}
+
+/* The 8-byte steps of the writer and of UTF-8 checks, at every offset. */
+static void
+test_long_strings(void)
+{
+	static const char special[] = "\"\\\n\x01\x7f\xc3";	/* \xc3: é */
+	char s[40], *c;
+	json_t *v, *back;
+	size_t i, k;
+	int ok = 1;
+
+	for (k = 0; k < sizeof special - 1; k++)
+		for (i = 0; i + 2 < sizeof s; i++) {
+			memset(s, 'a', sizeof s - 1);
+			s[sizeof s - 1] = '\0';
+			s[i] = special[k];
+			if (special[k] == '\xc3')
+				s[i + 1] = '\xa9';
+			v = json_stringn_nocheck(s, strlen(s));
+			c = json_compact(v, NULL);
+			back = json_loads(c, JSON_DECODE_ANY, NULL);
+			ok &= json_equal(back, v);
+			json_decref(back);
+			ok &= utf8_valid(s, strlen(s), NULL) &&
+			    utf8_count(s, strlen(s)) == strlen(s) -
+			    (special[k] == '\xc3');
+			free(c);
+			json_decref(v);
+		}
+	TAP_OK(ok, "strings with an escape or a multi-byte character at each "
+	    "offset: written and read back, valid, counted");
+	TAP_OK(!utf8_valid("abcdefghijklmno\xc0\xaf", 17, &i) && i == 15,
+	    "an invalid sequence after 15 ASCII bytes is found at its offset");
+}
+
 static FILE *
 memfile(const char *s)
 {
@@ -488,6 +581,8 @@ main(int argc, char **argv)
 	test_buf_opt();
 	test_json();
 	test_json_each();
+	test_plain();
+	test_long_strings();
 	test_csv();
 	test_files();
 	test_progress();
