@@ -14,6 +14,7 @@
 #include "atomic.h"
 #include "err.h"
 #include "fsutil.h"
+#include "sort.h"
 
 struct atomic_file {
 	char *path;
@@ -708,12 +709,6 @@ hold_signals(sigset_t *saved)
 	sigprocmask(SIG_BLOCK, &set, saved);
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /*
  * The directories g renames into, each opened and locked (flock, in order
  * of name, so that two runs never wait on each other crosswise): a run
@@ -738,7 +733,7 @@ lock_dirs(const struct atomic_group *g, size_t *n)
 	for (e = g->head; e; e = e->next)
 		if (e->dir != NULL)
 			dirs[k++] = e->dir;
-	qsort(dirs, k, sizeof *dirs, cmp_str);
+	qsort(dirs, k, sizeof *dirs, ctx_cmp_strp);
 	for (i = 0, *n = 0; i < k; i++) {
 		if (i > 0 && !strcmp(dirs[i], dirs[i - 1]))
 			continue;

@@ -65,11 +65,27 @@ mono(void)
  * could not allocate is no verdict on the URL (an "invalid URL", a missing
  * port or query would be recorded against the site), so it dies.
  */
+static void
+url_oom_die(const char *url)
+{
+	size_t a = strcspn(url, "/"), e;
+
+	/* no allocation here: the URL shown without "user:password@" */
+	if (a > 0 && url[a - 1] == ':' && url[a] == '/' && url[a + 1] == '/') {
+		a += 2;
+		for (e = a + strcspn(url + a, "/?#"); e > a; e--)
+			if (url[e - 1] == '@')
+				die("out of memory parsing the URL %.*s%.200s",
+				    (int)a, url, url + e);
+	}
+	die("out of memory parsing the URL %.200s", url);
+}
+
 static CURLUcode
 url_oom(CURLUcode rc, const char *url)
 {
 	if (rc == CURLUE_OUT_OF_MEMORY)
-		die("out of memory parsing the URL %.200s", url);
+		url_oom_die(url);
 	return rc;
 }
 
@@ -143,7 +159,7 @@ http_url_split(const char *url, char **origin, char **path, char **why)
 	int ret = -1;
 
 	if (u == NULL)
-		die("out of memory parsing the URL %.200s", url);
+		url_oom_die(url);
 	*why = NULL;
 	rc = url_oom(curl_url_set(u, CURLUPART_URL, url,
 	    CURLU_NON_SUPPORT_SCHEME), url);

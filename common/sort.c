@@ -77,3 +77,9 @@ ctx_sort(void *base, size_t n, size_t size, ctx_cmp_fn *cmp, void *arg)
 	} else
 		free(b);
 }
+
+int
+ctx_cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}

@@ -21,4 +21,10 @@ typedef int ctx_cmp_fn(const void *a, const void *b, void *arg);
  */
 void ctx_sort(void *base, size_t n, size_t size, ctx_cmp_fn *cmp, void *arg);
 
+/*
+ * The qsort(3) comparator of an array of strings (char *): strcmp order
+ * of the strings pointed to.
+ */
+int ctx_cmp_strp(const void *a, const void *b);
+
 #endif

@@ -7,24 +7,6 @@
 #include "buf.h"
 #include "utf8.h"
 
-/* The length of the run of ASCII bytes at s (at most n), 8 bytes a step. */
-static size_t
-ascii_run(const unsigned char *s, size_t n)
-{
-	uint64_t x;
-	size_t i = 0;
-
-	while (n - i >= 8) {
-		memcpy(&x, s + i, 8);
-		if (x & (uint64_t)0x8080808080808080ULL)
-			break;
-		i += 8;
-	}
-	while (i < n && s[i] < 0x80)
-		i++;
-	return i;
-}
-
 /*
  * Length of the well-formed sequence at s, or 0.  On failure *sub receives the
  * length of the maximal ill-formed subpart (at least 1), which is what one
@@ -66,6 +48,22 @@ seq(const unsigned char *s, size_t n, uint32_t *cp, size_t *sub)
 	return len;
 }
 
+/* The end of the run of ASCII bytes at s[i], eight bytes at a time. */
+static size_t
+ascii_run(const unsigned char *s, size_t n, size_t i)
+{
+	uint64_t w;
+
+	for (; i + 8 <= n; i += 8) {
+		memcpy(&w, s + i, 8);
+		if (w & 0x8080808080808080ULL)
+			break;
+	}
+	while (i < n && s[i] < 0x80)
+		i++;
+	return i;
+}
+
 int
 utf8_valid(const char *str, size_t n, size_t *bad)
 {
@@ -76,7 +74,7 @@ utf8_valid(const char *str, size_t n, size_t *bad)
 
 	while (i < n) {
 		if (s[i] < 0x80) {
-			i += ascii_run(s + i, n - i);
+			i = ascii_run(s, n, i);
 			continue;
 		}
 		l = seq(s + i, n - i, &cp, &sub);
@@ -146,10 +144,10 @@ utf8_count(const char *str, size_t n)
 	int l;
 
 	while (i < n) {
-		if (s[i] < 0x80) {
-			sub = ascii_run(s + i, n - i);	/* one code point a byte */
-			i += sub;
-			count += sub;
+		if (s[i] < 0x80) {	/* one code point a byte */
+			sub = ascii_run(s, n, i);
+			count += sub - i;
+			i = sub;
 			continue;
 		}
 		l = seq(s + i, n - i, &cp, &sub);
@@ -171,7 +169,7 @@ utf8_sanitize(const char *str, size_t n, size_t *outlen)
 	buf_grow(&b, n);
 	while (i < n) {
 		if (s[i] < 0x80) {
-			i += ascii_run(s + i, n - i);
+			i = ascii_run(s, n, i);
 			continue;
 		}
 		l = seq(s + i, n - i, &cp, &sub);

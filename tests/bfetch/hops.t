@@ -135,7 +135,7 @@ run --stdin "$T/px" env http_proxy="http://user:pw@127.0.0.1:$PORT" "$BFETCH" -a
 is "$(rec "$T/out" http://proxied.test/docs/index.html fetch_status)" SUCCESS "through a proxy: SUCCESS"
 is "$(rec "$T/out" http://proxied.test/docs/index.html proxy)" "http://127.0.0.1:$PORT" "the record names the proxy, without credentials"
 is "$(rec "$T/out" http://proxied.test/docs/index.html remote_address)" "127.0.0.1:$PORT" "remote_address is the proxy's"
-is "$(grep -c '(via proxy)' "$T/access.log")" 2 "robots.txt and the page went through the proxy"
+is "$(grep -c '(via proxy as user:pw)' "$T/access.log")" 2 "robots.txt and the page went through the proxy, with the proxy's credentials"
 run --stdin "$T/px" env no_proxy=proxied.test http_proxy="http://127.0.0.1:$PORT" "$BFETCH" -a "$T/px-arch2" -r 0 -t 5
 is "$(rec "$T/out" http://proxied.test/docs/index.html fetch_status)" DNS_FAILURE "no_proxy: the host is reached directly (and does not resolve)"
 is "$(rec "$T/out" http://proxied.test/docs/index.html proxy)" null "no_proxy: no proxy recorded"

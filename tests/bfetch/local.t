@@ -15,13 +15,7 @@
 # run exited 0.)
 . "${0%/*}/../lib/tap.sh"
 . "${0%/*}/lib.sh"
-SHIM=$CTXBENCH_BUILD/torture/torture.so
-[ -f "$SHIM" ] || skip_all "$SHIM not built (make all builds it)"
-command -v jq >/dev/null || skip_all "jq not installed"
-# The shim replaces malloc, as AddressSanitizer's runtime does
-# (tests/torture/smoke.t).
-[ -z "${CTXBENCH_ASAN:-}" ] ||
-    skip_all "the torture shim replaces malloc, as AddressSanitizer does: make torture runs the ordinary build"
+need_shim
 start_server
 FIRST=$BASE/docs/index.html
 {
@@ -80,4 +74,12 @@ for place in curl_url_set curl_multi_perform htmlParseChunk; do
 	    "$what: --resume archives the pages of an undisturbed run"
 	ok test ! -e "$D/arch/manifest-superseded.ndjson"
 done
+
+# A URL given with user information: the message shows it without.
+SECRET=$(printf '%s' "$FIRST" | sed 's|^http://|http://reader:s3cret@|')
+job S1 A "$SECRET" >"$T/jobs"
+fetch "$T/userinfo" LD_PRELOAD="$SHIM" TORTURE_ALLOC_IN=curl_url_set
+is "$rc" 1 "out of memory parsing a URL with user information: exit 1"
+is "$(cat "$T/err")" "bfetch: out of memory parsing the URL $FIRST" \
+    "out of memory parsing a URL with user information: the URL shown without it"
 done_testing

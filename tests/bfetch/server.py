@@ -6,11 +6,13 @@ Serves the directory given by --root on 127.0.0.1 at a free port (written to
 failure mode bfetch must classify.  Every request is logged to --log as
 "TIME HOST PATH USER-AGENT" so tests can check what was (not) requested;
 a request in absolute form (the server used as a proxy) is served by its
-path and logged with " (via proxy)".
+path and logged with " (via proxy)", or " (via proxy as USER:PASSWORD)"
+with the Basic credentials it carried.
 The Host header selects robots.txt behaviour: hosts starting "robots500."
 get a 500 for /robots.txt, "norobots." a 404.
 """
 import argparse
+import base64
 import gzip
 import http.server
 import os
@@ -62,9 +64,19 @@ class Handler(http.server.BaseHTTPRequestHandler):
         ua = self.headers.get("User-Agent", "")
         with _lock:
             self.server.logf.write("%.3f %s %s %s%s\n" % (
-                time.time(), host, self.path, ua,
-                " (via proxy)" if self.headers.get("X-Proxied") else ""))
+                time.time(), host, self.path, ua, self._via()))
             self.server.logf.flush()
+
+    def _via(self):
+        """" (via proxy)", or " (via proxy as USER:PASSWORD)" when the
+        request carried Basic proxy credentials (RFC 9110, 11.7.2)."""
+        if not self.headers.get("X-Proxied"):
+            return ""
+        auth = self.headers.get("Proxy-Authorization", "")
+        if auth.startswith("Basic "):
+            cred = base64.b64decode(auth[6:]).decode("utf-8", "replace")
+            return " (via proxy as %s)" % cred
+        return " (via proxy)"
 
     def _send(self, status, body, ctype="text/html; charset=utf-8", headers=()):
         self.send_response(status)

@@ -91,12 +91,6 @@ main(void)
 	TAP_IS_INT(bmd_py_linebreak_len("\xe2\x80\xa8", 3, 0), 3, "U+2028 is a line break");
 	TAP_IS_INT(bmd_py_linebreak_len("\x1f", 1, 0), 0, "U+001F is not a line break");
 	TAP_IS_INT(bmd_py_space_len("\x1f", 1, 0), 1, "U+001F is whitespace");
-	b = 99;
-	TAP_OK(bmd_py_utf8_valid("0123456789abcdef\xc3\xa9", 18, &b) && b == 99,
-	    "valid UTF-8 after a long ASCII prefix");
-	TAP_OK(!bmd_py_utf8_valid("0123456789abcdefg\xc3(", 19, &b) && b == 17,
-	    "an invalid byte after the ASCII prefix is found at its offset (%zu)", b);
-	TAP_OK(!bmd_py_utf8_valid("\xff", 1, &b) && b == 0, "an invalid first byte");
 
 	/* attributes: fastcore _to_attr */
 	TAP_IS_STR(s = attr("plain"), " t=\"plain\"", "plain attribute");

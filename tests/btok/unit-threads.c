@@ -19,6 +19,7 @@
 
 #include "tap.h"
 #include "ctx.h"
+#include "sort.h"
 #include "../../tools/btok/btok.h"
 #include "../../tools/btok/load.h"
 
@@ -56,12 +57,6 @@ add_text(const char *name, char *s, size_t n)
 	ntext++;
 }
 
-static int
-cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The corpus files in name order, then all of them joined. */
 static void
 read_corpus(const char *dir)
@@ -78,7 +73,7 @@ read_corpus(const char *dir)
 		if (de->d_name[0] != '.' && nf < MAXTEXT - 8)
 			files[nf++] = xstrdup(de->d_name);
 	closedir(d);
-	qsort(files, nf, sizeof *files, cmp_name);
+	qsort(files, nf, sizeof *files, ctx_cmp_strp);
 	buf_init(&all);
 	for (size_t i = 0; i < nf; i++) {
 		char *path = path_join(dir, files[i]);

@@ -58,6 +58,13 @@ test_utf8(void)
 	    "code point above U+10FFFF rejected");
 	TAP_OK(!utf8_valid("abc\xe2\x82", 5, &bad) && bad == 3,
 	    "truncated sequence rejected");
+	bad = 99;
+	TAP_OK(utf8_valid("0123456789abcdef\xc3\xa9", 18, &bad) && bad == 99,
+	    "valid UTF-8 after a run of ASCII read eight bytes at a time");
+	TAP_OK(!utf8_valid("0123456789abcdefg\xc3(", 19, &bad) && bad == 17,
+	    "an invalid byte after a run of ASCII found at its offset (%zu)", bad);
+	TAP_OK(!utf8_valid("ab\xc3\xa9" "0123456789\xff", 15, &bad) && bad == 14,
+	    "an invalid byte after a second run of ASCII (%zu)", bad);
 	TAP_IS_INT(utf8_decode((const unsigned char *)"\xe2\x82\xac", 3, &cp), 3,
 	    "decode length of the euro sign");
 	TAP_IS_INT(cp, 0x20AC, "decode value of the euro sign");

@@ -167,7 +167,7 @@ mk=$!
 victim="" vm="" n=0
 while [ -z "$victim" ] && [ $n -lt 1200 ] && kill -0 "$mk" 2>/dev/null; do
 	for m in 2 1 3; do
-		for p in $(pgrep -x 'bfetch|bread|bmdprep|binfer'); do
+		for p in $(for c in bfetch bread bmdprep binfer; do pgrep -x "$c"; done); do
 			case $(readlink "/proc/$p/cwd" 2>/dev/null) in
 			"$T/m$m/again"*) victim=$p vm=$m; break 2 ;;
 			esac

@@ -71,6 +71,18 @@ skip() { _tap_n=$((_tap_n + 1)); printf 'ok %d # skip %s\n' "$_tap_n" "$1"; }
 # need_shared SUBPATH: true when $SHARED/SUBPATH exists; else false, and the
 # caller skips (skip or skip_all) naming what is missing.
 need_shared() { [ -e "$SHARED/$1" ]; }
+# need_shim: sets SHIM to the torture shim (tests/torture/shim.c), or skips
+# the whole file naming why it cannot run: the shim not built, jq missing,
+# or an AddressSanitizer build (the shim is an LD_PRELOAD library that
+# replaces malloc, as ASan's runtime does, so the torture runs use the
+# ordinary build: make torture).
+need_shim() {
+	SHIM=$CTXBENCH_BUILD/torture/torture.so
+	[ -f "$SHIM" ] || skip_all "$SHIM not built (make all builds it)"
+	command -v jq >/dev/null || skip_all "jq not installed"
+	[ -z "${CTXBENCH_ASAN:-}" ] ||
+	    skip_all "the torture shim replaces malloc, as AddressSanitizer does: make torture runs the ordinary build"
+}
 
 # ok COMMAND... : passes when the command succeeds; description is $DESC or the command.
 ok() {

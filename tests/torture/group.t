@@ -13,12 +13,7 @@
 # "PROG: FILE: cannot write: ..." line (merge's warning of a primary rater
 # that is not human comes only after its outputs are committed).
 . "${0%/*}/../lib/tap.sh"
-SHIM=$CTXBENCH_BUILD/torture/torture.so
-[ -f "$SHIM" ] || skip_all "$SHIM not built (make all builds it)"
-command -v jq >/dev/null || skip_all "jq not installed"
-# The shim replaces malloc, as AddressSanitizer's runtime does (smoke.t).
-[ -z "${CTXBENCH_ASAN:-}" ] ||
-    skip_all "the torture shim replaces malloc, as AddressSanitizer does: make torture runs the ordinary build"
+need_shim
 W=$T
 . "$TOP/tests/torture/cases.sh"
 BIN=$CTXBENCH_BUILD/bin

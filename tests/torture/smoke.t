@@ -7,14 +7,7 @@
 # what an undisturbed run writes, and no input may change.  (Four bfetch
 # processes on one archive: tests/bfetch/lock.t.)
 . "${0%/*}/../lib/tap.sh"
-[ -f "$CTXBENCH_BUILD/torture/torture.so" ] ||
-    skip_all "$CTXBENCH_BUILD/torture/torture.so not built (make all builds it)"
-command -v jq >/dev/null || skip_all "jq not installed"
-# The shim is an LD_PRELOAD library that replaces malloc; AddressSanitizer's
-# runtime must come first and replaces it too, so the torture runs use the
-# ordinary build (make torture), never make asan's.
-[ -z "${CTXBENCH_ASAN:-}" ] ||
-    skip_all "the torture shim replaces malloc, as AddressSanitizer does: make torture runs the ordinary build"
+need_shim
 
 TMPDIR=$T TORTURE_PROGS=bmdprep TORTURE_BOUND=3 TORTURE_SAMPLES=5 \
     TORTURE_KILLS=2 sh "$TOP/tests/torture/run.sh" alloc io kill >"$T/log" 2>&1

@@ -26,6 +26,7 @@
 #include "llms.h"
 #include "words.h"
 #include "pyuni.h"
+#include "utf8.h"
 
 static unsigned long
 line_of(const char *txt, size_t off)
@@ -481,7 +482,7 @@ bmd_llms_parse_ref(const char *txt, size_t n, struct bmd_ref_error *err)
 	int rc;
 
 	memset(err, 0, sizeof *err);
-	if (!bmd_py_utf8_valid(txt, n, &bad)) {
+	if (!utf8_valid(txt, n, &bad)) {
 		set_err(err, "decode", "UnicodeDecodeError: 'utf-8' codec can't "
 		    "decode the input", "UnicodeDecodeError: 'utf-8' codec can't "
 		    "decode the input", line_of(txt, bad), NULL, 0, NULL, 0);

@@ -10,6 +10,7 @@
 #include "ctx.h"
 #include "llmsctx.h"
 #include "pyuni.h"
+#include "utf8.h"
 
 void
 bmd_ctx_attr(struct buf *out, const char *k, const char *v, size_t n)
@@ -324,7 +325,7 @@ bmd_ctx_doc_text(const char *body, size_t n, size_t *outlen)
 	const char *lt;
 	size_t len = n, i, j, lb, nextlt = 0;
 
-	if (!bmd_py_utf8_valid(body, n, NULL)) {
+	if (!utf8_valid(body, n, NULL)) {
 		u = utf8_sanitize(body, n, &len);
 		k.s = u;
 	}

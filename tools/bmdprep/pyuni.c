@@ -15,26 +15,6 @@
 #include "utf8.h"
 
 int
-bmd_py_utf8_valid(const char *s, size_t n, size_t *bad)
-{
-	uint64_t w;
-	size_t i = 0;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		if (w & 0x8080808080808080ULL)
-			break;
-	}
-	while (i < n && (unsigned char)s[i] < 0x80)
-		i++;
-	if (i == n || utf8_valid(s + i, n - i, bad))
-		return 1;
-	if (bad)
-		*bad += i;
-	return 0;
-}
-
-int
 bmd_py_isspace(uint32_t cp)
 {
 	if (cp < 0x80)

@@ -16,12 +16,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/*
- * utf8_valid() (utf8.h), the same answer and *bad, with the ASCII bytes
- * skipped eight at a time: what bytes.decode('utf-8') accepts.
- */
-int bmd_py_utf8_valid(const char *s, size_t n, size_t *bad);
-
 /* 1 when cp is whitespace for Python (str.isspace, re's \s). */
 int bmd_py_isspace(uint32_t cp);
 
