@@ -6,8 +6,10 @@
 # Layout: common/*.c form build/lib/libctx.a; each tools/NAME/ is one program
 # (main.c plus files only it needs, built into build/lib/libNAME.a so unit
 # tests and fuzz targets can link them); tools/NAME/tool.mk may add
-# LDLIBS_NAME.  Unit tests tests/NAME/unit-*.c become build/tests/NAME/unit-*
-# and are run from the .t scripts.  Fuzz targets are tests/fuzz/*.c.
+# LDLIBS_NAME, and may set LINK_NAME: the libraries and flags of the
+# program's own link, in place of LDLIBS_NAME and the common ones.  Unit
+# tests tests/NAME/unit-*.c become build/tests/NAME/unit-* and are run from
+# the .t scripts.  Fuzz targets are tests/fuzz/*.c.
 
 VERSION   = 0.1.0
 PREFIX   ?= /usr/local
@@ -87,7 +89,8 @@ define TOOL_RULES
 $(call tool_lib,$(1)): $(call tool_obj,$(1))
 	$$(call say,AR,$$@)mkdir -p $$(@D) && rm -f $$@ && $$(AR) rcs $$@ $$^ $$(if $$^,,$$(BUILD)/lib/empty.o)
 $(BUILD)/bin/$(1): $(BUILD)/tools/$(1)/main.o $(call tool_lib,$(1)) $(LIBCTX)
-	$$(call say,LD,$$@)mkdir -p $$(@D) && $$(CC) $$(ALL_CFLAGS) $$(ALL_LDFLAGS) -o $$@ $$^ $$(LDLIBS_$(1)) $$(LDLIBS_ALL)
+	$$(call say,LD,$$@)mkdir -p $$(@D) && $$(CC) $$(ALL_CFLAGS) $$(ALL_LDFLAGS) -o $$@ $$^ \
+	    $$(or $$(LINK_$(1)),$$(LDLIBS_$(1)) $$(LDLIBS_ALL))
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULES,$(t))))
 

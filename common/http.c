@@ -7,8 +7,11 @@
  * completed transfers.  That is one wake-up per batch of socket activity,
  * as curl(1)'s --parallel loop does.
  */
+#include <sys/socket.h>
+
 #include <assert.h>
 #include <ctype.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -779,6 +782,46 @@ next_start_ms(struct http *d, double now)
 	return best <= 0 ? 0 : (long)(best * 1000.0) + 1;
 }
 
+static int
+errno_local(long e)
+{
+	return e == EMFILE || e == ENFILE || e == ENOBUFS || e == ENOMEM ?
+	    (int)e : 0;
+}
+
+/*
+ * The errno when a connection failed for want of this machine's resources
+ * (descriptors, buffers, memory), which says nothing of the site; else 0.  A
+ * connect(2) that failed leaves its errno (ECONNREFUSED, ETIMEDOUT...);
+ * libcurl 7.88 leaves none when socket(2) itself failed, so then a socket
+ * is opened here to ask the system why.
+ */
+static int
+local_connect_failure(CURL *c)
+{
+	long e = 0;
+	int fd;
+
+	if (curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &e) == CURLE_OK && e != 0)
+		return errno_local(e);
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return errno_local(errno);
+}
+
+/* "MESSAGE" becomes "MESSAGE (socket: STRERROR(e))", cut to size. */
+static void
+errmsg_add(char *msg, size_t size, int e)
+{
+	size_t n = strlen(msg);
+
+	if (e != 0 && n < size)
+		snprintf(msg + n, size - n, " (socket: %s)", strerror(e));
+}
+
 static enum http_err
 map_code(CURL *c, CURLcode rc, enum http_err set)
 {
@@ -794,7 +837,7 @@ map_code(CURL *c, CURLcode rc, enum http_err set)
 	case CURLE_COULDNT_RESOLVE_PROXY:
 		return HTTP_EDNS;
 	case CURLE_COULDNT_CONNECT:
-		return HTTP_ECONNECT;
+		return local_connect_failure(c) ? HTTP_ELOCAL : HTTP_ECONNECT;
 	case CURLE_OPERATION_TIMEDOUT:
 		/* pretransfer time is set once a connection (new or reused) is ready */
 		curl_easy_getinfo(c, CURLINFO_PRETRANSFER_TIME_T, &pre);
@@ -846,6 +889,8 @@ complete(struct http *d, CURL *c, CURLcode rc, double now)
 	r->err = map_code(c, rc, r->err);
 	if (rc != CURLE_OK && r->errmsg[0] == '\0')
 		snprintf(r->errmsg, sizeof r->errmsg, "%s", curl_easy_strerror(rc));
+	if (rc == CURLE_COULDNT_CONNECT && r->err == HTTP_ELOCAL)
+		errmsg_add(r->errmsg, sizeof r->errmsg, local_connect_failure(c));
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
 	if (curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &s) == CURLE_OK && s)
 		r->content_type = xstrdup(s);

@@ -65,7 +65,9 @@ enum http_err {
 	HTTP_EABORT,		/* on_data returned nonzero */
 	/*
 	 * a failure of this machine, not of the server: out of memory, a
-	 * local read or write error, a libcurl that cannot do what was asked
+	 * socket that could not be opened for want of descriptors, buffers
+	 * or memory (errmsg ends "(socket: STRERROR)"), a local read or
+	 * write error, a libcurl that cannot do what was asked
 	 */
 	HTTP_ELOCAL,
 	HTTP_EOTHER		/* anything else: see curl_code, errmsg */

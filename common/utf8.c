@@ -105,7 +105,7 @@ utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 }
 
 int
-utf8_encode(uint32_t cp, char *out)
+ctx_utf8_encode(uint32_t cp, char *out)
 {
 	unsigned char *o = (unsigned char *)out;
 

@@ -22,8 +22,18 @@ int utf8_valid(const char *s, size_t n, size_t *bad);
  */
 int utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
 
-/* Encode cp into out (at least 4 bytes); returns the length, 0 if invalid. */
-int utf8_encode(uint32_t cp, char *out);
+/*
+ * Encode cp into out (at least 4 bytes); returns the length, 0 if invalid.
+ * The function's symbol is ctx_utf8_encode: jansson's static archive, which
+ * btok links, defines a utf8_encode of its own.
+ */
+int ctx_utf8_encode(uint32_t cp, char *out);
+
+static inline int
+utf8_encode(uint32_t cp, char *out)
+{
+	return ctx_utf8_encode(cp, out);
+}
 
 /* Number of code points in a valid UTF-8 string (invalid bytes count 1). */
 size_t utf8_count(const char *s, size_t n);

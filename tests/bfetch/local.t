@@ -82,4 +82,30 @@ fetch "$T/userinfo" LD_PRELOAD="$SHIM" TORTURE_ALLOC_IN=curl_url_set
 is "$rc" 1 "out of memory parsing a URL with user information: exit 1"
 is "$(cat "$T/err")" "bfetch: out of memory parsing the URL $FIRST" \
     "out of memory parsing a URL with user information: the URL shown without it"
+
+# Out of descriptors (ulimit -n): at every limit from 5 to 24, bfetch either
+# fetches the page or stops with a local failure; no record ever blames the
+# site with a connection failure.  Some limit must reach the connection
+# (the socket cannot be opened) for the check to mean anything.
+job S1 A "$FIRST" >"$T/jobs"
+blamed=0 nlocal=0 fetched=0
+for n in $(seq 5 24); do
+	rm -rf "$T/fd"
+	mkdir -p "$T/fd"
+	rc=0
+	(cd "$T/fd" && ulimit -n "$n" && "$BFETCH" -a arch $OPTS -o out.ndjson \
+	    "$T/jobs") >/dev/null 2>"$T/err" || rc=$?
+	if [ -s "$T/fd/out.ndjson" ] &&
+	    [ "$(jq -r .fetch_status "$T/fd/out.ndjson")" = HTTP_ERROR ]; then
+		blamed=$((blamed + 1))
+		diag "ulimit -n $n: $(jq -r .failure_reason "$T/fd/out.ndjson")"
+	elif grep -q "local failure, not the site's (curl error 7: .*(socket: Too many open files))" "$T/err"; then
+		nlocal=$((nlocal + 1))
+	elif [ "$rc" -eq 0 ]; then
+		fetched=$((fetched + 1))
+	fi
+done
+is "$blamed" 0 "out of descriptors: no record blames the site"
+DESC="out of descriptors: some limit fails the connection, as a local failure" ok test "$nlocal" -gt 0
+DESC="out of descriptors: a higher limit fetches the page" ok test "$fetched" -gt 0
 done_testing

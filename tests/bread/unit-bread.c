@@ -3,6 +3,7 @@
  * parsing, decoding to UTF-8, the JavaScript string measures, and the
  * extractor on small documents (Readability.js behaviours one at a time).
  */
+#include <stdlib.h>
 #include <string.h>
 #include "ctx.h"
 #include "tap.h"
@@ -26,6 +27,45 @@ extract(const char *html, int whole)
 	o.whole = whole;
 	bread_extract(html, strlen(html), NULL, &o, &r);
 	return r;
+}
+
+/*
+ * The summaries of s cut in three at every pair of character boundaries,
+ * joined, give the length bread_inner_len(n, 1) gives for s in one text
+ * node; 1 when they all do.
+ */
+static int
+tsum_cuts_agree(const char *s)
+{
+	size_t n = strlen(s), i, j, want;
+	struct bread_tsum a, b, c;
+	char *p1, *p2, *p3;
+	xmlNodePtr t = xmlNewText((const xmlChar *)s);
+	int ok = 1;
+
+	want = bread_inner_len(t, 1);
+	xmlFreeNode(t);
+	for (i = 0; i <= n; i++) {
+		for (j = i; j <= n; j++) {
+			if (((unsigned char)s[i] & 0xC0) == 0x80 ||
+			    ((unsigned char)s[j] & 0xC0) == 0x80)
+				continue;
+			p1 = strndup(s, i);
+			p2 = strndup(s + i, j - i);
+			p3 = strdup(s + j);
+			bread_tsum_text(p1, &a);
+			bread_tsum_text(p2, &b);
+			bread_tsum_text(p3, &c);
+			bread_tsum_cat(&a, &b);
+			bread_tsum_cat(&a, &c);
+			if (a.len != want)
+				ok = 0;
+			free(p1);
+			free(p2);
+			free(p3);
+		}
+	}
+	return ok;
 }
 
 #define PARA "<p>Paragraph text that is long enough to count, with commas, commas, and more words to read.</p>"
@@ -70,6 +110,12 @@ main(void)
 	TAP_IS_INT(bread_js_len("a\xf0\x9f\x98\x80", 5), 3, "astral character is two UTF-16 units");
 	TAP_IS_INT(bread_js_space(0xA0), 1, "NBSP is \\s");
 	TAP_IS_INT(bread_js_space(0x200B), 0, "ZWSP is not \\s");
+	TAP_OK(tsum_cuts_agree("  ab  c\td \n\n e\xc2\xa0\xc2\xa0" "f\xe2\x80\xa8 "),
+	    "text summaries joined at every cut: the inner text length");
+	TAP_OK(tsum_cuts_agree("\xf0\x9f\x98\x80 x\xe3\x80\x80\xe3\x80\x80y z"),
+	    "text summaries joined: astral characters, ideographic spaces");
+	TAP_OK(tsum_cuts_agree(" \t "), "text summaries joined: white space only");
+	TAP_OK(tsum_cuts_agree("word"), "text summaries joined: no white space");
 	s = bread_js_trim("\xc2\xa0 x y \n", 8);
 	TAP_IS_STR(s, "x y", "trim drops NBSP and spaces");
 	free(s);

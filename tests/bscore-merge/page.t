@@ -100,14 +100,12 @@ like "$(cat "$T/src/sheet-2-hallucinations.html")" 'Doc text Turso' "with --sour
 unlike "$(cat "$T/src/sheet-1-factual_accuracy.html")" 'Doc text Turso' "and no other pass does"
 
 # ---------------------------------------------------------------- browser
-CHROME=$(command -v chromium || command -v chromium-browser || :)
-if [ -z "$CHROME" ]; then
-	skip "end-to-end browser test: no chromium (Debian package chromium, tools/bscore-merge/deps.apt; run make deps)"
+. "$TOP/tests/lib/chromium.sh"
+if why=$(no_browser); then
+	skip "end-to-end browser test: $why"
 	done_testing
 	exit 0
 fi
-node --experimental-websocket -e 'if (typeof WebSocket !== "function") process.exit(1)' 2>/dev/null ||
-	{ skip "end-to-end browser test: node has no WebSocket (node 20.10 or later needed)"; done_testing; exit 0; }
 
 "$B" blind -k "$T/pk.json" -d "$T/p" --seed 11 --html --spot-check 3 --rater alice "$T/resp.ndjson" 2>/dev/null
 "$B" blind -R answer-quality -k "$T/aq.json" -d "$T/p/aq" --seed 1 --html "$T/resp.ndjson" 2>/dev/null
@@ -115,7 +113,6 @@ node --experimental-websocket -e 'if (typeof WebSocket !== "function") process.e
 BSM_SMOKE="aq/sheet-1-quality.html dt/sheet-1-factual_accuracy.html dt/sheet-2-reasoning_quality.html"
 export BSM_SMOKE
 mkdir -p "$T/dl" "$T/csv" "$T/profile"
-. "$TOP/tests/lib/chromium.sh"
 start_chromium --headless=new
 pass "chromium started with a DevTools port ($port)"
 

@@ -48,17 +48,14 @@ like "$err" 'browser.js or browser.css contains' "... with a message"
 run "$B" --html - "$T/study.ndjson"
 like "$out" '<!DOCTYPE html>' "--html - writes to standard output"
 
-CHROME=$(command -v chromium || command -v chromium-browser || :)
-if [ -z "$CHROME" ]; then
-	skip "the browser tests: no chromium (Debian package chromium, tools/bstats/deps.apt; run make deps)"
+. "$TOP/tests/lib/chromium.sh"
+if why=$(no_browser); then
+	skip "the browser tests: $why"
 	done_testing
 	exit 0
 fi
-node --experimental-websocket -e 'if (typeof WebSocket !== "function") process.exit(1)' 2>/dev/null ||
-	{ skip "the browser tests: node has no WebSocket (node 20.10 or later needed)"; done_testing; exit 0; }
 
 mkdir -p "$T/profile" "${BSTATS_SHOTS:=$T/shots}"
-. "$TOP/tests/lib/chromium.sh"
 start_chromium --headless
 pass "chromium started with a DevTools port"
 obs=$(timeout 300 node --experimental-websocket "$TOP/tests/bstats/browser-e2e.js" "$port" "$T/page.html" "$T/fig" \

@@ -57,16 +57,13 @@ expect_status 1 "a compared run that cannot be read is an error"
 like "$err" "missing.ndjson: No such file" "... naming it"
 ok test ! -e "$T/x.html"
 
-CHROME=$(command -v chromium || command -v chromium-browser || :)
-if [ -z "$CHROME" ]; then
-	skip "the browser tests: no chromium (Debian package chromium, tools/bstats/deps.apt; run make deps)"
+. "$TOP/tests/lib/chromium.sh"
+if why=$(no_browser); then
+	skip "the browser tests: $why"
 	done_testing
 	exit 0
 fi
-node --experimental-websocket -e 'if (typeof WebSocket !== "function") process.exit(1)' 2>/dev/null ||
-	{ skip "the browser tests: node has no WebSocket (node 20.10 or later needed)"; done_testing; exit 0; }
 mkdir -p "${BSTATS_SHOTS:=$T/shots}" "$T/dl"
-. "$TOP/tests/lib/chromium.sh"
 start_chromium --headless=new
 e2e() {
 	obs=$(timeout 600 node --experimental-websocket "$TOP/tests/bstats/html-e2e.js" "$port" "$@" 2>"$T/e2e.err")

@@ -9,10 +9,10 @@
 # 320, to keep make check short); bstats(1) states the numbers at 2000.
 . "${0%/*}/../lib/tap.sh"
 B=$(prog bstats)
-CHROME=$(command -v chromium || command -v chromium-browser || :)
-[ -n "$CHROME" ] || skip_all "no chromium (Debian package chromium, tools/bstats/deps.apt; run make deps)"
-node --experimental-websocket -e 'if (typeof WebSocket !== "function") process.exit(1)' 2>/dev/null ||
-	skip_all "node has no WebSocket (node 20.10 or later needed)"
+. "$TOP/tests/lib/chromium.sh"
+if why=$(no_browser); then
+	skip_all "$why"
+fi
 
 python3 "$TOP/tests/bstats/html-gen.py" 286 20 3 plain "${BSTATS_HTML_WORDS:-320}" >"$T/study.ndjson"
 start=$(date +%s)
@@ -21,7 +21,6 @@ expect_status 0 "bstats --html writes the page of 5,720 pairs"
 diag "bstats -b 100 --html: $(($(date +%s) - start)) s; page $(($(wc -c <"$T/page.html") / 1024)) KiB; input $(($(wc -c <"$T/study.ndjson") / 1024)) KiB"
 
 mkdir -p "${BSTATS_SHOTS:=$T/shots}"
-. "$TOP/tests/lib/chromium.sh"
 start_chromium --headless=new
 obs=$(timeout 300 node --experimental-websocket "$TOP/tests/bstats/html-e2e.js" "$port" large "$T/page.html" "$BSTATS_SHOTS" 2>"$T/e2e.err")
 erc=$?

@@ -146,13 +146,10 @@ is "$(sed -n 's/.*"conditions":\(\[[^]]*\]\).*/\1/p' "$T/v.html")" \
 	"the page's data list the variant conditions"
 run "$B" -o /dev/null --html "$T/p.html" "$T/p.in"
 unlike "$(cat "$T/p.html")" '"conditions"|"variants"' "a study without variants: no variant data in the page"
-CHROME=$(command -v chromium || command -v chromium-browser || :)
-if [ -z "$CHROME" ]; then
-	skip "the browser's grid: no chromium (Debian package chromium, tools/bstats/deps.apt)"
-elif ! node --experimental-websocket -e 'if (typeof WebSocket !== "function") process.exit(1)' 2>/dev/null; then
-	skip "the browser's grid: node has no WebSocket (node 20.10 or later needed)"
+. "$TOP/tests/lib/chromium.sh"
+if why=$(no_browser); then
+	skip "the browser's grid: $why"
 else
-	. "$TOP/tests/lib/chromium.sh"
 	start_chromium --headless=new
 	mkdir -p "$T/dl"
 	obs=$(timeout 300 node --experimental-websocket "$HERE/variants-e2e.js" "$port" "$T/v.html" "$T/dl" 2>"$T/e2e.err")

@@ -123,6 +123,39 @@ like "$err" "cannot write the compiled cache" "and says the cache was not writte
 run "$BTOK" --no-cache -t mistral "$T/h.txt"
 is "$out" "$good" "--no-cache"
 
+# The record of a whole check: an image unchanged since it passed is checked
+# by its header alone; one changed in place after the record (the same
+# inode, a new change time) is checked whole again, found damaged, rebuilt.
+c2=$T/cache2
+run "$BTOK" --cache-dir "$c2" -t mistral-v3 "$T/h.txt"
+good3=$out
+img3=$(ls "$c2"/mistral-v3-*.btc)
+DESC="an image just written is not recorded (its change time is too recent)" \
+    ok test ! -e "$img3.checked"
+sleep 2
+run "$BTOK" --cache-dir "$c2" -t mistral-v3 "$T/h.txt"
+is "$err" "" "an image two seconds old is checked whole, silently"
+DESC="and the whole check is recorded" ok test -s "$img3.checked"
+rec=$(cat "$img3.checked")
+like "$rec" "^btok-checked 1 [0-9]+ [0-9]+ $(wc -c <"$img3") [0-9]+\.[0-9]{9} [0-9a-f]{16}\$" \
+    "the record: device, inode, size, change time, checksum"
+run "$BTOK" --cache-dir "$c2" -t mistral-v3 "$T/h.txt"
+is "$out:$err" "$good3:" "a recorded image: the same count, silently"
+is "$(cat "$img3.checked")" "$rec" "the record stays as it was"
+/usr/bin/python3 - "$img3" <<'PY'
+import sys
+p = sys.argv[1]
+with open(p, "r+b") as f:
+    f.seek(-4096, 2)
+    b = bytearray(f.read(1)); b[0] ^= 0x55
+    f.seek(-4096, 2)
+    f.write(b)
+PY
+run "$BTOK" --cache-dir "$c2" -t mistral-v3 "$T/h.txt"
+like "$err" "checksum mismatch; rebuilding" \
+    "a recorded image damaged in place is checked whole and rebuilt"
+is "$out" "$good3" "same count after the rebuild"
+
 # Bad records: file and line.
 printf '{"content":"a"}\n{"content":7}\n' >"$T/bad.ndjson"
 run "$BTOK" -t llama3 "$T/bad.ndjson"

@@ -7,7 +7,8 @@
  * checksum is then recomputed so the structural checks of btok_attach are
  * what stands between the damage and the encoder; the second half is text.
  * Whatever the image, attach must refuse it or encode the text safely; the
- * intact image must encode the text with counts equal in both output modes.
+ * intact image must encode the text with counts equal in both output modes,
+ * and with the same ids when attached by its header alone.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -58,7 +59,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	btok_enc_free(e);
 	btok_release(&t);
+	/* Attached by its header alone (a cache file recorded as checked):
+	   the same ids. */
+	if (btok_attach(&t, "tiny", img, imgsize, BTOK_ATTACH_CHECKED, &err) < 0)
+		abort();
+	e = btok_enc_new(&t);
+	memset(&b, 0, sizeof b);
+	btok_encode(e, (const char *)data + half, size - half, data[0] & 1, &b);
+	if (a.n != b.n || (a.n && memcmp(a.v, b.v, a.n * sizeof *a.v) != 0))
+		abort();
+	btok_enc_free(e);
+	btok_release(&t);
 	btok_ids_free(&a);
+	btok_ids_free(&b);
 	/* A damaged copy. */
 	copy = malloc(imgsize);
 	if (!copy)

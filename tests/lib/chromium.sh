@@ -1,11 +1,27 @@
 # chromium.sh - headless Debian chromium for the browser tests, driven over
-# its DevTools port (tests/bscore-merge/page.t, tests/bstats/browser.t).
+# its DevTools port (tests/bscore-merge/page.t, tests/bstats/*browser.t,
+# html-large.t, variants.t).
 #
 # start_chromium HEADLESS_FLAG: starts "$CHROME" in its own process group
 # (setsid, so every child goes with it) with a fresh profile in $T/profile,
 # no network of its own, and DevTools on 127.0.0.1; sets CPID and port, and
 # stops it when the test ends.  Fails the test (and ends it) when no
 # DevTools port appears within 15 s, with chromium's log as diagnostics.
+
+# no_browser: prints why the browser tests cannot run here (no chromium, or
+# a node without WebSocket) and succeeds; prints nothing and fails when they
+# can.  CHROME is the chromium found, or empty.
+CHROME=$(command -v chromium || command -v chromium-browser || :)
+no_browser() {
+	if [ -z "$CHROME" ]; then
+		echo "no chromium (Debian package chromium: make deps installs it)"
+		return 0
+	fi
+	node --experimental-websocket \
+	    -e 'if (typeof WebSocket !== "function") process.exit(1)' 2>/dev/null &&
+	    return 1
+	echo "node has no WebSocket (node 20.10 or later needed)"
+}
 
 CPID=""
 stop_chromium() {

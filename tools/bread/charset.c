@@ -184,12 +184,24 @@ convert(const char *from, const char *data, size_t len, size_t step,
 	return 0;
 }
 
-/* Valid UTF-8 with NULs and bad sequences replaced, as a new string. */
+/*
+ * Valid UTF-8 with NULs and bad sequences replaced, as a new string;
+ * valid: s is known to be valid UTF-8 (a copy, not checked again).
+ */
 static char *
-clean_utf8(const char *s, size_t n, size_t *outlen)
+clean_utf8(const char *s, size_t n, int valid, size_t *outlen)
 {
 	size_t len, i, j;
-	char *t = utf8_sanitize(s, n, &len);
+	char *t;
+
+	if (valid) {
+		t = xmalloc(n + 1);
+		memcpy(t, s, n);
+		t[n] = '\0';
+		len = n;
+	} else {
+		t = utf8_sanitize(s, n, &len);
+	}
 	struct buf b = BUF_INIT;
 
 	if (memchr(t, '\0', len) == NULL) {
@@ -219,6 +231,7 @@ bread_decode(const char *data, size_t len, const char *ct, size_t *outlen,
 	const char *name = NULL;
 	struct buf b = BUF_INIT;
 	size_t step = 1;
+	int valid = 0;
 	char *r, *s;
 	size_t n;
 
@@ -234,7 +247,7 @@ bread_decode(const char *data, size_t len, const char *ct, size_t *outlen,
 		data += 3;
 		len -= 3;
 	}
-	if (utf8_valid(data, len, NULL))
+	if ((valid = utf8_valid(data, len, NULL)) != 0)
 		goto utf8;
 	if (bread_ct_charset(ct, label, sizeof label) ||
 	    meta_charset(data, len, label, sizeof label)) {
@@ -263,12 +276,12 @@ conv:
 	if (charset)
 		*charset = used;
 	buf_adds(&b, "");
-	r = clean_utf8(b.s, b.len, &n);
+	r = clean_utf8(b.s, b.len, 0, &n);
 	buf_release(&b);
 	*outlen = n;
 	return r;
 utf8:
 	if (charset)
 		*charset = "UTF-8";
-	return clean_utf8(data, len, outlen);
+	return clean_utf8(data, len, valid, outlen);
 }

@@ -4,8 +4,10 @@
  * bounded by libxml2's own limit (256 without XML_PARSE_HUGE), but nothing
  * in bread recurses on the tree anyway.
  */
+#include <stdlib.h>
 #include <string.h>
 #include "ctx.h"
+#include "err.h"
 #include "dom.h"
 
 void
@@ -112,6 +114,71 @@ bread_by_tag(xmlNodePtr root, const char *tag, struct nvec *out)
 	for (n = root->children; n != NULL; n = bread_walk(n, root, 0))
 		if (bread_tag_is(n, tag))
 			bread_nvec_push(out, n);
+}
+
+void
+bread_tagset_init(struct bread_tagset *ts, xmlNodePtr root,
+    const char *const *tags)
+{
+	xmlNodePtr n;
+	size_t k;
+
+	ts->root = root;
+	ts->tags = tags;
+	for (ts->ntags = 0; tags[ts->ntags] != NULL; ts->ntags++)
+		continue;
+	ts->lists = xcalloc(ts->ntags ? ts->ntags : 1, sizeof *ts->lists);
+	if (root == NULL || root->type != XML_ELEMENT_NODE)
+		return;
+	for (n = root->children; n != NULL; n = bread_walk(n, root, 0)) {
+		if (n->type != XML_ELEMENT_NODE || n->name == NULL)
+			continue;
+		for (k = 0; k < ts->ntags; k++) {
+			if (bread_tag_is(n, tags[k])) {
+				bread_nvec_push(&ts->lists[k], n);
+				break;
+			}
+		}
+	}
+}
+
+int
+bread_tagset_get(const struct bread_tagset *ts, const xmlNode *under,
+    const char *tag, struct nvec *out)
+{
+	const struct nvec *l;
+	size_t k, i;
+
+	for (k = 0; k < ts->ntags && strcmp(ts->tags[k], tag) != 0; k++)
+		continue;
+	if (k == ts->ntags)
+		return 0;
+	l = &ts->lists[k];
+	for (i = 0; i < l->n; i++)
+		if (bread_tag_is(l->v[i], tag) && bread_inside(l->v[i], under))
+			bread_nvec_push(out, l->v[i]);
+	return 1;
+}
+
+void
+bread_tagset_free(struct bread_tagset *ts)
+{
+	size_t k;
+
+	for (k = 0; k < ts->ntags; k++)
+		bread_nvec_free(&ts->lists[k]);
+	free(ts->lists);
+	ts->lists = NULL;
+	ts->ntags = 0;
+}
+
+int
+bread_inside(const xmlNode *n, const xmlNode *root)
+{
+	for (n = n->parent; n != NULL; n = n->parent)
+		if (n == root)
+			return 1;
+	return 0;
 }
 
 size_t
@@ -238,7 +305,7 @@ bread_js_len(const char *s, size_t n)
 static int
 is_text(const xmlNode *n)
 {
-	return n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE;
+	return bread_is_text(n);
 }
 
 /* The text nodes of n's textContent, in order, through a callback state. */
@@ -405,6 +472,48 @@ bread_inner_len(const xmlNode *n, int normalize)
 		if (is_text(c) && c->content)
 			feed(&t, (const char *)c->content);
 	return t.len;
+}
+
+void
+bread_tsum_text(const char *s, struct bread_tsum *ts)
+{
+	struct tstate t;
+	uint32_t cp;
+
+	memset(ts, 0, sizeof *ts);
+	if (*s == '\0')
+		return;
+	memset(&t, 0, sizeof t);
+	t.normalize = 1;
+	feed(&t, s);
+	ts->len = t.len;
+	ts->any = t.started;
+	(void)bread_u8((const unsigned char *)s, &cp);
+	ts->lead = !ts->any || bread_js_space(cp);
+	ts->trail = !ts->any || t.run > 0;
+}
+
+void
+bread_tsum_cat(struct bread_tsum *a, const struct bread_tsum *b)
+{
+	int lead;
+
+	if (!b->any) {
+		if (b->lead) {
+			a->trail = 1;
+			if (!a->any)
+				a->lead = 1;
+		}
+		return;
+	}
+	if (!a->any) {
+		lead = a->lead || b->lead;
+		*a = *b;
+		a->lead = lead;
+		return;
+	}
+	a->len += b->len + (a->trail || b->lead ? 1 : 0);
+	a->trail = b->trail;
 }
 
 static int

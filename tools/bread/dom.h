@@ -48,6 +48,36 @@ xmlNodePtr bread_walk(xmlNodePtr n, const xmlNode *root, int skipkids);
 void bread_by_tag(xmlNodePtr root, const char *tag, struct nvec *out);
 size_t bread_count_tag(xmlNodePtr root, const char *tag);
 
+/*
+ * The descendant elements of root named by each of several tags, found in
+ * one walk instead of one bread_by_tag walk each.  It stands for
+ * bread_by_tag(root, tag) for as long as the tree under root changes only
+ * by removals, by renaming elements away from the set's tags, and by
+ * adding subtrees that hold none of them (never by moving a node, or
+ * renaming to a tag of the set): each get gives the elements still under
+ * root and still so named, in tree order.
+ */
+struct bread_tagset {
+	const xmlNode *root;
+	const char *const *tags;	/* borrowed, NULL-terminated */
+	struct nvec *lists;		/* one per tag */
+	size_t ntags;
+};
+
+/* Walk root once for tags (borrowed: they must outlive ts). */
+void bread_tagset_init(struct bread_tagset *ts, xmlNodePtr root,
+    const char *const *tags);
+/*
+ * bread_by_tag(under, tag, out) from the set, under being the set's root or
+ * an element under it: 1 when tag is one of the set's, 0 (out untouched)
+ * when not.
+ */
+int bread_tagset_get(const struct bread_tagset *ts, const xmlNode *under,
+    const char *tag, struct nvec *out);
+void bread_tagset_free(struct bread_tagset *ts);
+/* 1 when root is a proper ancestor of n. */
+int bread_inside(const xmlNode *n, const xmlNode *root);
+
 /* Tree edits without text-node merging. */
 void bread_append(xmlNodePtr parent, xmlNodePtr child);
 void bread_insert_before(xmlNodePtr ref, xmlNodePtr node);
@@ -67,6 +97,31 @@ size_t bread_js_len(const char *s, size_t n);
  */
 void bread_inner_text(const xmlNode *n, int normalize, struct buf *out);
 size_t bread_inner_len(const xmlNode *n, int normalize);
+/*
+ * The normalized inner text length (bread_inner_len(n, 1)) in pieces: the
+ * summary of each text node, joined in document order, gives the length of
+ * their concatenation, so that the lengths of nested elements come from one
+ * walk.  len counts the UTF-16 units from the first to the last character
+ * that is not white space, each white space run between as one; any is 1
+ * when there is such a character; lead and trail are 1 when the text starts
+ * or ends with white space (with any == 0: when it has white space at all).
+ * All zero is the empty text.
+ */
+struct bread_tsum {
+	size_t len;
+	int any, lead, trail;
+};
+
+/* The summary of the text s (NUL-terminated UTF-8). */
+void bread_tsum_text(const char *s, struct bread_tsum *ts);
+/* a becomes the summary of a's text followed by b's. */
+void bread_tsum_cat(struct bread_tsum *a, const struct bread_tsum *b);
+/* 1 when n is a text node of textContent (text or CDATA). */
+static inline int
+bread_is_text(const xmlNode *n)
+{
+	return n->type == XML_TEXT_NODE || n->type == XML_CDATA_SECTION_NODE;
+}
 /* 1 when n's textContent has a character that is not white space. */
 int bread_has_text(const xmlNode *n);
 /* Raw textContent (appended) and its UTF-16 length. */

@@ -42,8 +42,12 @@
 
 struct rinfo {
 	double score;
+	double ld;		/* link density, when ld_state is LD_DONE */
 	int datatable;		/* _readabilityDataTable: -1 unset, 0, 1 */
+	int ld_state;		/* LD_NONE, LD_WANTED by top_candidates, LD_DONE */
 };
+
+enum { LD_NONE, LD_WANTED, LD_DONE };
 
 #define ARENA_BLOCK 1024
 struct arena {
@@ -62,6 +66,7 @@ struct rd {
 	struct arena arena;
 	struct nvec infos;	/* nodes whose _private we set */
 	struct buf tmp;
+	const struct bread_tagset *tags;	/* by_tag's, while one is in force */
 };
 
 static void
@@ -69,6 +74,20 @@ bury(struct rd *rd, xmlNodePtr n)
 {
 	xmlUnlinkNode(n);
 	bread_nvec_push(&rd->grave, n);
+}
+
+/*
+ * bread_by_tag(root, tag, out), from rd's tag set when one is in force for
+ * root or an ancestor of it, with tag among its tags.
+ */
+static void
+by_tag(const struct rd *rd, xmlNodePtr root, const char *tag, struct nvec *out)
+{
+	if (rd->tags != NULL && (rd->tags->root == root ||
+	    bread_inside(root, rd->tags->root)) &&
+	    bread_tagset_get(rd->tags, root, tag, out))
+		return;
+	bread_by_tag(root, tag, out);
 }
 
 static struct rinfo *
@@ -91,6 +110,7 @@ info_new(struct rd *rd, xmlNodePtr n)
 			static struct rinfo sink;
 			sink.score = 0;
 			sink.datatable = -1;
+			sink.ld_state = LD_NONE;
 			return &sink;
 		}
 		a->blocks[a->nblocks++] = xcalloc(ARENA_BLOCK, sizeof(struct rinfo));
@@ -99,6 +119,7 @@ info_new(struct rd *rd, xmlNodePtr n)
 	r = &a->blocks[a->nblocks - 1][a->used++];
 	r->score = 0;
 	r->datatable = -1;
+	r->ld_state = LD_NONE;
 	n->_private = r;
 	bread_nvec_push(&rd->infos, n);
 	return r;
@@ -757,7 +778,7 @@ remove_tags(struct rd *rd, xmlNodePtr root, const char *tag)
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	bread_by_tag(root, tag, &v);
+	by_tag(rd, root, tag, &v);
 	for (i = v.n; i-- > 0; )
 		if (v.v[i]->parent)
 			bury(rd, v.v[i]);
@@ -799,10 +820,14 @@ single_image(const xmlNode *n)
 static void
 unwrap_noscript_images(struct rd *rd, xmlNodePtr root)
 {
+	static const char *const tags[] = { "img", "noscript", NULL };
+	struct bread_tagset ts;
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	bread_by_tag(root, "img", &v);
+	/* one walk: removing images removes no <noscript> */
+	bread_tagset_init(&ts, root, tags);
+	(void)bread_tagset_get(&ts, root, "img", &v);
 	for (i = 0; i < v.n; i++) {
 		const xmlAttr *a;
 		int keep = 0;
@@ -819,7 +844,8 @@ unwrap_noscript_images(struct rd *rd, xmlNodePtr root)
 			bury(rd, v.v[i]);
 	}
 	v.n = 0;
-	bread_by_tag(root, "noscript", &v);
+	(void)bread_tagset_get(&ts, root, "noscript", &v);
+	bread_tagset_free(&ts);
 	for (i = 0; i < v.n; i++) {
 		xmlNodePtr ns = v.v[i], prev, img;
 		if (!single_image(ns) || ns->parent == NULL)
@@ -894,29 +920,27 @@ remove_heading_anchors(struct rd *rd, xmlNodePtr body)
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	bread_by_tag(body, "a", &v);
+	by_tag(rd, body, "a", &v);
 	for (i = 0; i < v.n; i++)
 		if (v.v[i]->parent && bread_heading_anchor(v.v[i]))
 			bury(rd, v.v[i]);
 	bread_nvec_free(&v);
 }
 
-/* Readability.js _prepDocument */
+/*
+ * The end of Readability.js _prepDocument (rd_parse removes the <style>
+ * elements and replaces the <br> runs first), and the heading anchors.
+ */
 static void
-prep_document(struct rd *rd)
+prep_document(struct rd *rd, xmlNodePtr root)
 {
-	xmlNodePtr root = xmlDocGetRootElement(rd->doc), body;
 	struct nvec v = { NULL, 0, 0 };
+	xmlNodePtr body;
 	size_t i;
 
-	if (root == NULL)
-		return;
-	remove_tags(rd, root, "style");
-	if ((body = doc_body(rd->doc)) != NULL) {
-		replace_brs(rd, body);
+	if ((body = doc_body(rd->doc)) != NULL)
 		remove_heading_anchors(rd, body);
-	}
-	bread_by_tag(root, "font", &v);
+	by_tag(rd, root, "font", &v);
 	for (i = 0; i < v.n; i++)
 		set_tag(v.v[i], "span");
 	bread_nvec_free(&v);
@@ -1217,7 +1241,7 @@ title_from_h1(struct rd *rd, const char *orig)
 	if (root) {
 		if (bread_tag_is(root, "h1"))
 			bread_nvec_push(&v, root);
-		bread_by_tag(root, "h1", &v);
+		by_tag(rd, root, "h1", &v);
 	}
 	if (v.n == 1)
 		bread_inner_text(v.v[0], 1, &b);
@@ -1489,7 +1513,7 @@ get_jsonld(struct rd *rd, struct jsonld *out)
 	memset(out, 0, sizeof *out);
 	if (root == NULL)
 		return;
-	bread_by_tag(root, "script", &v);
+	by_tag(rd, root, "script", &v);
 	for (i = 0; i < v.n && !out->found; i++) {
 		type = bread_attr(v.v[i], "type");
 		if (type == NULL || strcmp(type, "application/ld+json") != 0)
@@ -1699,7 +1723,7 @@ get_metadata(struct rd *rd, struct jsonld *jl)
 	if (root) {
 		if (bread_tag_is(root, "meta"))
 			bread_nvec_push(&v, root);
-		bread_by_tag(root, "meta", &v);
+		by_tag(rd, root, "meta", &v);
 	}
 	for (i = 0; i < v.n; i++) {
 		const char *name = bread_attr(v.v[i], "name");
@@ -1820,7 +1844,7 @@ mark_data_tables(struct rd *rd, xmlNodePtr root)
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	bread_by_tag(root, "table", &v);
+	by_tag(rd, root, "table", &v);
 	for (i = 0; i < v.n; i++)
 		info_new(rd, v.v[i])->datatable = bread_data_table(v.v[i]);
 	bread_nvec_free(&v);
@@ -1903,7 +1927,7 @@ fix_lazy_figures(struct rd *rd, xmlNodePtr root)
 	size_t i;
 	int kind;
 
-	bread_by_tag(root, "figure", &v);
+	by_tag(rd, root, "figure", &v);
 	for (i = 0; i < v.n; i++) {
 		f = v.v[i];
 		for (a = f->properties; a; a = a->next) {
@@ -2142,7 +2166,7 @@ clean_conditionally(struct rd *rd, xmlNodePtr e, const char *tag)
 
 	if (!(rd->flags & FLAG_CLEAN_CONDITIONALLY))
 		return;
-	bread_by_tag(e, tag, &v);
+	by_tag(rd, e, tag, &v);
 	for (i = v.n; i-- > 0; )
 		if (v.v[i]->parent && conditionally_remove(rd, v.v[i], tag))
 			bury(rd, v.v[i]);
@@ -2186,7 +2210,7 @@ clean_tag(struct rd *rd, xmlNodePtr e, const char *tag)
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	bread_by_tag(e, tag, &v);
+	by_tag(rd, e, tag, &v);
 	for (i = v.n; i-- > 0; ) {
 		if (!v.v[i]->parent)
 			continue;
@@ -2205,11 +2229,24 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 {
 	static const char *const cleaned[] = { "object", "embed", "footer", "link", "aside", NULL };
 	static const char *const cleaned2[] = { "iframe", "input", "textarea", "select", "button", NULL };
+	/*
+	 * Every tag looked for below, found in one walk: until the last
+	 * look-up, the article changes by removals, by renaming <h1> to <h2>
+	 * after the last look-up of either, and by images added to figures.
+	 */
+	static const char *const looked[] = {
+		"table", "figure", "form", "fieldset", "object", "embed",
+		"footer", "link", "aside", "iframe", "input", "textarea",
+		"select", "button", "h1", "h2", "ul", "div", "p", "br", NULL
+	};
 	const char *const *t;
 	struct nvec v = { NULL, 0, 0 };
+	struct bread_tagset ts;
 	xmlNodePtr c, next;
 	size_t i;
 
+	bread_tagset_init(&ts, ac, looked);
+	rd->tags = &ts;
 	mark_data_tables(rd, ac);
 	fix_lazy_figures(rd, ac);
 	clean_conditionally(rd, ac, "form");
@@ -2239,8 +2276,8 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 	for (t = cleaned2; *t; t++)
 		clean_tag(rd, ac, *t);
 	/* _cleanHeaders */
-	bread_by_tag(ac, "h1", &v);
-	bread_by_tag(ac, "h2", &v);
+	by_tag(rd, ac, "h1", &v);
+	by_tag(rd, ac, "h2", &v);
 	for (i = v.n; i-- > 0; )
 		if (v.v[i]->parent && class_weight(rd, v.v[i]) < 0)
 			bury(rd, v.v[i]);
@@ -2248,12 +2285,12 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 	clean_conditionally(rd, ac, "table");
 	clean_conditionally(rd, ac, "ul");
 	clean_conditionally(rd, ac, "div");
-	bread_by_tag(ac, "h1", &v);
+	by_tag(rd, ac, "h1", &v);
 	for (i = 0; i < v.n; i++)
 		set_tag(v.v[i], "h2");
 	v.n = 0;
 	/* remove extra paragraphs */
-	bread_by_tag(ac, "p", &v);
+	by_tag(rd, ac, "p", &v);
 	for (i = v.n; i-- > 0; ) {
 		xmlNodePtr p = v.v[i];
 		if (!p->parent)
@@ -2265,7 +2302,7 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 			bury(rd, p);
 	}
 	v.n = 0;
-	bread_by_tag(ac, "br", &v);
+	by_tag(rd, ac, "br", &v);
 	for (i = 0; i < v.n; i++) {
 		xmlNodePtr n = next_node(v.v[i]->next);
 		if (n && bread_tag_is(n, "p") && v.v[i]->parent)
@@ -2273,7 +2310,7 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 	}
 	v.n = 0;
 	/* remove single-cell tables */
-	bread_by_tag(ac, "table", &v);
+	by_tag(rd, ac, "table", &v);
 	for (i = 0; i < v.n; i++) {
 		xmlNodePtr table = v.v[i], tbody, row, cell;
 		int phr = 1;
@@ -2294,6 +2331,8 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 		bread_nvec_push(&rd->grave, table);
 	}
 	bread_nvec_free(&v);
+	rd->tags = NULL;
+	bread_tagset_free(&ts);
 }
 
 /* Replace the children of page with copies of those of cache (page.innerHTML = ...). */
@@ -2470,18 +2509,120 @@ score_paragraphs(struct rd *rd, const struct nvec *to_score, struct nvec *cands)
 	}
 }
 
+/*
+ * One candidate open in link_densities' walk: its text so far and its link
+ * text, summed link by link in document order as _getLinkDensity does.
+ */
+struct open_cand {
+	xmlNodePtr n;
+	struct bread_tsum ts;
+	double ll;
+};
+
+/* Close the innermost open candidate: its density, its text to its parent. */
+static void
+close_cand(struct open_cand *st, size_t *depth)
+{
+	struct open_cand *o = &st[--*depth];
+	struct rinfo *r = info_get(o->n);
+
+	r->ld = o->ts.len ? o->ll / (double)o->ts.len : 0;
+	r->ld_state = LD_DONE;
+	if (*depth)
+		bread_tsum_cat(&st[*depth - 1].ts, &o->ts);
+}
+
+/* Node n entered: a link counts in every open candidate, text in the innermost. */
+static void
+enter_node(xmlNodePtr n, struct open_cand *st, size_t depth)
+{
+	struct bread_tsum ts;
+	const char *href;
+	double coef, len;
+	size_t i;
+
+	if (bread_tag_is(n, "a")) {
+		href = bread_attr(n, "href");
+		coef = href && href[0] == '#' && href[1] ? 0.3 : 1;
+		len = (double)bread_inner_len(n, 1);
+		for (i = 0; i < depth; i++)
+			st[i].ll += len * coef;
+	} else if (bread_is_text(n) && n->content) {
+		bread_tsum_text((const char *)n->content, &ts);
+		bread_tsum_cat(&st[depth - 1].ts, &ts);
+	}
+}
+
+/* After n's subtree: close what ends there; the next node, NULL after root. */
+static xmlNodePtr
+leave_node(xmlNodePtr n, const xmlNode *root, struct open_cand *st, size_t *depth)
+{
+	for (;;) {
+		if (*depth && st[*depth - 1].n == n)
+			close_cand(st, depth);
+		if (n == root)
+			return NULL;
+		if (n->next != NULL)
+			return n->next;
+		n = n->parent;
+	}
+}
+
+/*
+ * link_density of every element marked LD_WANTED under root, in one walk
+ * instead of two walks of each candidate's subtree: the inner text lengths
+ * are joined from each text node's summary, and the link lengths added to
+ * each open candidate in document order, so that every density is the
+ * same double.
+ */
+static void
+link_densities(xmlNodePtr root)
+{
+	struct open_cand *st = NULL;
+	size_t depth = 0, cap = 0;
+	struct rinfo *r;
+	xmlNodePtr n = root;
+
+	while (n != NULL) {
+		if (depth)
+			enter_node(n, st, depth);
+		if (n->type == XML_ELEMENT_NODE) {
+			if ((r = info_get(n)) != NULL && r->ld_state == LD_WANTED) {
+				if (depth == cap)
+					st = xreallocarray(st, cap = cap ? 2 * cap : 32, sizeof *st);
+				memset(&st[depth], 0, sizeof *st);
+				st[depth++].n = n;
+			}
+			if (n->children != NULL) {
+				n = n->children;
+				continue;
+			}
+		}
+		n = leave_node(n, root, st, &depth);
+	}
+	free(st);
+}
+
 /* The N_TOP_CANDIDATES best candidates, scores scaled by link density. */
 static size_t
-top_candidates(const struct nvec *cands, xmlNodePtr top[N_TOP_CANDIDATES])
+top_candidates(struct rd *rd, const struct nvec *cands,
+    xmlNodePtr top[N_TOP_CANDIDATES])
 {
 	size_t ntop = 0, i, t, k;
+	struct rinfo *r;
 
+	for (i = 0; i < cands->n; i++)
+		info_get(cands->v[i])->ld_state = LD_WANTED;
+	link_densities(xmlDocGetRootElement(rd->doc));
 	for (i = 0; i < cands->n; i++) {
 		xmlNodePtr c = cands->v[i];
-		struct rinfo *r = info_get(c);
 
+		r = info_get(c);
 		assert(r != NULL);
-		r->score = r->score * (1 - link_density(c));
+		/* a candidate out of the document since it was scored */
+		if (r->ld_state != LD_DONE)
+			r->ld = link_density(c);
+		r->score = r->score * (1 - r->ld);
 		for (t = 0; t < N_TOP_CANDIDATES; t++) {
 			if (t >= ntop || r->score > info_get(top[t])->score) {
 				k = ntop < N_TOP_CANDIDATES ? ntop : N_TOP_CANDIDATES - 1;
@@ -2638,7 +2779,7 @@ grab_once(struct rd *rd, xmlNodePtr page, struct buf *mb)
 
 	walk_document(rd, mb, &to_score);
 	score_paragraphs(rd, &to_score, &cands);
-	ntop = top_candidates(&cands, top);
+	ntop = top_candidates(rd, &cands, top);
 	bread_nvec_free(&cands);
 	bread_nvec_free(&to_score);
 	tc = pick_candidate(rd, page, top, ntop);
@@ -2754,19 +2895,38 @@ static xmlNodePtr
 rd_parse(struct rd *rd, size_t threshold)
 {
 	xmlNodePtr root = xmlDocGetRootElement(rd->doc);
+	static const char *const early[] = { "script", "noscript", "style", NULL };
+	static const char *const late[] = { "a", "font", "meta", "h1", NULL };
+	struct bread_tagset ts;
+	xmlNodePtr ac, body;
 	struct jsonld jl;
-	xmlNodePtr ac;
 
 	if (root == NULL) {
 		rd->title = xstrdup("");
 		return NULL;
 	}
 	unwrap_noscript_images(rd, root);
+	/* until the <style> elements go, only removals: one walk finds all three */
+	bread_tagset_init(&ts, root, early);
+	rd->tags = &ts;
 	get_jsonld(rd, &jl);
 	remove_tags(rd, root, "script");
 	remove_tags(rd, root, "noscript");
-	prep_document(rd);
+	remove_tags(rd, root, "style");
+	rd->tags = NULL;
+	bread_tagset_free(&ts);
+	if ((body = doc_body(rd->doc)) != NULL)
+		replace_brs(rd, body);
+	/*
+	 * From here to the metadata, only removals and <font> renamed <span>:
+	 * one walk finds all four tags.
+	 */
+	bread_tagset_init(&ts, root, late);
+	rd->tags = &ts;
+	prep_document(rd, root);
 	get_metadata(rd, &jl);
+	rd->tags = NULL;
+	bread_tagset_free(&ts);
 	free(jl.title);
 	free(jl.byline);
 	free(jl.excerpt);
@@ -2810,11 +2970,20 @@ render_whole(struct rd *rd, const struct bread_opts *o, struct buf *out)
 {
 	xmlNodePtr root = xmlDocGetRootElement(rd->doc), body;
 
+	static const char *const gone[] = {
+		"script", "style", "noscript", "template", NULL
+	};
+	struct bread_tagset ts;
+	const char *const *t;
+
 	if (root) {
-		remove_tags(rd, root, "script");
-		remove_tags(rd, root, "style");
-		remove_tags(rd, root, "noscript");
-		remove_tags(rd, root, "template");
+		/* removals only: one walk finds all four */
+		bread_tagset_init(&ts, root, gone);
+		rd->tags = &ts;
+		for (t = gone; *t; t++)
+			remove_tags(rd, root, *t);
+		rd->tags = NULL;
+		bread_tagset_free(&ts);
 		remove_hidden(rd, root);
 	}
 	rd->title = doc_title(rd->doc);

@@ -30,6 +30,7 @@ static struct {
 	int installed, on;
 	struct block *head, *cur;	/* cur: the block being filled */
 	struct block *big;		/* this page's allocations over BLOCK */
+	struct block *spare;		/* earlier pages' ones, to use again */
 	unsigned char *last;		/* the newest arena allocation */
 } X;
 
@@ -70,6 +71,27 @@ next_block(void)
 	return b;
 }
 
+/*
+ * A block of at least need bytes: a spare one when one is large enough
+ * (its pages are mapped already: the page's copy in the parser and the
+ * parser's own buffers cost no page faults again), else a new one.
+ */
+static struct block *
+big_block(size_t need)
+{
+	struct block **pp, *b;
+
+	for (pp = &X.spare; (b = *pp) != NULL; pp = &b->next) {
+		if (b->cap >= need) {
+			*pp = b->next;
+			return b;
+		}
+	}
+	b = xmalloc(sizeof *b + need);
+	b->cap = need;
+	return b;
+}
+
 static void *
 arena_alloc(size_t n)
 {
@@ -80,9 +102,9 @@ arena_alloc(size_t n)
 		die("out of memory (%zu bytes)", n);
 	need = HDR + round16(n);
 	if (need > BLOCK) {
-		/* a block of its own, released at the end of the page */
-		b = xmalloc(sizeof *b + need);
-		b->cap = b->used = need;
+		/* a block of its own, kept for another page at the end of this one */
+		b = big_block(need);
+		b->used = need;
 		b->next = X.big;
 		X.big = b;
 		return tag(b->data, n, FROM_ARENA);
@@ -208,6 +230,37 @@ bread_xmem_begin(void)
 	return 1;
 }
 
+/*
+ * Keep the SPARE_MAX largest spare blocks of at most SPARE_BIG bytes, in
+ * increasing size (so that the first fit is the best).
+ */
+#define SPARE_MAX 8
+#define SPARE_BIG ((size_t)32 * 1024 * 1024)
+static void
+trim_spare(void)
+{
+	struct block *sorted = NULL, *b, **pp;
+	size_t k;
+
+	while ((b = X.spare) != NULL) {
+		X.spare = b->next;
+		for (pp = &sorted; *pp != NULL && (*pp)->cap > b->cap; pp = &(*pp)->next)
+			continue;
+		b->next = *pp;
+		*pp = b;
+	}
+	/* sorted is largest first: keep SPARE_MAX, then reverse into X.spare */
+	for (k = 0; (b = sorted) != NULL; k++) {
+		sorted = b->next;
+		if (k >= SPARE_MAX || b->cap > SPARE_BIG) {
+			free(b);
+			continue;
+		}
+		b->next = X.spare;
+		X.spare = b;
+	}
+}
+
 void
 bread_xmem_end(void)
 {
@@ -219,8 +272,10 @@ bread_xmem_end(void)
 	xmlResetLastError();
 	while ((b = X.big) != NULL) {
 		X.big = b->next;
-		free(b);
+		b->next = X.spare;
+		X.spare = b;
 	}
+	trim_spare();
 	X.cur = X.head;
 	X.last = NULL;
 }

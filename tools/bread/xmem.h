@@ -31,7 +31,8 @@ int bread_xmem_begin(void);
 /*
  * Release everything allocated since bread_xmem_begin (libxml2's last
  * error, which points into it, is reset first).  The blocks are kept for
- * the next page, except those of single allocations larger than a block.
+ * the next page, and so are the eight largest of single allocations larger
+ * than a block (up to 32 MB each), for the next page's large allocations.
  */
 void bread_xmem_end(void);
 #endif

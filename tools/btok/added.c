@@ -15,9 +15,9 @@
 #include "hash.h"
 
 static uint32_t
-edge_slot(const struct btok_atrie *tr, uint32_t node, unsigned char c)
+edge_slot(uint32_t ecap, uint32_t node, unsigned char c)
 {
-	return (uint32_t)btok_mix64((uint64_t)node << 8 | c) & (tr->ecap - 1);
+	return (uint32_t)btok_mix64((uint64_t)node << 8 | c) & (ecap - 1);
 }
 
 /* The child of node by byte c, 0 when none. */
@@ -25,7 +25,7 @@ static uint32_t
 edge_find(const struct btok_atrie *tr, uint32_t node, unsigned char c)
 {
 	uint32_t m = tr->ecap - 1;
-	for (uint32_t i = edge_slot(tr, node, c);; i = (i + 1) & m) {
+	for (uint32_t i = edge_slot(tr->ecap, node, c);; i = (i + 1) & m) {
 		if (tr->e[i].child == 0)
 			return 0;
 		if (tr->e[i].node == node && tr->e[i].byte == c)
@@ -33,17 +33,17 @@ edge_find(const struct btok_atrie *tr, uint32_t node, unsigned char c)
 	}
 }
 
-/* Add the edge node -c-> child, which is not in tr yet. */
+/* Add the edge node -c-> child, which is not in tb yet. */
 static void
-edge_new(struct btok_atrie *tr, uint32_t node, unsigned char c, uint32_t child)
+edge_new(struct btok_tbuild *tb, uint32_t node, unsigned char c, uint32_t child)
 {
-	uint32_t m = tr->ecap - 1, x;
+	uint32_t m = tb->ecap - 1, x;
 
-	for (x = edge_slot(tr, node, c); tr->e[x].child; x = (x + 1) & m)
+	for (x = edge_slot(tb->ecap, node, c); tb->e[x].child; x = (x + 1) & m)
 		;
-	tr->e[x].node = node;
-	tr->e[x].byte = c;
-	tr->e[x].child = child;
+	tb->e[x].node = node;
+	tb->e[x].byte = c;
+	tb->e[x].child = child;
 }
 
 /* Added tokens (indices in t->added) by their bytes. */
@@ -78,7 +78,7 @@ common_prefix(const struct btok *t, const struct btok_span *x,
  * never looked up, and the table is sized for the nodes, not the bytes.
  */
 static void
-trie_fill(struct btok_atrie *tr, const struct btok *t, const uint32_t *idx,
+trie_fill(struct btok_tbuild *tr, const struct btok *t, const uint32_t *idx,
     size_t n)
 {
 	size_t nodes = 1, maxlen = 0;
@@ -118,37 +118,47 @@ trie_fill(struct btok_atrie *tr, const struct btok *t, const uint32_t *idx,
 	free(path);
 }
 
-/* The trie of the added tokens whose NORMALIZED flag is want. */
-static void
-trie_build1(struct btok_atrie *tr, const struct btok *t, unsigned want)
+void
+btok_trie_build(struct btok_tbuild *tb, const struct btok *t, unsigned want)
 {
 	uint32_t *idx = xmalloc((t->h->nadded + 1) * sizeof *idx);
 	size_t n = 0;
 
-	memset(tr, 0, sizeof *tr);
+	memset(tb, 0, sizeof *tb);
 	for (uint32_t i = 0; i < t->h->nadded; i++)
 		if ((t->added[i].flags & BTOK_ADDED_NORMALIZED) == want &&
 		    t->tok[t->added[i].id].len > 0)
 			idx[n++] = i;
 	ctx_sort(idx, n, sizeof *idx, cmp_added, (void *)t);
-	trie_fill(tr, t, idx, n);
+	trie_fill(tb, t, idx, n);
 	free(idx);
 }
 
 void
-btok_trie_build(struct btok_trie *tr, const struct btok *t)
+btok_tbuild_free(struct btok_tbuild *tb)
 {
-	trie_build1(&tr->raw, t, 0);
-	trie_build1(&tr->norm, t, BTOK_ADDED_NORMALIZED);
+	free(tb->e);
+	free(tb->term);
+	memset(tb, 0, sizeof *tb);
 }
 
-void
-btok_trie_free(struct btok_trie *tr)
+/* Branch-free over the slots, like image.c's table checks. */
+int
+btok_trie_ok(const struct btok_atrie *tr, uint32_t nadded)
 {
-	free(tr->raw.e);
-	free(tr->raw.term);
-	free(tr->norm.e);
-	free(tr->norm.term);
+	uint64_t bad = 0, empty = 0;
+
+	for (uint32_t i = 0; i < tr->ecap; i++) {
+		const struct btok_tedge *x = &tr->e[i];
+		uint64_t used = x->child != 0;
+
+		empty += !used;
+		bad |= used & ((x->child >= tr->nnodes) | (x->node >= tr->nnodes) |
+		    (x->byte > 255));
+	}
+	for (uint32_t i = 0; i < tr->nnodes; i++)
+		bad |= tr->term[i] != BTOK_NONE && tr->term[i] >= nadded;
+	return !bad && empty;
 }
 
 size_t

@@ -22,14 +22,14 @@
  *   load.c     the manifest, tokenizer files, the compiled cache (load.h);
  *              calls compile.c, image.c
  *   compile.c  tokenizer.json / tekken.json -> image; calls image.c
- *              (btok_checksum)
+ *              (btok_checksum, btok_nranks), added.c (the tries)
  *   encode.c   the encoder (struct btok_enc) and the pipeline: added tokens,
  *              normalisers, the model's merges, the word and pair caches;
  *              calls added.c, pretok.c, ucd.c
  *   image.c    an image in memory: checksum, btok_attach with its structure
  *              checks, btok_release, lookups; calls added.c
- *   added.c    the tries of the added tokens, built at attach and matched
- *              while encoding (added.h)
+ *   added.c    the tries of the added tokens, built when compiling, checked
+ *              at attach and matched while encoding (added.h)
  *   pretok.c   the split patterns, as hand-written matchers; calls ucd.c
  *   ucd.c      Unicode classes and NFC (utf8proc)
  *   hash.h     the hash functions of the image and the probes of its two
@@ -87,6 +87,9 @@ enum {
  *   mtab[mcap]  merges hash: {key = a << 32 | b, rank, new_id}
  *   added[nadded] {id, flags}
  *   bad[nbad]   ids of the tokens that stop a metaspace cut (see encode.c)
+ *   tedge[i][tcap[i]], tterm[i][tnodes[i]]  the tries of the added tokens
+ *               (added.h), i = 0 raw, 1 normalised: built when compiling,
+ *               so attaching reads none of them
  */
 struct btok_hdr {
 	char magic[8];		/* "BTOKIMG\0" */
@@ -104,10 +107,14 @@ struct btok_hdr {
 	uint32_t nbad;		/* tokens with a "\u2581" after another character */
 	uint32_t byte_id[256];	/* byte-level / tiktoken: id of each single byte;
 				   BPE with byte fallback: id of <0xNN> */
+	uint32_t nranks;	/* pair ranks are below this */
+	uint32_t tcap[2], tnodes[2];	/* the tries: edge slots, nodes */
+	uint8_t tfirst[2][256];	/* the tries: bytes some token starts with */
 	uint64_t off_pool, len_pool, off_tok, off_vtab, off_mtab, off_added, off_bad;
+	uint64_t off_tedge[2], off_tterm[2];
 };
 
-#define BTOK_FORMAT 5u
+#define BTOK_FORMAT 6u
 
 struct btok_span { uint32_t off, len; };
 struct btok_merge { uint64_t key; uint32_t rank, id; };
@@ -168,20 +175,34 @@ unsigned char *btok_compile(const char *name, const char *text, size_t len,
     const unsigned char sha[32], char *const *control_tokens, size_t *size,
     char **err);
 
+/* Flags of btok_attach. */
+#define BTOK_ATTACH_MAPPED 1	/* img is an mmap(2) of a cache file */
+#define BTOK_ATTACH_CHECKED 2	/* img was checked whole before and has not
+				   changed since: check only its header */
+
 /*
- * Attach an image (malloc'd, or mapped when mapped is set) to t, after
- * checking its structure: every offset and id in bounds.  Returns 0, or -1
- * with *err set (malloc'd); the image is not freed on error.  The image
- * stays the caller's: it must outlive t, and is freed (or unmapped) by the
- * caller after btok_release (btok_unload in load.h does both).
+ * Attach an image (malloc'd, or mapped) to t, after checking it whole: the
+ * header, the checksum over every byte, and its structure (every offset,
+ * id and table in bounds, a free slot in each hash table).  With
+ * BTOK_ATTACH_CHECKED only the header is checked (its magic, format, size,
+ * and every table inside the image) and no table is read, so attaching
+ * touches a few pages: the caller vouches that these very bytes passed the
+ * whole check (load.c keeps that record).  Returns 0, or -1 with *err set
+ * (malloc'd); the image is not freed on error.  The image stays the
+ * caller's: it must outlive t, and is freed (or unmapped) by the caller
+ * after btok_release (btok_unload in load.h does both).
  */
 int btok_attach(struct btok *t, const char *name, unsigned char *img,
-    size_t size, int mapped, char **err);
+    size_t size, int flags, char **err);
 /* Free what btok_attach built (name, tries); t is zeroed. */
 void btok_release(struct btok *t);
 
 /* 64-bit checksum of a block (fast; used by the cache to detect damage). */
 uint64_t btok_checksum(const void *p, size_t n);
+
+/* The bound of the pair ranks of an image with header h and merges table
+   mtab[h->mcap] (tiktoken: the number of ids; compile.c stores it in h). */
+uint32_t btok_nranks(const struct btok_hdr *h, const struct btok_merge *mtab);
 
 /*
  * A new encoder for t, which must stay attached until btok_enc_free.  It

@@ -20,6 +20,7 @@
 
 #include "ctx.h"
 #include "btok.h"
+#include "added.h"
 #include "hash.h"
 
 struct cbuild {
@@ -966,11 +967,34 @@ put_table(struct buf *o, const void *p, size_t n)
 	return off;
 }
 
+/*
+ * The tries of b's added tokens (raw, normalised) into tb, their sizes and
+ * first bytes into b's header; b->h.nadded is set.
+ */
+static void
+build_tries(struct cbuild *b, struct btok_tbuild tb[2])
+{
+	struct btok view;
+
+	memset(&view, 0, sizeof view);
+	view.h = &b->h;
+	view.pool = b->pool.s;
+	view.tok = b->tok;
+	view.added = b->added;
+	for (int i = 0; i < 2; i++) {
+		btok_trie_build(&tb[i], &view, i ? BTOK_ADDED_NORMALIZED : 0);
+		b->h.tcap[i] = tb[i].ecap;
+		b->h.tnodes[i] = tb[i].nnodes;
+		memcpy(b->h.tfirst[i], tb[i].first, 256);
+	}
+}
+
 /* The image of b: the header, then each table at an offset it records. */
 static unsigned char *
 write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 {
 	struct btok_hdr *h = &b->h;
+	struct btok_tbuild tb[2];
 	struct buf o;
 
 	memcpy(h->magic, "BTOKIMG", 8);
@@ -985,6 +1009,8 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 	h->mcap = b->mcap;
 	h->nmerges = b->nmerges;
 	h->nadded = b->nadded;
+	h->nranks = btok_nranks(h, b->mtab);
+	build_tries(b, tb);
 	buf_init(&o);
 	put_table(&o, h, sizeof *h);
 	h->off_pool = put_table(&o, b->pool.s, b->pool.len);
@@ -994,6 +1020,11 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 	h->off_mtab = put_table(&o, b->mtab, (size_t)b->mcap * sizeof *b->mtab);
 	h->off_added = put_table(&o, b->added, (size_t)b->nadded * sizeof *b->added);
 	h->off_bad = put_table(&o, b->bad, (size_t)h->nbad * sizeof *b->bad);
+	for (int i = 0; i < 2; i++) {
+		h->off_tedge[i] = put_table(&o, tb[i].e, (size_t)tb[i].ecap * sizeof *tb[i].e);
+		h->off_tterm[i] = put_table(&o, tb[i].term, (size_t)tb[i].nnodes * 4);
+		btok_tbuild_free(&tb[i]);
+	}
 	h->size = o.len;
 	h->checksum = btok_checksum(o.s + sizeof *h, o.len - sizeof *h);
 	memcpy(o.s, h, sizeof *h);

@@ -22,8 +22,10 @@
  * special tokens are matched) in a struct pctx on the stack of btok_encode.
  */
 #include <assert.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "ctx.h"
 #include "btok.h"
@@ -217,6 +219,40 @@ hpop(struct work *w)
 		i = m;
 	}
 	return top;
+}
+
+/*
+ * Ask for huge pages in the block p[0..len) (where the kernel gives them on
+ * request): the symbols of a long piece are written once, front to back,
+ * and a fault per 4 KiB page would cost more than the writing.
+ */
+static void
+advise_huge(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t b = ((uintptr_t)p + len) & ~(huge - 1);
+
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+	(void)p, (void)len;
+#endif
+}
+
+/* Room for n symbols in w (which holds none): one block for a long piece,
+   rather than the doublings of sym_add. */
+static void
+sym_reserve(struct work *w, size_t n)
+{
+	assert(w->ns == 0);
+	if (w->cs >= n || n <= WORK_KEEP)
+		return;
+	free(w->s);
+	w->s = xreallocarray(NULL, n, sizeof *w->s);
+	w->cs = n;
+	advise_huge(w->s, n * sizeof *w->s);
 }
 
 static void
@@ -633,13 +669,14 @@ emit_symbols(struct btok_enc *e, struct wc_ent *c, uint64_t hv, const char *p,
 		wc_store(c, hv, p, n, first, k);
 }
 
-/* The model on one piece (bytes as the vocabulary holds them). */
+/* The model on one piece (bytes as the vocabulary holds them); hv is
+   btok_hash of the piece when it fits the word cache. */
 static void
-model_piece(struct btok_enc *e, const char *p, size_t n, struct btok_ids *out)
+model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
+    struct btok_ids *out)
 {
 	const struct btok_hdr *h = e->t->h;
 	struct wc_ent *c = NULL;
-	uint64_t hv = 0;
 	uint32_t id;
 
 	if (n == 0)
@@ -652,7 +689,6 @@ model_piece(struct btok_enc *e, const char *p, size_t n, struct btok_ids *out)
 	/* The cache first: one memory access, where a vocabulary hit costs
 	   three (hash slot, token span, token bytes). */
 	if (n <= sizeof c->bytes) {
-		hv = btok_hash(p, n);
 		c = &e->wc[hv & ((1u << WC_BITS) - 1)];
 		if (c->h == hv && c->len == n && memcmp(c->bytes, p, n) == 0) {
 			for (unsigned i = 0; i < c->nids; i++)
@@ -669,6 +705,7 @@ model_piece(struct btok_enc *e, const char *p, size_t n, struct btok_ids *out)
 		return;
 	}
 	e->w.ns = 0;
+	sym_reserve(&e->w, n);
 	if (h->bytelevel) {
 		/* Byte-level: one symbol per byte. */
 		for (size_t i = 0; i < n; i++)
@@ -681,18 +718,55 @@ model_piece(struct btok_enc *e, const char *p, size_t n, struct btok_ids *out)
 
 /* ------------------------------------------------------------ pipeline */
 
+/* Pieces are modelled in batches of this many. */
+#define BATCH 16
+
+/* A piece waiting in a batch, and its hash when it fits the word cache. */
+struct bpiece {
+	const char *p;
+	size_t n;
+	uint64_t h;
+};
+
 /* One call of btok_encode. */
 struct pctx {
 	struct btok_enc *e;
 	struct btok_ids *out;
 	int special;		/* special added tokens are matched */
+	struct bpiece batch[BATCH];	/* pieces of the current segment */
+	unsigned nbatch;
 };
 
+/* Model the pieces of the batch, in their order. */
+static void
+batch_flush(struct pctx *c)
+{
+	for (unsigned i = 0; i < c->nbatch; i++)
+		model_piece(c->e, c->batch[i].p, c->batch[i].n, c->batch[i].h, c->out);
+	c->nbatch = 0;
+}
+
+/*
+ * A piece from the pre-tokeniser joins the batch, and its word-cache slot is
+ * fetched: the slots of a batch, which mostly miss the processor caches, are
+ * then read together instead of one after another.  The pieces point into
+ * the segment, so pretok_model flushes the batch before it returns.
+ */
 static void
 on_piece(const char *p, size_t n, void *vc)
 {
 	struct pctx *c = vc;
-	model_piece(c->e, p, n, c->out);
+	struct bpiece *b = &c->batch[c->nbatch++];
+
+	b->p = p;
+	b->n = n;
+	b->h = 0;
+	if (n <= sizeof c->e->wc[0].bytes) {
+		b->h = btok_hash(p, n);
+		__builtin_prefetch(&c->e->wc[b->h & ((1u << WC_BITS) - 1)]);
+	}
+	if (c->nbatch == BATCH)
+		batch_flush(c);
 }
 
 /* Does one of the listed tokens occur in s[0..n) across position p? */
@@ -730,9 +804,9 @@ pretok_model(struct pctx *c, const char *s, size_t n)
 			st = i;
 		}
 		btok_pretokenize((int)h->pre, s + st, n - st, on_piece, c);
-		return;
-	}
-	btok_pretokenize((int)h->pre, s, n, on_piece, c);
+	} else
+		btok_pretokenize((int)h->pre, s, n, on_piece, c);
+	batch_flush(c);
 }
 
 /* Split s by the added tokens of trie tr; text segments go to fn. */
@@ -822,7 +896,7 @@ int
 btok_encode(struct btok_enc *e, const char *s, size_t n, int special,
     struct btok_ids *out)
 {
-	struct pctx c = { e, out, special };
+	struct pctx c = { e, out, special, { { NULL, 0, 0 } }, 0 };
 	char *clean = NULL;
 	size_t cl;
 

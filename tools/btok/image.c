@@ -1,8 +1,9 @@
 /*
  * image.c - a compiled image in memory: its checksum, btok_attach (which
  * trusts nothing in the image: a cache file may be damaged or hostile, so
- * every offset, id and table is checked before the encoder reads it, and the
- * tries of the added tokens are built), btok_release and the lookups.
+ * every offset, id and table is checked before the encoder reads it, unless
+ * the caller vouches that these bytes passed that check before), btok_release
+ * and the lookups.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,25 @@ span_ok(uint64_t off, uint64_t len, size_t size)
 	return off <= size && len <= size - off && off % 8 == 0;
 }
 
+static int
+pow2(uint32_t n)
+{
+	return n != 0 && !(n & (n - 1));
+}
+
+/* The tries' tables inside the image, sized as a trie can be. */
+static int
+tries_in(const struct btok_hdr *h, size_t size)
+{
+	for (int i = 0; i < 2; i++)
+		if (!span_ok(h->off_tedge[i], (uint64_t)h->tcap[i] *
+		    sizeof(struct btok_tedge), size) ||
+		    !span_ok(h->off_tterm[i], (uint64_t)h->tnodes[i] * 4, size) ||
+		    !pow2(h->tcap[i]) || h->tnodes[i] == 0 || h->tnodes[i] >= h->tcap[i])
+			return 0;
+	return 1;
+}
+
 /* The header's fields: every table inside the image, sizes and kinds valid. */
 static int
 header_ok(const struct btok_hdr *h, size_t size)
@@ -58,15 +78,18 @@ header_ok(const struct btok_hdr *h, size_t size)
 	    span_ok(h->off_mtab, (uint64_t)h->mcap * sizeof(struct btok_merge), size) &&
 	    span_ok(h->off_added, (uint64_t)h->nadded * sizeof(struct btok_added), size) &&
 	    span_ok(h->off_bad, (uint64_t)h->nbad * 4, size) && h->msplit <= 1 &&
-	    h->vcap != 0 && !(h->vcap & (h->vcap - 1)) && h->mcap != 0 &&
-	    !(h->mcap & (h->mcap - 1)) && h->nvocab < h->vcap && h->nmerges < h->mcap &&
+	    pow2(h->vcap) && pow2(h->mcap) && h->nvocab < h->vcap &&
+	    h->nmerges < h->mcap && tries_in(h, size) &&
 	    (h->model == BTOK_MODEL_BPE || h->model == BTOK_MODEL_TIKTOKEN) &&
 	    h->norm <= BTOK_NORM_PREPEND_METASPACE && h->pre <= BTOK_PRE_SPACE_MERGED_PREV;
 }
 
-/* The image as a whole; NULL, or a malloc'd message naming what is wrong. */
+/*
+ * The image as a whole (the checksum too when whole is set); NULL, or a
+ * malloc'd message naming what is wrong.
+ */
 static char *
-image_error(const char *name, const unsigned char *img, size_t size)
+image_error(const char *name, const unsigned char *img, size_t size, int whole)
 {
 	const struct btok_hdr *h = (const struct btok_hdr *)img;
 
@@ -78,11 +101,28 @@ image_error(const char *name, const unsigned char *img, size_t size)
 	if (h->size != size)
 		return xasprintf("%s: truncated image (%zu of %llu bytes)", name, size,
 		    (unsigned long long)h->size);
-	if (btok_checksum(img + sizeof *h, size - sizeof *h) != h->checksum)
+	if (whole && btok_checksum(img + sizeof *h, size - sizeof *h) != h->checksum)
 		return xasprintf("%s: image checksum mismatch", name);
 	if (!header_ok(h, size))
 		return xasprintf("%s: damaged image header", name);
 	return NULL;
+}
+
+uint32_t
+btok_nranks(const struct btok_hdr *h, const struct btok_merge *mtab)
+{
+	uint32_t maxrank = 0, used = 0;
+
+	/* tiktoken: a pair's rank is its token's id. */
+	if (h->model == BTOK_MODEL_TIKTOKEN)
+		return h->ntok;
+	for (uint64_t i = 0; i < h->mcap; i++) {
+		uint32_t u = mtab[i].key != UINT64_MAX, r = u ? mtab[i].rank : 0;
+
+		used |= u;
+		maxrank = r > maxrank ? r : maxrank;
+	}
+	return used ? maxrank + 1 : 0;
 }
 
 /* id names a token inside the pool. */
@@ -94,16 +134,15 @@ tok_ok(const struct btok *t, uint64_t id)
 
 /*
  * The two hash tables: ids in bounds, and a free slot in each, or a probe
- * never ends.  Sets t->nranks (pair ranks are below it).  The loops have no
- * branch on the entries (they read megabytes at each start): what is wrong
- * is or-ed together and looked at once.
+ * never ends; the bound of the pair ranks the header gives.  The loops have
+ * no branch on the entries (they read megabytes): what is wrong is or-ed
+ * together and looked at once.
  */
 static int
-hashes_ok(struct btok *t)
+hashes_ok(const struct btok *t)
 {
 	const struct btok_hdr *h = t->h;
 	uint64_t i, vfree = 0, mfree = 0, bad = 0;
-	uint32_t maxrank = 0;
 
 	for (i = 0; i < h->vcap; i++) {
 		uint32_t id = t->vtab[i];
@@ -113,23 +152,17 @@ hashes_ok(struct btok *t)
 	for (i = 0; i < h->mcap; i++) {
 		const struct btok_merge *m = &t->mtab[i];
 		uint64_t used = m->key != UINT64_MAX;
-		uint32_t r = used ? m->rank : 0;
 
 		mfree += !used;
 		bad |= used & (((m->key >> 32) >= h->ntok) | ((uint32_t)m->key >= h->ntok) |
 		    (m->id >= h->ntok) | (m->rank >= UINT32_MAX - 1));
-		maxrank = r > maxrank ? r : maxrank;
 	}
-	if (bad)
+	if (bad || h->nranks != btok_nranks(h, t->mtab))
 		return 0;
 	/* The spans of the vocabulary's tokens were checked by ids_ok. */
 	for (i = 0; i < h->vcap; i++)
 		if (t->vtab[i] != BTOK_NONE && t->tok[t->vtab[i]].len == UINT32_MAX)
 			return 0;
-	t->nranks = mfree < h->mcap ? maxrank + 1 : 0;
-	/* tiktoken: a pair's rank is its token's id. */
-	if (h->model == BTOK_MODEL_TIKTOKEN)
-		t->nranks = h->ntok;
 	return vfree && mfree;
 }
 
@@ -157,17 +190,13 @@ ids_ok(const struct btok *t)
 	    (h->model != BTOK_MODEL_TIKTOKEN || h->id_offset <= h->ntok);
 }
 
-int
-btok_attach(struct btok *t, const char *name, unsigned char *img,
-    size_t size, int mapped, char **err)
+/* Point t's tables (and the tries') at the image img, whose header is sound. */
+static void
+set_tables(struct btok *t, const unsigned char *img)
 {
 	const struct btok_hdr *h = (const struct btok_hdr *)img;
+	struct btok_atrie *tr[2] = { &t->trie->raw, &t->trie->norm };
 
-	memset(t, 0, sizeof *t);
-	if ((*err = image_error(name, img, size)))
-		return -1;
-	t->base = img;
-	t->size = size;
 	t->h = h;
 	t->pool = (const char *)img + h->off_pool;
 	t->tok = (const struct btok_span *)(img + h->off_tok);
@@ -175,26 +204,47 @@ btok_attach(struct btok *t, const char *name, unsigned char *img,
 	t->mtab = (const struct btok_merge *)(img + h->off_mtab);
 	t->added = (const struct btok_added *)(img + h->off_added);
 	t->bad = (const uint32_t *)(img + h->off_bad);
+	t->nranks = h->nranks;
+	for (int i = 0; i < 2; i++) {
+		tr[i]->e = (const struct btok_tedge *)(img + h->off_tedge[i]);
+		tr[i]->term = (const uint32_t *)(img + h->off_tterm[i]);
+		tr[i]->first = h->tfirst[i];
+		tr[i]->ecap = h->tcap[i];
+		tr[i]->nnodes = h->tnodes[i];
+	}
+}
+
+int
+btok_attach(struct btok *t, const char *name, unsigned char *img,
+    size_t size, int flags, char **err)
+{
+	int whole = !(flags & BTOK_ATTACH_CHECKED);
+
+	memset(t, 0, sizeof *t);
+	if ((*err = image_error(name, img, size, whole)))
+		return -1;
+	t->trie = xmalloc(sizeof *t->trie);
+	set_tables(t, img);
 	/* The token spans first: the other checks read tok[]. */
-	if (!ids_ok(t) || !hashes_ok(t)) {
+	if (whole && (!ids_ok(t) || !hashes_ok(t) ||
+	    !btok_trie_ok(&t->trie->raw, t->h->nadded) ||
+	    !btok_trie_ok(&t->trie->norm, t->h->nadded))) {
+		free(t->trie);
 		memset(t, 0, sizeof *t);
 		*err = xasprintf("%s: damaged image tables", name);
 		return -1;
 	}
+	t->base = img;
+	t->size = size;
 	t->name = xstrdup(name);
-	t->mapped = mapped;
-	t->trie = xmalloc(sizeof *t->trie);
-	btok_trie_build(t->trie, t);
+	t->mapped = !!(flags & BTOK_ATTACH_MAPPED);
 	return 0;
 }
 
 void
 btok_release(struct btok *t)
 {
-	if (t->trie) {
-		btok_trie_free(t->trie);
-		free(t->trie);
-	}
+	free(t->trie);
 	free(t->name);
 	memset(t, 0, sizeof *t);
 }

@@ -7,8 +7,11 @@
  * from.  The first use of a family hashes and compiles its file and writes
  * the image to CACHE/NAME-SHA16.btc atomically; later runs map that image
  * (mmap(2)) and check it: magic, format version, the source SHA-256 it was
- * built from (must be the manifest's), its size, a checksum over all of it,
- * and every table offset and id.  A damaged or outdated image is rebuilt.
+ * built from (must be the manifest's), its size and every table's place;
+ * then a checksum over all of it and every table offset and id, unless
+ * CACHE/NAME-SHA16.btc.checked records that this very file (unchanged since:
+ * same inode, size and change time) passed that whole check before.  A
+ * damaged or outdated image is rebuilt.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ctx.h"
@@ -101,25 +105,82 @@ btok_manifest_load(const char *path, struct btok_manifest_entry **out)
 	return n;
 }
 
-/* Map path read-only; NULL when it cannot be opened. */
+/*
+ * Map path read-only and stat it into st; NULL when it cannot be opened.
+ * Pages are read as they are used: an image checked by its header alone is
+ * touched only where the input needs it.
+ */
 static unsigned char *
-map_file(const char *path, size_t *size)
+map_file(const char *path, size_t *size, struct stat *st)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
 	void *p;
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) || st->st_size <= 0) {
 		close(fd);
 		return NULL;
 	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	p = mmap(NULL, (size_t)st->st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (p == MAP_FAILED)
 		return NULL;
-	*size = (size_t)st.st_size;
+	*size = (size_t)st->st_size;
 	return p;
+}
+
+/*
+ * The record that a cache file passed the whole check (btok_attach without
+ * BTOK_ATTACH_CHECKED), kept in CPATH.checked: the file's device, inode,
+ * size and change time, and the checksum its header gives.  Any write to
+ * the file, truncation or replacement changes its inode or change time, so
+ * while the record matches, the file holds the bytes that were checked.
+ */
+static char *
+check_record(const struct stat *st, uint64_t checksum, size_t *len)
+{
+	char *s = xasprintf("btok-checked 1 %llu %llu %llu %lld.%09ld %016llx\n",
+	    (unsigned long long)st->st_dev, (unsigned long long)st->st_ino,
+	    (unsigned long long)st->st_size, (long long)st->st_ctim.tv_sec,
+	    (long)st->st_ctim.tv_nsec, (unsigned long long)checksum);
+
+	*len = strlen(s);
+	return s;
+}
+
+/* 1 when the record at spath says the file st, with that checksum, was checked. */
+static int
+check_recorded(const char *spath, const struct stat *st, uint64_t checksum)
+{
+	size_t len, want;
+	char *have = read_file(spath, &len, 256), *rec = check_record(st, checksum, &want);
+	int same = have && len == want && memcmp(have, rec, len) == 0;
+
+	free(have);
+	free(rec);
+	return same;
+}
+
+/*
+ * Record that the file st passed the whole check.  As git does for its
+ * index (Documentation/technical/racy-git.txt), a file changed in this
+ * second or the one before is not recorded: a change within the same tick
+ * of the clock would leave its change time as it was; a later run records
+ * it.  A record
+ * that cannot be written only means the next run checks the file whole.
+ */
+static void
+record_check(const char *spath, const struct stat *st, uint64_t checksum)
+{
+	struct timespec now;
+	size_t len;
+	char *rec;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) < 0 || st->st_ctim.tv_sec > now.tv_sec - 2)
+		return;
+	rec = check_record(st, checksum, &len);
+	(void)atomic_write(spath, rec, len, 0666);
+	free(rec);
 }
 
 static char **
@@ -150,20 +211,34 @@ cache_path(const struct btok_paths *p, const char *name, const unsigned char sha
 /*
  * Attach the image at cpath to t (named name) when it is sound and was built
  * from the file with SHA-256 sha: returns 1.  Else 0, with *why a malloc'd
- * reason, or NULL when there is no image to read.
+ * reason, or NULL when there is no image to read.  The image is checked
+ * whole unless its record of a whole check matches it.
  */
 static int
 cache_attach(struct btok *t, const char *name, const char *cpath,
     const unsigned char sha[32], char **why)
 {
 	unsigned char *img;
+	struct stat st;
 	size_t size;
+	char *spath;
+	int checked = 0;
+	uint64_t sum = 0;
 
 	*why = NULL;
-	if (!(img = map_file(cpath, &size)))
+	if (!(img = map_file(cpath, &size, &st)))
 		return 0;
-	if (btok_attach(t, cpath, img, size, 1, why) == 0) {
+	spath = xasprintf("%s.checked", cpath);
+	if (size >= sizeof(struct btok_hdr)) {
+		sum = ((const struct btok_hdr *)img)->checksum;
+		checked = check_recorded(spath, &st, sum);
+	}
+	if (btok_attach(t, cpath, img, size, BTOK_ATTACH_MAPPED |
+	    (checked ? BTOK_ATTACH_CHECKED : 0), why) == 0) {
 		if (memcmp(t->h->source_sha256, sha, 32) == 0) {
+			if (!checked)
+				record_check(spath, &st, sum);
+			free(spath);
 			free(t->name);
 			t->name = xstrdup(name);
 			return 1;
@@ -171,6 +246,7 @@ cache_attach(struct btok *t, const char *name, const char *cpath,
 		btok_release(t);
 		*why = xasprintf("%s: built from another file", cpath);
 	}
+	free(spath);
 	munmap(img, size);
 	return 0;
 }
