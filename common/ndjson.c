@@ -553,6 +553,43 @@ ndj_output_close(void)
 
 /* ---------------------------------------------------------------- writer */
 
+#define ONES ((uint64_t)0x0101010101010101ULL)
+#define HIGHS ((uint64_t)0x8080808080808080ULL)
+
+/* Any zero byte in x (exact for "any"; Hacker's Delight 6-1). */
+static int
+plain_zero8(uint64_t x)
+{
+	return ((x - ONES) & ~x & HIGHS) != 0;
+}
+
+/* Any byte of x below 0x20, '"' or '\\'. */
+static int
+plain_special8(uint64_t x)
+{
+	return ((x - ONES * 0x20) & ~x & HIGHS) != 0 ||
+	    plain_zero8(x ^ (ONES * '"')) || plain_zero8(x ^ (ONES * '\\'));
+}
+
+/*
+ * The length of the run at s (at most n) of bytes a JSON string holds as
+ * they are: none below 0x20, no '"', '\\' or 0x7F.
+ */
+static size_t
+plain_run(const char *s, size_t n)
+{
+	uint64_t x;
+	size_t i = 0;
+
+	while (n - i >= 8) {
+		memcpy(&x, s + i, 8);
+		if (plain_special8(x) || plain_zero8(x ^ (ONES * 0x7F)))
+			break;
+		i += 8;
+	}
+	return i;
+}
+
 static void
 put_string(struct buf *b, const char *s, size_t n)
 {
@@ -563,6 +600,9 @@ put_string(struct buf *b, const char *s, size_t n)
 
 	buf_addc(b, '"');
 	for (i = 0; i < n; i++) {
+		i += plain_run(s + i, n - i);	/* bytes written as they are */
+		if (i >= n)
+			break;
 		c = (unsigned char)s[i];
 		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F)
 			continue;

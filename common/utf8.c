@@ -144,12 +144,14 @@ utf8_count(const char *str, size_t n)
 	int l;
 
 	while (i < n) {
-		if (s[i] < 0x80) {
-			i++;
-		} else {
-			l = seq(s + i, n - i, &cp, &sub);
-			i += l ? (size_t)l : sub;
+		if (s[i] < 0x80) {	/* one code point a byte */
+			sub = ascii_run(s, n, i);
+			count += sub - i;
+			i = sub;
+			continue;
 		}
+		l = seq(s + i, n - i, &cp, &sub);
+		i += l ? (size_t)l : sub;
 		count++;
 	}
 	return count;

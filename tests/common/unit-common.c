@@ -178,6 +178,40 @@ test_json(void)
 	json_decref(v);
 }
 
+/* The 8-byte steps of the writer and of UTF-8 checks, at every offset. */
+static void
+test_long_strings(void)
+{
+	static const char special[] = "\"\\\n\x01\x7f\xc3";	/* \xc3: é */
+	char s[40], *c;
+	json_t *v, *back;
+	size_t i, k;
+	int ok = 1;
+
+	for (k = 0; k < sizeof special - 1; k++)
+		for (i = 0; i + 2 < sizeof s; i++) {
+			memset(s, 'a', sizeof s - 1);
+			s[sizeof s - 1] = '\0';
+			s[i] = special[k];
+			if (special[k] == '\xc3')
+				s[i + 1] = '\xa9';
+			v = json_stringn_nocheck(s, strlen(s));
+			c = json_compact(v, NULL);
+			back = json_loads(c, JSON_DECODE_ANY, NULL);
+			ok &= json_equal(back, v);
+			json_decref(back);
+			ok &= utf8_valid(s, strlen(s), NULL) &&
+			    utf8_count(s, strlen(s)) == strlen(s) -
+			    (special[k] == '\xc3');
+			free(c);
+			json_decref(v);
+		}
+	TAP_OK(ok, "strings with an escape or a multi-byte character at each "
+	    "offset: written and read back, valid, counted");
+	TAP_OK(!utf8_valid("abcdefghijklmno\xc0\xaf", 17, &i) && i == 15,
+	    "an invalid sequence after 15 ASCII bytes is found at its offset");
+}
+
 static FILE *
 memfile(const char *s)
 {
@@ -495,6 +529,7 @@ main(int argc, char **argv)
 	test_buf_opt();
 	test_json();
 	test_json_each();
+	test_long_strings();
 	test_csv();
 	test_files();
 	test_progress();

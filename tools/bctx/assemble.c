@@ -66,9 +66,12 @@ page_key(const char *site, const char *cond, const char *url, int with_frag)
 {
 	char *k = bctx_url_key(url), *key;
 	const char *f = bctx_url_fragment(url);
+	const char *parts[3];
 
-	key = xasprintf("%s\n%s\n%s%s", site, cond, k ? k : url,
-	    k && f && with_frag ? f : "");
+	parts[0] = site;
+	parts[1] = cond;
+	parts[2] = k ? k : url;
+	key = bctx_join_nl(parts, 3, k && f && with_frag ? f : "");
 	free(k);
 	return key;
 }
@@ -78,10 +81,13 @@ static void
 want_url(struct asm_state *st, const char *site, const char *url)
 {
 	char *k = url ? bctx_url_key(url) : NULL, *sk;
+	const char *parts[2];
 
 	if (k == NULL)
 		return;
-	sk = xasprintf("%s\n%s", site, k);
+	parts[0] = site;
+	parts[1] = k;
+	sk = bctx_join_nl(parts, 2, "");
 	wordset_add(&st->wanted, sk, strlen(sk));
 	free(sk);
 	free(k);
@@ -145,9 +151,12 @@ static int
 wanted(const struct asm_state *st, const char *site, const char *url)
 {
 	char *k = bctx_url_key(url), *sk;
+	const char *parts[2];
 	int w;
 
-	sk = xasprintf("%s\n%s", site, k ? k : "");
+	parts[0] = site;
+	parts[1] = k ? k : "";
+	sk = bctx_join_nl(parts, 2, "");
 	w = wordset_find(&st->wanted, sk, strlen(sk)) > 0 ||
 	    wordset_find(&st->wanted, sk, strlen(site) + 1) > 0;
 	free(sk);
@@ -550,9 +559,10 @@ section_order(const struct asm_state *st, const char *site, const json_t *llms,
 
 struct result {
 	struct buf content;
-	struct buf plain;	/* the documents' bodies alone, for parity */
+	/* B: the documents' bodies alone, for parity and B-plain, when asked */
+	struct buf plain;
 	size_t *starts;		/* B: where each body starts in plain */
-	size_t nstarts;
+	size_t nstarts, capstarts;
 	json_t *pages, *dropped;
 	int ndocs;
 	int excluded;
@@ -566,7 +576,9 @@ plain_add(struct result *r, const char *body)
 
 	if (b->len > 0)
 		buf_addc(b, '\n');
-	r->starts = xreallocarray(r->starts, r->nstarts + 1, sizeof *r->starts);
+	if (r->nstarts == r->capstarts)
+		r->starts = xreallocarray(r->starts, r->capstarts = r->capstarts ?
+		    2 * r->capstarts : 16, sizeof *r->starts);
 	r->starts[r->nstarts++] = b->len;
 	trim_newlines(b, body);
 	buf_addc(b, '\n');
@@ -800,9 +812,10 @@ question_docs(struct asm_state *st, const char *site, struct bctx_map *maps,
 	json_decref(used);
 }
 
+/* Condition B; with_plain: also the plain text of its documents. */
 static void
 assemble_b(struct asm_state *st, const char *site, const char *domain,
-    struct bctx_map *maps, size_t n, struct result *r)
+    struct bctx_map *maps, size_t n, struct result *r, int with_plain)
 {
 	const json_t *llms = llms_record(st, site, NULL);
 	struct docs d;
@@ -821,9 +834,9 @@ assemble_b(struct asm_state *st, const char *site, const char *domain,
 	if (d.n > 0 || d.have_ldoc || st->o->all_links) {
 		if (d.n > 1)
 			qsort(d.v, d.n, sizeof *d.v, doc_cmp);
-		if (d.have_ldoc)
+		if (d.have_ldoc && with_plain)
 			plain_add(r, d.ldoc.body);
-		for (i = 0; i < d.n; i++)
+		for (i = 0; i < d.n && with_plain; i++)
 			plain_add(r, d.v[i].body);
 		secs = section_order(st, site, llms, d.v, d.n);
 		render_project(&r->content, st, domain, llms, d.have_ldoc ?
@@ -856,11 +869,12 @@ fill_template(const char *tpl, const char *content, const char *question)
 
 /*
  * Assemble the content of one condition of question q into r: B, or A or
- * a variant of A assembled as A from the pages indexed under cond.
+ * a variant of A assembled as A from the pages indexed under cond.  B's
+ * plain text is made when with_plain (A's would be its content: none).
  */
 static void
 build_context(struct asm_state *st, const json_t *q, const char *cond,
-    struct bctx_map *maps, size_t n, struct result *r)
+    struct bctx_map *maps, size_t n, struct result *r, int with_plain)
 {
 	const char *site = json_string_value(json_object_get(q, "site_id"));
 	const char *domain = json_string_value(json_object_get(q, "domain"));
@@ -868,11 +882,10 @@ build_context(struct asm_state *st, const json_t *q, const char *cond,
 	memset(r, 0, sizeof *r);
 	r->pages = json_array();
 	r->dropped = json_array();
-	if (strcmp(cond, "B") != 0) {
+	if (strcmp(cond, "B") != 0)
 		assemble_a(st, site, cond, maps, n, r);
-		buf_add(&r->plain, buf_str(&r->content), r->content.len);
-	} else
-		assemble_b(st, site, domain, maps, n, r);
+	else
+		assemble_b(st, site, domain, maps, n, r, with_plain);
 	r->excluded = r->ndocs == 0;
 	if (r->excluded) {
 		buf_reset(&r->content);
@@ -1165,21 +1178,24 @@ result_copy(struct result *dst, const struct result *src)
 		dst->starts = xreallocarray(NULL, src->nstarts, sizeof *dst->starts);
 		memcpy(dst->starts, src->starts, src->nstarts * sizeof *dst->starts);
 	}
-	dst->nstarts = src->nstarts;
+	dst->nstarts = dst->capstarts = src->nstarts;
 	dst->pages = json_incref(src->pages);
 	dst->dropped = json_incref(src->dropped);
 	dst->ndocs = src->ndocs;
 	dst->excluded = src->excluded;
 }
 
-/* The parity of the pair (a, b) into c when both sides are there. */
+/*
+ * The parity of the pair (a, b) into c when both sides are there (an A
+ * side's plain text is its content).
+ */
 static void
 own_parity(const struct asm_state *st, const json_t *q, const struct result *a,
     const struct result *b, struct cond_ctx *c)
 {
 	if (a->excluded || b->excluded)
 		return;
-	bctx_parity(buf_str(&a->plain), a->plain.len, buf_str(&b->plain),
+	bctx_parity(buf_str(&a->content), a->content.len, buf_str(&b->plain),
 	    b->plain.len, b->starts, b->nstarts, gold_text(st, q), &c->par);
 	c->own_par = 1;
 	c->pp = &c->par;
@@ -1223,7 +1239,7 @@ build_variant(struct asm_state *st, const json_t *q, struct bctx_map *maps,
 		break;
 	case VARIANT_A_MARKDOWN:
 	case VARIANT_A_WHOLE:
-		build_context(st, q, c->name, maps, n, &c->r);
+		build_context(st, q, c->name, maps, n, &c->r, 0);
 		own_parity(st, q, &c->r, &cs[1].r, c);
 		break;
 	case VARIANT_PROMPT:
@@ -1258,8 +1274,10 @@ emit_question(struct asm_state *st, const json_t *q, struct bctx_map *maps,
 
 	cs[0].name = "A";
 	cs[1].name = "B";
-	build_context(st, q, "A", maps, n, &cs[0].r);
-	build_context(st, q, "B", maps, n, &cs[1].r);
+	build_context(st, q, "A", maps, n, &cs[0].r, 0);
+	/* B's plain text serves the parity with A or a variant, and B-plain */
+	build_context(st, q, "B", maps, n, &cs[1].r, !cs[0].r.excluded ||
+	    st->vars.nv > 0);
 	own_parity(st, q, &cs[0].r, &cs[1].r, &cs[0]);
 	cs[1].pp = cs[0].pp;
 	for (i = 2; i < nc; i++) {

@@ -59,6 +59,12 @@ char *bctx_url_defrag(const char *url);
 enum bctx_kind bctx_url_kind(const char *url);
 
 /*
+ * The n parts joined by '\n', then tail, as one malloc'd string: the
+ * index keys ("site\nkey", "site\ncondition\nkey#fragment").
+ */
+char *bctx_join_nl(const char *const parts[], size_t n, const char *tail);
+
+/*
  * The HTML page of a Markdown URL (fragment-free): "/x.md" -> "/x",
  * "/d/index.md" and "/d/index.html.md" -> "/d/" (the directory).  Scheme,
  * host and query are kept as written.  NULL when url is not a .md URL.

@@ -63,8 +63,11 @@ static char *
 ikey(const char *site_id, const char *url)
 {
 	char *k = bctx_url_key(url), *r;
+	const char *parts[2];
 
-	r = xasprintf("%s\n%s", site_id, k ? k : url);
+	parts[0] = site_id;
+	parts[1] = k ? k : url;
+	r = bctx_join_nl(parts, 2, "");
 	free(k);
 	return r;
 }
