@@ -64,16 +64,14 @@ mono(void)
 /* ------------------------------------------------------------ URLs */
 
 /*
- * libcurl's answer on a URL, or a failure of this machine: a part libcurl
- * could not allocate is no verdict on the URL (an "invalid URL", a missing
- * port or query would be recorded against the site), so it dies.
+ * Dies "out of memory parsing the URL URL", the URL shown without
+ * "user:password@" (cut in place: nothing can be allocated here).
  */
 static void
 url_oom_die(const char *url)
 {
 	size_t a = strcspn(url, "/"), e;
 
-	/* no allocation here: the URL shown without "user:password@" */
 	if (a > 0 && url[a - 1] == ':' && url[a] == '/' && url[a + 1] == '/') {
 		a += 2;
 		for (e = a + strcspn(url + a, "/?#"); e > a; e--)
@@ -84,6 +82,11 @@ url_oom_die(const char *url)
 	die("out of memory parsing the URL %.200s", url);
 }
 
+/*
+ * libcurl's answer on a URL, or a failure of this machine: a part libcurl
+ * could not allocate is no verdict on the URL (an "invalid URL", a missing
+ * port or query would be recorded against the site), so it dies.
+ */
 static CURLUcode
 url_oom(CURLUcode rc, const char *url)
 {
@@ -837,7 +840,7 @@ map_code(CURL *c, CURLcode rc, enum http_err set)
 	case CURLE_COULDNT_RESOLVE_PROXY:
 		return HTTP_EDNS;
 	case CURLE_COULDNT_CONNECT:
-		return local_connect_failure(c) ? HTTP_ELOCAL : HTTP_ECONNECT;
+		return HTTP_ECONNECT;
 	case CURLE_OPERATION_TIMEDOUT:
 		/* pretransfer time is set once a connection (new or reused) is ready */
 		curl_easy_getinfo(c, CURLINFO_PRETRANSFER_TIME_T, &pre);
@@ -881,16 +884,17 @@ complete(struct http *d, CURL *c, CURLcode rc, double now)
 	struct host *h;
 	char *s = NULL;
 	long port = 0;
+	int sys = rc == CURLE_COULDNT_CONNECT ? local_connect_failure(c) : 0;
 
 	curl_easy_getinfo(c, CURLINFO_PRIVATE, &r);
 	assert(r != NULL && r->easy == c);
 	h = &d->hosts[r->host];
 	r->curl_code = (int)rc;
-	r->err = map_code(c, rc, r->err);
+	/* a connection this machine could not open is its failure */
+	r->err = sys != 0 ? HTTP_ELOCAL : map_code(c, rc, r->err);
 	if (rc != CURLE_OK && r->errmsg[0] == '\0')
 		snprintf(r->errmsg, sizeof r->errmsg, "%s", curl_easy_strerror(rc));
-	if (rc == CURLE_COULDNT_CONNECT && r->err == HTTP_ELOCAL)
-		errmsg_add(r->errmsg, sizeof r->errmsg, local_connect_failure(c));
+	errmsg_add(r->errmsg, sizeof r->errmsg, sys);
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &r->status);
 	if (curl_easy_getinfo(c, CURLINFO_CONTENT_TYPE, &s) == CURLE_OK && s)
 		r->content_type = xstrdup(s);

@@ -102,13 +102,14 @@ ndj_reader_close(struct ndj_reader *r)
 	r->fp = NULL;
 }
 
+/* Whether s[0..n) is only what jansson skips as white space. */
 static int
 blank(const char *s, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
 			return 0;
 	return 1;
 }
@@ -319,18 +320,6 @@ fast_unsafe(const char *s, size_t n)
 	return 0;
 }
 
-/* Whether s[0..n) is only what jansson skips as white space. */
-static int
-json_space(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
-			return 0;
-	return 1;
-}
-
 /*
  * The record in s[0..n) by yajl, or NULL when jansson must read it.  A
  * record is taken only when yajl stopped at the root object's closing
@@ -352,7 +341,7 @@ fast_load(const char *s, size_t n)
 	yajl_config(f.h, yajl_dont_validate_strings, 1);	/* checked before */
 	ok = yajl_parse(f.h, (const unsigned char *)s, n) ==
 	    yajl_status_client_canceled && f.closed && f.root != NULL &&
-	    f.depth == 0 && f.end <= n && json_space(s + f.end, n - f.end);
+	    f.depth == 0 && f.end <= n && blank(s + f.end, n - f.end);
 	yajl_free(f.h);
 	buf_release(&f.key);
 	buf_release(&f.num);
