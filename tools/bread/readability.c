@@ -29,6 +29,7 @@
 #include "ctx.h"
 #include "bread.h"
 #include "dom.h"
+#include "parse.h"
 #include "rd.h"
 #include "xmem.h"
 
@@ -2992,34 +2993,6 @@ render_whole(struct rd *rd, const struct bread_opts *o, struct buf *out)
 		bread_render(body, o->style, out);
 }
 
-/*
- * The page (valid UTF-8 already, charset.c) parsed as UTF-8 without a
- * conversion pass: htmlReadMemory(..., "UTF-8", ...) would copy every byte
- * through libxml2's UTF-8 encoder; declaring the input UTF-8 and ignoring
- * <meta charset> gives the same tree.  NULL when libxml2 gives no document.
- */
-static htmlDocPtr
-parse_utf8(const char *utf8, size_t len)
-{
-	htmlParserCtxtPtr ctxt;
-	htmlDocPtr doc;
-
-	if (len > (size_t)0x7fffffff)
-		len = 0x7fffffff;
-	ctxt = htmlCreateMemoryParserCtxt(utf8, (int)len);
-	if (ctxt == NULL)
-		return NULL;
-	htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
-	    HTML_PARSE_NOWARNING | HTML_PARSE_NONET | HTML_PARSE_COMPACT |
-	    HTML_PARSE_NODEFDTD | HTML_PARSE_IGNORE_ENC);
-	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
-	htmlParseDocument(ctxt);
-	doc = ctxt->myDoc;
-	ctxt->myDoc = NULL;
-	htmlFreeParserCtxt(ctxt);
-	return doc;
-}
-
 void
 bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
     struct bread_result *res)
@@ -3032,7 +3005,7 @@ bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
 	memset(&rd, 0, sizeof rd);
 	rd.flags = FLAG_STRIP_UNLIKELYS | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDITIONALLY;
 	arena = bread_xmem_begin();
-	rd.doc = parse_utf8(utf8, len);
+	rd.doc = bread_parse(utf8, len);
 	res->parsed = rd.doc != NULL;
 	if (rd.doc == NULL) {
 		bread_xmem_end();

@@ -1,0 +1,253 @@
+/*
+ * unit-parse.c - bread_parse (tools/bread/parse.c) against libxml2 parsing
+ * unaided with the same options: the two trees must be the same node for
+ * node (type, name, text, attributes, line numbers), on <script> and
+ * <style> text made to meet every case parse.c reads or leaves to libxml2
+ * (its 1000-byte blocks, end tags in any case and near misses, control
+ * characters, noncharacters, multi-byte characters across a block's end,
+ * an element left open at the end of the page), on pseudo-random pages,
+ * and on the pages bread is checked on: the documentation-generator pages
+ * of tests/bread/generators and, when the shared data is there,
+ * Readability's test pages.
+ *
+ *   unit-parse [TOP SHARED]
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/parserInternals.h>
+#include "ctx.h"
+#include "fsutil.h"
+#include "tap.h"
+#include "../../tools/bread/bread.h"
+#include "../../tools/bread/parse.h"
+
+/* libxml2 unaided: bread_parse's steps without its callback. */
+static htmlDocPtr
+plain_parse(const char *s, size_t n)
+{
+	htmlParserCtxtPtr ctxt = htmlCreateMemoryParserCtxt(s, (int)n);
+	htmlDocPtr doc;
+
+	if (ctxt == NULL)
+		return NULL;
+	htmlCtxtUseOptions(ctxt, BREAD_PARSE_OPTIONS);
+	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
+	htmlParseDocument(ctxt);
+	doc = ctxt->myDoc;
+	ctxt->myDoc = NULL;
+	htmlFreeParserCtxt(ctxt);
+	return doc;
+}
+
+static int
+same_str(const xmlChar *a, const xmlChar *b)
+{
+	return (a == NULL && b == NULL) ||
+	    (a != NULL && b != NULL && strcmp((const char *)a, (const char *)b) == 0);
+}
+
+static int same_nodes(const xmlNode *a, const xmlNode *b);
+
+static int
+same_attrs(const xmlAttr *a, const xmlAttr *b)
+{
+	for (; a && b; a = a->next, b = b->next)
+		if (!same_str(a->name, b->name) ||
+		    !same_nodes(a->children, b->children))
+			return 0;
+	return a == NULL && b == NULL;
+}
+
+/* The sibling lists from a and b, and their subtrees, alike. */
+static int
+same_nodes(const xmlNode *a, const xmlNode *b)
+{
+	for (; a && b; a = a->next, b = b->next) {
+		/* a DTD node is an xmlDtd: nothing past its name is a node's */
+		if (a->type == XML_DTD_NODE && b->type == XML_DTD_NODE) {
+			if (!same_str(a->name, b->name))
+				return 0;
+			continue;
+		}
+		if (a->type != b->type || a->line != b->line ||
+		    !same_str(a->name, b->name) || !same_str(a->content, b->content))
+			return 0;
+		if (a->type == XML_ELEMENT_NODE &&
+		    !same_attrs(a->properties, b->properties))
+			return 0;
+		if (!same_nodes(a->children, b->children))
+			return 0;
+	}
+	return a == NULL && b == NULL;
+}
+
+/* 1 when bread_parse and libxml2 unaided give the same tree for s. */
+static int
+same_tree(const char *s, size_t n)
+{
+	htmlDocPtr a = bread_parse(s, n), b = plain_parse(s, n);
+	int same = (a == NULL && b == NULL) ||
+	    (a != NULL && b != NULL && same_nodes(a->children, b->children));
+
+	xmlFreeDoc(a);
+	xmlFreeDoc(b);
+	return same;
+}
+
+/* A page with text t in a <script> of the head and a <style> of the body. */
+static int
+same_in_elements(const char *t, size_t n)
+{
+	struct buf b = BUF_INIT;
+	int same;
+
+	buf_adds(&b, "<!DOCTYPE html><html><head><script>");
+	buf_add(&b, t, n);
+	buf_adds(&b, "</script></head><body><p>a\nb</p><style>");
+	buf_add(&b, t, n);
+	buf_adds(&b, "</STYLE ><p>after</p><script type=x>");
+	buf_add(&b, t, n);
+	same = same_tree(b.s, b.len);
+	buf_release(&b);
+	return same;
+}
+
+/* n bytes of script-like text with piece p put at offset at. */
+static int
+same_with_piece(size_t n, size_t at, const char *p)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+	int same;
+
+	for (i = 0; i < at && i < n; i++)
+		buf_addc(&b, i % 61 == 60 ? '\n' : "var x = 1; "[i % 11]);
+	buf_adds(&b, p);
+	for (i = b.len; i < n; i++)
+		buf_addc(&b, i % 53 == 52 ? '\n' : "if (a < b) {}"[i % 13]);
+	same = same_in_elements(b.s, b.len);
+	buf_release(&b);
+	return same;
+}
+
+static void
+check_pieces(void)
+{
+	static const char *const pieces[] = {
+		"", "\n", "\r\n", "</div>", "</scrip", "</scriptx>", "</SCRIPT>",
+		"</StYlE>", "</", "<", "\x01", "\x0b", "\x1f", "\x7f",
+		"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xef\xbf\xbe",
+		"\xef\xbf\xbf", "\xef\xbf\xbd", "\xed\x9f\xbf", "\xf4\x8f\xbf\xbf",
+		"<!-- </script> -->", "\t\t\n\n",
+	};
+	static const size_t lens[] = { 0, 1, 999, 1000, 1001, 1003, 2000, 4999, 12000 };
+	static const size_t ats[] = { 0, 500, 996, 997, 998, 999, 1000, 1001, 1002,
+	    1999, 2000, 2001, 3500, 11998 };
+	size_t i, j, k, bad = 0, n = 0;
+
+	for (i = 0; i < sizeof pieces / sizeof pieces[0]; i++)
+		for (j = 0; j < sizeof lens / sizeof lens[0]; j++)
+			for (k = 0; k < sizeof ats / sizeof ats[0]; k++) {
+				if (ats[k] > lens[j])
+					continue;
+				n++;
+				if (!same_with_piece(lens[j], ats[k], pieces[i]))
+					bad++;
+			}
+	TAP_IS_INT(bad, 0, "script and style text with a piece at a block's edge: "
+	    "the same tree in %zu cases", n);
+}
+
+static unsigned long
+next_rand(unsigned long *s)
+{
+	*s = *s * 6364136223846793005UL + 1442695040888963407UL;
+	return *s >> 33;
+}
+
+/* Pseudo-random pages of markup, script and style tokens. */
+static void
+check_random(void)
+{
+	static const char *const tok[] = {
+		"<script>", "</script>", "<style>", "</style>", "</SCRIPT", "</scr",
+		"<p>", "</p>", "<div class=a>", "</div>", "x", "y = 1;\n", "\xc3\xa9",
+		"\xf0\x9f\x98\x80", "\x02", "\xef\xbf\xbe", "<!--", "-->", "</",
+		"<script/>", "&amp;", "\r\n", "                                        ",
+	};
+	unsigned long seed = 34;
+	struct buf b = BUF_INIT;
+	size_t page, k, len, bad = 0;
+
+	for (page = 0; page < 400; page++) {
+		buf_reset(&b);
+		len = next_rand(&seed) % 3000;
+		for (k = 0; k < len; k++)
+			buf_adds(&b, tok[next_rand(&seed) % (sizeof tok / sizeof tok[0])]);
+		if (!same_tree(b.s, b.len))
+			bad++;
+	}
+	buf_release(&b);
+	TAP_IS_INT(bad, 0, "400 pseudo-random pages: the same tree");
+}
+
+/* The page dir/SUB/name of each SUB of dir, decoded as bread decodes it. */
+static void
+check_pages(const char *dir, const char *name, const char *what)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0, bad = 0, len, ulen;
+	char *path, *sub, *data, *utf8;
+
+	if (d == NULL) {
+		printf("ok %d # skip %s: %s is absent\n", ++tap_n, what, dir);
+		return;
+	}
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		sub = path_join(dir, e->d_name);
+		path = path_join(sub, name);
+		if ((data = read_file(path, &len, 64u << 20)) != NULL) {
+			utf8 = bread_decode(data, len, NULL, &ulen, NULL);
+			n++;
+			if (!same_tree(utf8, ulen)) {
+				bad++;
+				printf("# differs: %s\n", path);
+			}
+			free(utf8);
+			free(data);
+		}
+		free(path);
+		free(sub);
+	}
+	closedir(d);
+	TAP_OK(n > 0 && bad == 0, "%s: the same tree on %zu pages", what, n);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *top = argc > 1 ? argv[1] : ".";
+	const char *shared = argc > 2 ? argv[2] : "../shared";
+	char *gen, *rd;
+	static const char *const gens[] = { "guide.html", "reference.html" };
+	size_t i;
+
+	ctx_init("unit-parse");
+	/* line numbers recorded, so that they are compared too */
+	xmlLineNumbersDefault(1);
+	check_pieces();
+	check_random();
+	gen = path_join(top, "tests/bread/generators/pages");
+	for (i = 0; i < 2; i++)
+		check_pages(gen, gens[i], gens[i]);
+	rd = path_join(shared, "conformance/readability/test-pages");
+	check_pages(rd, "source.html", "Readability's test pages");
+	free(gen);
+	free(rd);
+	return tap_done();
+}
