@@ -354,26 +354,43 @@ flush_run(struct tstate *t, const unsigned char *p)
 	buf_add(t->out, q, (size_t)(p - q));
 }
 
+/* ECMAScript white space, with the ASCII characters tested in line. */
+static inline int
+js_space(uint32_t c)
+{
+	if (c < 0x80)
+		return c == ' ' || (c >= 0x09 && c <= 0x0D);
+	return bread_js_space(c);
+}
+
 static void
 feed(struct tstate *t, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *q;
 	uint32_t cp;
 	int k;
 
 	while (*p) {
-		if (*p > 0x20 && *p < 0x80 && t->run == 0 && t->out == NULL) {
-			/* fast path: printable ASCII, nothing pending */
-			const unsigned char *q = p;
-			while (*q > 0x20 && *q < 0x80)
-				q++;
-			t->len += (size_t)(q - p);
+		if (*p > 0x20 && *p < 0x80) {
+			/* a run of printable ASCII: no white space in it */
+			if (t->run && t->started)
+				flush_run(t, p);
+			t->run = 0;
 			t->started = 1;
+			for (q = p + 1; *q > 0x20 && *q < 0x80; q++)
+				continue;
+			t->len += (size_t)(q - p);
+			if (t->out)
+				buf_add(t->out, p, (size_t)(q - p));
 			p = q;
 			continue;
 		}
-		k = bread_u8(p, &cp);
-		if (bread_js_space(cp)) {
+		if (*p < 0x80) {
+			cp = *p;
+			k = 1;
+		} else
+			k = bread_u8(p, &cp);
+		if (js_space(cp)) {
 			if (t->run == 0)
 				t->runcp = cp;
 			t->run++;

@@ -99,42 +99,60 @@ plain_char(const unsigned char *p, const unsigned char *end)
 	return 0;
 }
 
+/* Hand the block [from, to) to libxml2's SAX2 callback, as htmlParseScript does. */
+static void
+hand_over(htmlParserCtxtPtr ctxt, const unsigned char *from,
+    const unsigned char *to)
+{
+	if (to > from)
+		xmlSAX2CDataBlock(ctxt, from, (int)(to - from));
+}
+
 /*
  * Read the element's text from s->at, handing each full block to libxml2's
  * SAX2 callback, to the end tag or the end of the input (the rest handed
  * over too; 1 returned), or to the last block boundary before a character
- * left to libxml2 (0 returned).  s->at, line and col end where it stopped.
+ * left to libxml2 or past budget bytes (0 returned).  s->at, line and col
+ * end where it stopped.
  */
 static int
 read_text(htmlParserCtxtPtr ctxt, struct scan *s, const char *name, size_t budget)
 {
-	const unsigned char *start = s->at, *p = s->at, *block = s->at;
+	const unsigned char *start = s->at, *p = s->at, *block = s->at, *lim;
 	size_t nlen = strlen(name);
 	int line = s->line, col = s->col, k;
 
 	for (;;) {
-		if (p == s->end || end_tag_at(p, s->end, name, nlen)) {
-			if (p > block)
-				xmlSAX2CDataBlock(ctxt, block, (int)(p - block));
-			s->at = p;
-			s->line = line;
-			s->col = col;
-			return 1;
-		}
-		if ((k = plain_char(p, s->end)) == 0 || (size_t)(p - start) >= budget)
-			return 0;
-		if (*p == '\n') {
-			line++;
-			col = 1;
-		} else
+		/* the common run: printable ASCII but '<', to the block's end */
+		lim = s->end - block > SCRIPT_BLOCK ? block + SCRIPT_BLOCK : s->end;
+		while (p < lim && *p >= 0x20 && *p < 0x80 && *p != '<') {
+			p++;
 			col++;
-		p += k;
+		}
+		if (p - block < SCRIPT_BLOCK) {
+			if (p == s->end || end_tag_at(p, s->end, name, nlen)) {
+				hand_over(ctxt, block, p);
+				s->at = p;
+				s->line = line;
+				s->col = col;
+				return 1;
+			}
+			if ((k = plain_char(p, s->end)) == 0)
+				return 0;
+			if (*p == '\n') {
+				line++;
+				col = 1;
+			} else
+				col++;
+			p += k;
+		}
 		if (p - block >= SCRIPT_BLOCK) {
-			xmlSAX2CDataBlock(ctxt, block, (int)(p - block));
+			hand_over(ctxt, block, p);
 			block = s->at = p;
 			s->line = line;
 			s->col = col;
-			if (ctxt->instate == XML_PARSER_EOF || ctxt->disableSAX)
+			if (ctxt->instate == XML_PARSER_EOF || ctxt->disableSAX ||
+			    (size_t)(p - start) >= budget)
 				return 0;
 		}
 	}
