@@ -42,15 +42,7 @@
 #include "llms.h"
 #include "llmsctx.h"
 #include "bctx.h"
-
-static double
-cpu_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
+#include "cputime.h"
 
 static void
 write_out(const char *path, const char *s, size_t n)

@@ -23,7 +23,9 @@
  * which the caller frees with xmlFreeDoc (or forgets with bread's arena),
  * or NULL when libxml2 gives none.  The tree is the one libxml2's
  * htmlParseDocument builds with BREAD_PARSE_OPTIONS, byte for byte; only
- * the way <script> and <style> text reaches it is faster (parse.c).
+ * the way <script> and <style> text reaches it is faster (parse.c), and
+ * id attributes are not registered as IDs (XML_SKIP_IDS: bread never looks
+ * an element up by its id, and the registry costs a hash entry each).
  */
 htmlDocPtr bread_parse(const char *utf8, size_t len);
 #endif

@@ -24,7 +24,6 @@
 #include <string.h>
 #include <strings.h>
 #include <libxml/HTMLparser.h>
-#include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 #include "ctx.h"
 #include "bread.h"
@@ -2224,6 +2223,122 @@ clean_tag(struct rd *rd, xmlNodePtr e, const char *tag)
 	bread_nvec_free(&v);
 }
 
+/* The lower-cased "class id" of node (the matchString of _grabArticle). */
+static const char *
+match_string(struct buf *mb, const xmlNode *node)
+{
+	size_t k;
+
+	buf_reset(mb);
+	buf_adds(mb, attr0(node, "class"));
+	buf_addc(mb, ' ');
+	buf_adds(mb, attr0(node, "id"));
+	for (k = 0; k < mb->len; k++)
+		if (mb->s[k] >= 'A' && mb->s[k] <= 'Z')
+			mb->s[k] = (char)(mb->s[k] - 'A' + 'a');
+	return buf_str(mb);
+}
+
+/*
+ * Readability.js _cleanMatchedNodes with REGEXPS.shareElements: the share
+ * elements with little text under each top-level child of the article.
+ */
+static void
+clean_shares(struct rd *rd, xmlNodePtr ac)
+{
+	xmlNodePtr c, end, n;
+
+	for (c = bread_first_el(ac); c; c = bread_next_el(c)) {
+		end = get_next_node(c, 1);
+		n = get_next_node(c, 0);
+		while (n && n != end) {
+			if (re_share(match_string(&rd->tmp, n)) &&
+			    bread_text_content_len(n) < DEFAULT_CHAR_THRESHOLD)
+				n = remove_and_get_next(rd, n);
+			else
+				n = get_next_node(n, 0);
+		}
+	}
+}
+
+/* Readability.js _cleanHeaders: the h1 and h2 with a negative class weight. */
+static void
+clean_headers(struct rd *rd, xmlNodePtr ac)
+{
+	struct nvec v = { NULL, 0, 0 };
+	size_t i;
+
+	by_tag(rd, ac, "h1", &v);
+	by_tag(rd, ac, "h2", &v);
+	for (i = v.n; i-- > 0; )
+		if (v.v[i]->parent && class_weight(rd, v.v[i]) < 0)
+			bury(rd, v.v[i]);
+	bread_nvec_free(&v);
+}
+
+/*
+ * _prepArticle's "remove extra paragraphs": a <p> without text, images,
+ * embeds or frames (outside <pre>), and a <br> right before a <p>.
+ */
+static void
+remove_empty_paragraphs(struct rd *rd, xmlNodePtr ac)
+{
+	struct nvec v = { NULL, 0, 0 };
+	xmlNodePtr p, n;
+	size_t i;
+
+	by_tag(rd, ac, "p", &v);
+	for (i = v.n; i-- > 0; ) {
+		p = v.v[i];
+		if (!p->parent)
+			continue;
+		/* the cheap test first: most paragraphs have text */
+		if (!bread_has_text(p) && !in_pre(p) &&
+		    bread_count_tag(p, "img") + bread_count_tag(p, "embed") +
+		    bread_count_tag(p, "object") + bread_count_tag(p, "iframe") == 0)
+			bury(rd, p);
+	}
+	v.n = 0;
+	by_tag(rd, ac, "br", &v);
+	for (i = 0; i < v.n; i++) {
+		n = next_node(v.v[i]->next);
+		if (n && bread_tag_is(n, "p") && v.v[i]->parent)
+			bury(rd, v.v[i]);
+	}
+	bread_nvec_free(&v);
+}
+
+/* _prepArticle's single-cell tables: the cell, as a <p> or <div>, for the table. */
+static void
+unwrap_single_cells(struct rd *rd, xmlNodePtr ac)
+{
+	struct nvec v = { NULL, 0, 0 };
+	xmlNodePtr table, tbody, row, cell, c;
+	size_t i;
+	int phr;
+
+	by_tag(rd, ac, "table", &v);
+	for (i = 0; i < v.n; i++) {
+		table = v.v[i];
+		if (!table->parent)
+			continue;
+		tbody = single_tag_inside(table, "tbody") ? bread_first_el(table) : table;
+		if (!single_tag_inside(tbody, "tr"))
+			continue;
+		row = bread_first_el(tbody);
+		if (!single_tag_inside(row, "td"))
+			continue;
+		cell = bread_first_el(row);
+		for (phr = 1, c = cell->children; c; c = c->next)
+			if (!is_phrasing(c))
+				phr = 0;
+		set_tag(cell, phr ? "p" : "div");
+		bread_replace(table, cell);
+		bread_nvec_push(&rd->grave, table);
+	}
+	bread_nvec_free(&v);
+}
+
 /* Readability.js _prepArticle (the parts that change the text) */
 static void
 prep_article(struct rd *rd, xmlNodePtr ac)
@@ -2243,7 +2358,6 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 	const char *const *t;
 	struct nvec v = { NULL, 0, 0 };
 	struct bread_tagset ts;
-	xmlNodePtr c, next;
 	size_t i;
 
 	bread_tagset_init(&ts, ac, looked);
@@ -2254,84 +2368,19 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 	clean_conditionally(rd, ac, "fieldset");
 	for (t = cleaned; *t; t++)
 		clean_tag(rd, ac, *t);
-	/* share elements under each top-level child (_cleanMatchedNodes) */
-	for (c = bread_first_el(ac); c; c = bread_next_el(c)) {
-		xmlNodePtr end = get_next_node(c, 1), n = get_next_node(c, 0);
-		while (n && n != end) {
-			const char *lc;
-			buf_reset(&rd->tmp);
-			buf_adds(&rd->tmp, attr0(n, "class"));
-			buf_addc(&rd->tmp, ' ');
-			buf_adds(&rd->tmp, attr0(n, "id"));
-			{
-				char *m = xstrdup(buf_str(&rd->tmp));
-				lc = lower(&rd->tmp, m);
-				free(m);
-			}
-			if (re_share(lc) && bread_text_content_len(n) < DEFAULT_CHAR_THRESHOLD)
-				n = remove_and_get_next(rd, n);
-			else
-				n = get_next_node(n, 0);
-		}
-	}
+	clean_shares(rd, ac);
 	for (t = cleaned2; *t; t++)
 		clean_tag(rd, ac, *t);
-	/* _cleanHeaders */
-	by_tag(rd, ac, "h1", &v);
-	by_tag(rd, ac, "h2", &v);
-	for (i = v.n; i-- > 0; )
-		if (v.v[i]->parent && class_weight(rd, v.v[i]) < 0)
-			bury(rd, v.v[i]);
-	v.n = 0;
+	clean_headers(rd, ac);
 	clean_conditionally(rd, ac, "table");
 	clean_conditionally(rd, ac, "ul");
 	clean_conditionally(rd, ac, "div");
 	by_tag(rd, ac, "h1", &v);
 	for (i = 0; i < v.n; i++)
 		set_tag(v.v[i], "h2");
-	v.n = 0;
-	/* remove extra paragraphs */
-	by_tag(rd, ac, "p", &v);
-	for (i = v.n; i-- > 0; ) {
-		xmlNodePtr p = v.v[i];
-		if (!p->parent)
-			continue;
-		/* the cheap test first: most paragraphs have text */
-		if (!bread_has_text(p) && !in_pre(p) &&
-		    bread_count_tag(p, "img") + bread_count_tag(p, "embed") +
-		    bread_count_tag(p, "object") + bread_count_tag(p, "iframe") == 0)
-			bury(rd, p);
-	}
-	v.n = 0;
-	by_tag(rd, ac, "br", &v);
-	for (i = 0; i < v.n; i++) {
-		xmlNodePtr n = next_node(v.v[i]->next);
-		if (n && bread_tag_is(n, "p") && v.v[i]->parent)
-			bury(rd, v.v[i]);
-	}
-	v.n = 0;
-	/* remove single-cell tables */
-	by_tag(rd, ac, "table", &v);
-	for (i = 0; i < v.n; i++) {
-		xmlNodePtr table = v.v[i], tbody, row, cell;
-		int phr = 1;
-		if (!table->parent)
-			continue;
-		tbody = single_tag_inside(table, "tbody") ? bread_first_el(table) : table;
-		if (!single_tag_inside(tbody, "tr"))
-			continue;
-		row = bread_first_el(tbody);
-		if (!single_tag_inside(row, "td"))
-			continue;
-		cell = bread_first_el(row);
-		for (next = cell->children; next; next = next->next)
-			if (!is_phrasing(next))
-				phr = 0;
-		set_tag(cell, phr ? "p" : "div");
-		bread_replace(table, cell);
-		bread_nvec_push(&rd->grave, table);
-	}
 	bread_nvec_free(&v);
+	remove_empty_paragraphs(rd, ac);
+	unwrap_single_cells(rd, ac);
 	rd->tags = NULL;
 	bread_tagset_free(&ts);
 }
@@ -2355,22 +2404,6 @@ struct attempt {
 	xmlNodePtr content;
 	size_t len;
 };
-
-/* The lower-cased "class id" of node (the matchString of _grabArticle). */
-static const char *
-match_string(struct buf *mb, const xmlNode *node)
-{
-	size_t k;
-
-	buf_reset(mb);
-	buf_adds(mb, attr0(node, "class"));
-	buf_addc(mb, ' ');
-	buf_adds(mb, attr0(node, "id"));
-	for (k = 0; k < mb->len; k++)
-		if (mb->s[k] >= 'A' && mb->s[k] <= 'Z')
-			mb->s[k] = (char)(mb->s[k] - 'A' + 'a');
-	return buf_str(mb);
-}
 
 /*
  * _grabArticle's first test of each node: 1 when it goes (hidden, a modal
