@@ -52,10 +52,11 @@ size_t bread_count_tag(xmlNodePtr root, const char *tag);
  * The descendant elements of root named by each of several tags, found in
  * one walk instead of one bread_by_tag walk each.  It stands for
  * bread_by_tag(root, tag) for as long as the tree under root changes only
- * by removals, by renaming elements away from the set's tags, and by
- * adding subtrees that hold none of them (never by moving a node, or
- * renaming to a tag of the set): each get gives the elements still under
- * root and still so named, in tree order.
+ * by removals, by renaming elements away from the set's tags, by adding
+ * subtrees that hold none of them, and by moves that keep the elements of
+ * each tag still looked up in document order (never by renaming to a tag
+ * of the set): each get gives the elements still under root and still so
+ * named, in tree order.
  */
 struct bread_tagset {
 	const xmlNode *root;

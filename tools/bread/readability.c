@@ -313,7 +313,8 @@ tag_in(const xmlNode *n, const char *const *tags)
 	if (!bread_is_el(n))
 		return 0;
 	for (; *tags; tags++)
-		if (strcmp((const char *)n->name, *tags) == 0)
+		if (n->name[0] == (xmlChar)(*tags)[0] &&
+		    strcmp((const char *)n->name, *tags) == 0)
 			return 1;
 	return 0;
 }
@@ -820,14 +821,10 @@ single_image(const xmlNode *n)
 static void
 unwrap_noscript_images(struct rd *rd, xmlNodePtr root)
 {
-	static const char *const tags[] = { "img", "noscript", NULL };
-	struct bread_tagset ts;
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	/* one walk: removing images removes no <noscript> */
-	bread_tagset_init(&ts, root, tags);
-	(void)bread_tagset_get(&ts, root, "img", &v);
+	by_tag(rd, root, "img", &v);
 	for (i = 0; i < v.n; i++) {
 		const xmlAttr *a;
 		int keep = 0;
@@ -844,8 +841,7 @@ unwrap_noscript_images(struct rd *rd, xmlNodePtr root)
 			bury(rd, v.v[i]);
 	}
 	v.n = 0;
-	(void)bread_tagset_get(&ts, root, "noscript", &v);
-	bread_tagset_free(&ts);
+	by_tag(rd, root, "noscript", &v);
 	for (i = 0; i < v.n; i++) {
 		xmlNodePtr ns = v.v[i], prev, img;
 		if (!single_image(ns) || ns->parent == NULL)
@@ -867,7 +863,7 @@ replace_brs(struct rd *rd, xmlNodePtr body)
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	bread_by_tag(body, "br", &v);
+	by_tag(rd, body, "br", &v);
 	for (i = 0; i < v.n; i++) {
 		xmlNodePtr br = v.v[i], next = br->next, p;
 		int replaced = 0;
@@ -2929,8 +2925,18 @@ static xmlNodePtr
 rd_parse(struct rd *rd, size_t threshold)
 {
 	xmlNodePtr root = xmlDocGetRootElement(rd->doc);
-	static const char *const early[] = { "script", "noscript", "style", NULL };
-	static const char *const late[] = { "a", "font", "meta", "h1", NULL };
+	/*
+	 * Every tag looked for from here to the metadata, found in one walk.
+	 * Until then the tree changes by removals, by <font> renamed <span>,
+	 * by images out of <noscript> put in place of the element before it
+	 * (after the last look-up of <img> and <noscript>), and by _replaceBrs
+	 * moving the run after a <br> into a new <p> where the <br> was, which
+	 * keeps every node in document order.
+	 */
+	static const char *const looked[] = {
+		"img", "noscript", "script", "style", "br", "a", "font", "meta",
+		"h1", NULL
+	};
 	struct bread_tagset ts;
 	xmlNodePtr ac, body;
 	struct jsonld jl;
@@ -2939,24 +2945,15 @@ rd_parse(struct rd *rd, size_t threshold)
 		rd->title = xstrdup("");
 		return NULL;
 	}
-	unwrap_noscript_images(rd, root);
-	/* until the <style> elements go, only removals: one walk finds all three */
-	bread_tagset_init(&ts, root, early);
+	bread_tagset_init(&ts, root, looked);
 	rd->tags = &ts;
+	unwrap_noscript_images(rd, root);
 	get_jsonld(rd, &jl);
 	remove_tags(rd, root, "script");
 	remove_tags(rd, root, "noscript");
 	remove_tags(rd, root, "style");
-	rd->tags = NULL;
-	bread_tagset_free(&ts);
 	if ((body = doc_body(rd->doc)) != NULL)
 		replace_brs(rd, body);
-	/*
-	 * From here to the metadata, only removals and <font> renamed <span>:
-	 * one walk finds all four tags.
-	 */
-	bread_tagset_init(&ts, root, late);
-	rd->tags = &ts;
 	prep_document(rd, root);
 	get_metadata(rd, &jl);
 	rd->tags = NULL;
