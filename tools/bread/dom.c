@@ -37,7 +37,9 @@ bread_attr(const xmlNode *n, const char *name)
 	if (!bread_is_el(n))
 		return NULL;
 	for (a = n->properties; a != NULL; a = a->next) {
-		if (a->name == NULL || strcasecmp((const char *)a->name, name) != 0)
+		/* the first characters differ other than by case: not it */
+		if (a->name == NULL || ((a->name[0] ^ (xmlChar)name[0]) & ~0x20) != 0 ||
+		    strcasecmp((const char *)a->name, name) != 0)
 			continue;
 		if (a->children == NULL || a->children->content == NULL)
 			return "";

@@ -141,12 +141,35 @@ lower(struct buf *b, const char *s)
 	return buf_str(b);
 }
 
+/* The bytes of a string, as a set: bit c of seen[c / 64]. */
+struct byteset {
+	uint64_t seen[4];
+};
+
+static int
+byteset_has(const struct byteset *b, unsigned char c)
+{
+	return (int)(b->seen[c >> 6] >> (c & 63) & 1);
+}
+
+/* 1 when one of alts is a substring of lc. */
 static int
 any_of(const char *lc, const char *const *alts)
 {
-	for (; *alts; alts++)
+	struct byteset b = { { 0, 0, 0, 0 } };
+	const unsigned char *p, *a;
+
+	for (p = (const unsigned char *)lc; *p; p++)
+		b.seen[*p >> 6] |= (uint64_t)1 << (*p & 63);
+	for (; *alts; alts++) {
+		a = (const unsigned char *)*alts;
+		/* its first two characters not both in lc: not a substring */
+		if (a[0] != '\0' && (!byteset_has(&b, a[0]) ||
+		    (a[1] != '\0' && !byteset_has(&b, a[1]))))
+			continue;
 		if (strstr(lc, *alts))
 			return 1;
+	}
 	return 0;
 }
 
