@@ -2119,13 +2119,20 @@ remove_by_content(struct rd *rd, xmlNodePtr node, const char *tag, int weight)
 	if (count_elements(node, &k))
 		return 0;
 	hd = text_density(node, heads, nl);
-	bread_inner_text(node, 1, &it);
-	if (ad_or_loading(buf_str(&it))) {
+	/*
+	 * The text's length is nl (bread_inner_len measures bread_inner_text
+	 * without building it); the text itself matters to ad_or_loading only
+	 * when it is 40 bytes or less, so at most 40 UTF-16 units.
+	 */
+	clen = nl;
+	if (nl <= 40) {
+		bread_inner_text(node, 1, &it);
+		if (ad_or_loading(buf_str(&it))) {
+			buf_release(&it);
+			return 1;
+		}
 		buf_release(&it);
-		return 1;
 	}
-	clen = bread_js_len(buf_str(&it), it.len);
-	buf_release(&it);
 	ld = link_density_len(node, nl);
 	td = text_density(node, textish, nl);
 	fig = has_ancestor_tag(node, "figure", 3, 0);
