@@ -373,6 +373,22 @@ feed(struct tstate *t, const char *s)
 	int k;
 
 	while (*p) {
+		if (t->out == NULL && t->normalize && *p < 0x80) {
+			/* a length only: ASCII words and spaces in one loop */
+			for (; *p != 0 && *p < 0x80; p++) {
+				if (*p == ' ' || (*p >= 0x09 && *p <= 0x0D)) {
+					if (t->run++ == 0)
+						t->runcp = *p;
+					continue;
+				}
+				if (t->run && t->started)
+					t->len++;
+				t->run = 0;
+				t->started = 1;
+				t->len++;
+			}
+			continue;
+		}
 		if (*p > 0x20 && *p < 0x80) {
 			/* a run of printable ASCII: no white space in it */
 			if (t->run && t->started)
