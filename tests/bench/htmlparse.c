@@ -83,7 +83,7 @@ static void *
 xml_parse(void *self, const struct page *p)
 {
 	(void)self;
-	return bread_parse(p->s, p->n);
+	return bread_parse(p->s, p->n, NULL);
 }
 
 static size_t

@@ -1,7 +1,8 @@
 /*
  * unit-parse.c - bread_parse (tools/bread/parse.c) against libxml2 parsing
  * unaided with the same options: the two trees must be the same node for
- * node (type, name, text, attributes, line numbers), on <script> and
+ * node (type, name, text, attributes, line numbers), and the tag set made
+ * while parsing the one a walk of the tree makes, on <script> and
  * <style> text made to meet every case parse.c reads or leaves to libxml2
  * (its 1000-byte blocks, end tags in any case and near misses, control
  * characters, noncharacters, multi-byte characters across a block's end,
@@ -21,6 +22,7 @@
 #include "fsutil.h"
 #include "tap.h"
 #include "../../tools/bread/bread.h"
+#include "../../tools/bread/dom.h"
 #include "../../tools/bread/parse.h"
 
 /* libxml2 unaided: bread_parse's steps without its callback. */
@@ -83,14 +85,49 @@ same_nodes(const xmlNode *a, const xmlNode *b)
 	return a == NULL && b == NULL;
 }
 
-/* 1 when bread_parse and libxml2 unaided give the same tree for s. */
+/* The tag set bread_parse made for doc: what a walk of its root finds. */
+static int
+same_tagset(htmlDocPtr doc, const struct bread_tagset *ts)
+{
+	struct nvec got = { NULL, 0, 0 }, want = { NULL, 0, 0 };
+	xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL;
+	size_t k;
+	int same = ts->root == root;
+
+	for (k = 0; same && root != NULL && ts->tags[k] != NULL; k++) {
+		got.n = want.n = 0;
+		(void)bread_tagset_get(ts, root, ts->tags[k], &got);
+		bread_by_tag(root, ts->tags[k], &want);
+		same = got.n == want.n &&
+		    (got.n == 0 || memcmp(got.v, want.v, got.n * sizeof *got.v) == 0);
+	}
+	bread_nvec_free(&got);
+	bread_nvec_free(&want);
+	return same;
+}
+
+/*
+ * 1 when bread_parse and libxml2 unaided give the same tree for s, and the
+ * tag set made while parsing is the one a walk makes.
+ */
 static int
 same_tree(const char *s, size_t n)
 {
-	htmlDocPtr a = bread_parse(s, n), b = plain_parse(s, n);
-	int same = (a == NULL && b == NULL) ||
-	    (a != NULL && b != NULL && same_nodes(a->children, b->children));
+	static const char *const tags[] = {
+		"img", "noscript", "script", "style", "br", "a", "font", "meta",
+		"h1", "p", "div", "template", "html", "body", NULL
+	};
+	struct bread_tagset ts;
+	htmlDocPtr a, b;
+	int same;
 
+	bread_tagset_start(&ts, tags);
+	a = bread_parse(s, n, &ts);
+	b = plain_parse(s, n);
+	same = ((a == NULL && b == NULL) ||
+	    (a != NULL && b != NULL && same_nodes(a->children, b->children))) &&
+	    same_tagset(a, &ts);
+	bread_tagset_free(&ts);
 	xmlFreeDoc(a);
 	xmlFreeDoc(b);
 	return same;
@@ -158,6 +195,26 @@ check_pieces(void)
 			}
 	TAP_IS_INT(bad, 0, "script and style text with a piece at a block's edge: "
 	    "the same tree in %zu cases", n);
+}
+
+/* Markup past libxml2's depth limit, and elements after </html>. */
+static void
+check_odd_markup(void)
+{
+	struct buf b = BUF_INIT;
+	int i, same;
+
+	for (i = 0; i < 300; i++)
+		buf_adds(&b, "<div><a href=#x>x</a><br>");
+	buf_adds(&b, "<img src=a.png><script>x</script>");
+	same = same_tree(b.s, b.len);
+	buf_reset(&b);
+	buf_adds(&b, "<html><body><p>a</p></body></html><p>after<img src=b.png>"
+	    "<script>y</script></p><html><font>z</font>");
+	same = same_tree(b.s, b.len) && same;
+	buf_release(&b);
+	TAP_OK(same, "nesting past libxml2's limit, elements after </html>: the "
+	    "same tree and tag set");
 }
 
 static unsigned long
@@ -241,6 +298,7 @@ main(int argc, char **argv)
 	/* line numbers recorded, so that they are compared too */
 	xmlLineNumbersDefault(1);
 	check_pieces();
+	check_odd_markup();
 	check_random();
 	check_pages(argv[1]);
 	if (argc > 2 && argv[2][0] != '\0')

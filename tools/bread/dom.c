@@ -119,29 +119,42 @@ bread_by_tag(xmlNodePtr root, const char *tag, struct nvec *out)
 }
 
 void
-bread_tagset_init(struct bread_tagset *ts, xmlNodePtr root,
-    const char *const *tags)
+bread_tagset_start(struct bread_tagset *ts, const char *const *tags)
 {
-	xmlNodePtr n;
-	size_t k;
-
-	ts->root = root;
+	ts->root = NULL;
 	ts->tags = tags;
 	for (ts->ntags = 0; tags[ts->ntags] != NULL; ts->ntags++)
 		continue;
 	ts->lists = xcalloc(ts->ntags ? ts->ntags : 1, sizeof *ts->lists);
-	if (root == NULL || root->type != XML_ELEMENT_NODE)
+}
+
+void
+bread_tagset_add(struct bread_tagset *ts, xmlNodePtr n)
+{
+	size_t k;
+
+	if (n->type != XML_ELEMENT_NODE || n->name == NULL)
 		return;
-	for (n = root->children; n != NULL; n = bread_walk(n, root, 0)) {
-		if (n->type != XML_ELEMENT_NODE || n->name == NULL)
-			continue;
-		for (k = 0; k < ts->ntags; k++) {
-			if (bread_tag_is(n, tags[k])) {
-				bread_nvec_push(&ts->lists[k], n);
-				break;
-			}
+	for (k = 0; k < ts->ntags; k++) {
+		if (bread_tag_is(n, ts->tags[k])) {
+			bread_nvec_push(&ts->lists[k], n);
+			return;
 		}
 	}
+}
+
+void
+bread_tagset_init(struct bread_tagset *ts, xmlNodePtr root,
+    const char *const *tags)
+{
+	xmlNodePtr n;
+
+	bread_tagset_start(ts, tags);
+	ts->root = root;
+	if (root == NULL || root->type != XML_ELEMENT_NODE)
+		return;
+	for (n = root->children; n != NULL; n = bread_walk(n, root, 0))
+		bread_tagset_add(ts, n);
 }
 
 int

@@ -69,6 +69,14 @@ struct bread_tagset {
 void bread_tagset_init(struct bread_tagset *ts, xmlNodePtr root,
     const char *const *tags);
 /*
+ * The same set built as the tree is: start it empty for tags (borrowed),
+ * add each element as it is made, in document order (those the set's tags
+ * do not name are left out), then set ts->root.  Elements added that end
+ * up outside root are never given by bread_tagset_get.
+ */
+void bread_tagset_start(struct bread_tagset *ts, const char *const *tags);
+void bread_tagset_add(struct bread_tagset *ts, xmlNodePtr n);
+/*
  * bread_by_tag(under, tag, out) from the set, under being the set's root or
  * an element under it: 1 when tag is one of the set's, 0 (out untouched)
  * when not.

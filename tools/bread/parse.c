@@ -27,6 +27,7 @@
 #include <libxml/SAX2.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlversion.h>
+#include "dom.h"
 #include "parse.h"
 
 /* libxml2's HTML_PARSER_BIG_BUFFER_SIZE: htmlParseScript's block size */
@@ -206,8 +207,20 @@ script_block(void *ctx, const xmlChar *v, int len)
 	}
 }
 
+/* The startElement callback: SAX2's, then the new element to the tag set. */
+static void
+start_element(void *ctx, const xmlChar *name, const xmlChar **atts)
+{
+	htmlParserCtxtPtr ctxt = ctx;
+	xmlNodePtr before = ctxt->node;
+
+	xmlSAX2StartElement(ctx, name, atts);
+	if (ctxt->node != NULL && ctxt->node != before)
+		bread_tagset_add(ctxt->_private, ctxt->node);
+}
+
 htmlDocPtr
-bread_parse(const char *utf8, size_t len)
+bread_parse(const char *utf8, size_t len, struct bread_tagset *ts)
 {
 	htmlParserCtxtPtr ctxt;
 	htmlDocPtr doc;
@@ -228,9 +241,20 @@ bread_parse(const char *utf8, size_t len)
 	if (strcmp(xmlParserVersion, "20914") == 0 && ctxt->sax != NULL &&
 	    ctxt->sax->cdataBlock == xmlSAX2CDataBlock)
 		ctxt->sax->cdataBlock = script_block;
+	if (ts != NULL && ctxt->sax != NULL &&
+	    ctxt->sax->startElement == xmlSAX2StartElement) {
+		ctxt->_private = ts;
+		ctxt->sax->startElement = start_element;
+	}
 	htmlParseDocument(ctxt);
 	doc = ctxt->myDoc;
 	ctxt->myDoc = NULL;
+	if (ts != NULL && ctxt->_private != ts) {
+		/* libxml2's callback was not SAX2's: find them by a walk */
+		bread_tagset_free(ts);
+		bread_tagset_init(ts, doc ? xmlDocGetRootElement(doc) : NULL, ts->tags);
+	} else if (ts != NULL)
+		ts->root = doc ? xmlDocGetRootElement(doc) : NULL;
 	htmlFreeParserCtxt(ctxt);
 	return doc;
 }

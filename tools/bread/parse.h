@@ -7,6 +7,7 @@
 #define BREAD_PARSE_H
 #include <stddef.h>
 #include <libxml/HTMLparser.h>
+#include "dom.h"
 
 /*
  * The parser's options: recover from any markup, report nothing, never
@@ -26,6 +27,10 @@
  * the way <script> and <style> text reaches it is faster (parse.c), and
  * id attributes are not registered as IDs (XML_SKIP_IDS: bread never looks
  * an element up by its id, and the registry costs a hash entry each).
+ * When ts is not NULL (started with bread_tagset_start), the elements its
+ * tags name are added to it as libxml2 makes them, and ts->root is set to
+ * the document's root element: the set bread_tagset_init would give for
+ * that root, without its walk.
  */
-htmlDocPtr bread_parse(const char *utf8, size_t len);
+htmlDocPtr bread_parse(const char *utf8, size_t len, struct bread_tagset *ts);
 #endif

@@ -2952,22 +2952,9 @@ rd_release(struct rd *rd)
  * (owned by rd's graveyard) or NULL; fills the metadata in rd.
  */
 static xmlNodePtr
-rd_parse(struct rd *rd, size_t threshold)
+rd_parse(struct rd *rd, struct bread_tagset *ts, size_t threshold)
 {
 	xmlNodePtr root = xmlDocGetRootElement(rd->doc);
-	/*
-	 * Every tag looked for from here to the metadata, found in one walk.
-	 * Until then the tree changes by removals, by <font> renamed <span>,
-	 * by images out of <noscript> put in place of the element before it
-	 * (after the last look-up of <img> and <noscript>), and by _replaceBrs
-	 * moving the run after a <br> into a new <p> where the <br> was, which
-	 * keeps every node in document order.
-	 */
-	static const char *const looked[] = {
-		"img", "noscript", "script", "style", "br", "a", "font", "meta",
-		"h1", NULL
-	};
-	struct bread_tagset ts;
 	xmlNodePtr ac, body;
 	struct jsonld jl;
 
@@ -2975,8 +2962,7 @@ rd_parse(struct rd *rd, size_t threshold)
 		rd->title = xstrdup("");
 		return NULL;
 	}
-	bread_tagset_init(&ts, root, looked);
-	rd->tags = &ts;
+	rd->tags = ts;
 	unwrap_noscript_images(rd, root);
 	get_jsonld(rd, &jl);
 	remove_tags(rd, root, "script");
@@ -2987,7 +2973,6 @@ rd_parse(struct rd *rd, size_t threshold)
 	prep_document(rd, root);
 	get_metadata(rd, &jl);
 	rd->tags = NULL;
-	bread_tagset_free(&ts);
 	free(jl.title);
 	free(jl.byline);
 	free(jl.excerpt);
@@ -3027,24 +3012,18 @@ remove_hidden(struct rd *rd, xmlNodePtr root)
 
 /* --whole: the text of the whole body, without what is never seen. */
 static void
-render_whole(struct rd *rd, const struct bread_opts *o, struct buf *out)
+render_whole(struct rd *rd, struct bread_tagset *ts, const struct bread_opts *o,
+    struct buf *out)
 {
 	xmlNodePtr root = xmlDocGetRootElement(rd->doc), body;
-
-	static const char *const gone[] = {
-		"script", "style", "noscript", "template", NULL
-	};
-	struct bread_tagset ts;
 	const char *const *t;
 
 	if (root) {
-		/* removals only: one walk finds all four */
-		bread_tagset_init(&ts, root, gone);
-		rd->tags = &ts;
-		for (t = gone; *t; t++)
+		/* removals only: the set made while parsing serves */
+		rd->tags = ts;
+		for (t = ts->tags; *t; t++)
 			remove_tags(rd, root, *t);
 		rd->tags = NULL;
-		bread_tagset_free(&ts);
 		remove_hidden(rd, root);
 	}
 	rd->title = doc_title(rd->doc);
@@ -3053,10 +3032,28 @@ render_whole(struct rd *rd, const struct bread_opts *o, struct buf *out)
 		bread_render(body, o->style, out);
 }
 
+/*
+ * The tags rd_parse looks for from the parse to the metadata, found as the
+ * parser makes the tree.  Until then the tree changes by removals, by
+ * <font> renamed <span>, by images out of <noscript> put in place of the
+ * element before it (after the last look-up of <img> and <noscript>), and
+ * by _replaceBrs moving the run after a <br> into a new <p> where the <br>
+ * was, which keeps every node in document order.
+ */
+static const char *const article_tags[] = {
+	"img", "noscript", "script", "style", "br", "a", "font", "meta", "h1",
+	NULL
+};
+/* --whole: the elements never seen, which only go (removals only) */
+static const char *const whole_tags[] = {
+	"script", "style", "noscript", "template", NULL
+};
+
 void
 bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
     struct bread_result *res)
 {
+	struct bread_tagset ts;
 	struct rd rd;
 	xmlNodePtr ac = NULL;
 	struct buf out = BUF_INIT;
@@ -3065,9 +3062,11 @@ bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
 	memset(&rd, 0, sizeof rd);
 	rd.flags = FLAG_STRIP_UNLIKELYS | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDITIONALLY;
 	arena = bread_xmem_begin();
-	rd.doc = bread_parse(utf8, len);
+	bread_tagset_start(&ts, o->whole ? whole_tags : article_tags);
+	rd.doc = bread_parse(utf8, len, &ts);
 	res->parsed = rd.doc != NULL;
 	if (rd.doc == NULL) {
+		bread_tagset_free(&ts);
 		bread_xmem_end();
 		res->title = xstrdup("");
 		res->text = xstrdup("");
@@ -3075,9 +3074,9 @@ bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
 		return;
 	}
 	if (o->whole)
-		render_whole(&rd, o, &out);
+		render_whole(&rd, &ts, o, &out);
 	else {
-		ac = rd_parse(&rd, o->char_threshold ? o->char_threshold :
+		ac = rd_parse(&rd, &ts, o->char_threshold ? o->char_threshold :
 		    DEFAULT_CHAR_THRESHOLD);
 		if (ac)
 			bread_render(ac, o->style, &out);
@@ -3094,6 +3093,7 @@ bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
 			bread_nvec_free(&v);
 		}
 	}
+	bread_tagset_free(&ts);
 	buf_adds(&out, "");
 	res->text = buf_detach(&out, &res->text_len);
 	res->title = rd.title ? rd.title : xstrdup("");
