@@ -17,7 +17,8 @@
  *                  article (rd.h: bread_rd_run)
  *                                 -> parse.c render.c dom.c xmem.c
  *   parse.c        the page parsed by libxml2, <script> and <style>
- *                  text read past libxml2's first block (parse.h)
+ *                  text read past libxml2's first block, a tag set
+ *                  gathered as the elements are made (parse.h) -> dom.c
  *   render.c       the article as text or Markdown-ish text (rd.h:
  *                  bread_render)                                -> dom.c
  *   dom.c          the DOM layer both stand on (dom.h): walks, text

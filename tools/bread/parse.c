@@ -21,6 +21,10 @@
  * the loop steps over when the callback returns, counting its line and
  * column).  It is installed only for that version of the library; with any
  * other, libxml2 parses unaided.
+ *
+ * The startElement callback, SAX2's own first, adds each element made to
+ * the caller's tag set (dom.h), so that the elements readability.c looks
+ * for first are found without walking the tree after the parse.
  */
 #include <limits.h>
 #include <string.h>
