@@ -28,6 +28,7 @@
 #include <libxml/tree.h>
 #include "bread.h"
 #include "cputime.h"
+#include "ctx.h"
 #include "fsutil.h"
 #include "parse.h"
 #ifdef HAVE_GUMBO
@@ -57,13 +58,6 @@ struct parser {
 	size_t elements;
 };
 
-static void
-die(const char *what, const char *arg)
-{
-	fprintf(stderr, "htmlparse: %s: %s\n", what, arg);
-	exit(1);
-}
-
 /* The page at path, decoded to UTF-8 as bread decodes it. */
 static void
 read_page(const char *path, struct page *p)
@@ -72,7 +66,7 @@ read_page(const char *path, struct page *p)
 	char *raw = read_file(path, &len, (size_t)64 << 20);
 
 	if (raw == NULL)
-		die("cannot read", path);
+		die("%s: cannot read", path);
 	p->s = bread_decode(raw, len, NULL, &p->n, NULL);
 	free(raw);
 }
@@ -263,7 +257,7 @@ parsers_init(struct parser *ps)
 	if (mh == NULL || myhtml_init(mh, MyHTML_OPTIONS_PARSE_MODE_SINGLE, 1, 0) !=
 	    MyHTML_STATUS_OK || mt == NULL ||
 	    myhtml_tree_init(mt, mh) != MyHTML_STATUS_OK)
-		die("MyHTML", "cannot initialise");
+		die("MyHTML: cannot initialise");
 	ps[n++] = (struct parser){ "myhtml", myhtml_parse_page, myhtml_count,
 	    myhtml_release, mt, 0, 0, 0 };
 #endif
@@ -301,11 +295,12 @@ main(int argc, char **argv)
 	int rounds, r;
 	void *tree;
 
+	ctx_init("htmlparse");
 	if (argc < 3 || (rounds = (int)strtol(argv[1], NULL, 10)) < 1)
-		die("usage", "htmlparse ROUNDS FILE...");
+		die("usage: htmlparse ROUNDS FILE...");
 	npages = (size_t)(argc - 2);
 	if ((pages = calloc(npages, sizeof *pages)) == NULL)
-		die("out of memory", "pages");
+		die("out of memory: pages");
 	for (i = 0; i < npages; i++)
 		read_page(argv[i + 2], &pages[i]);
 	xmlInitParser();
