@@ -12,8 +12,9 @@
  *   drift.c     bctx drift: two snapshots of a study's pages compared,
  *               page by page and per site and condition
  *                                                     -> parity.c url.c
- *   map.c       the llms.txt link index, the user mapping and the
- *               mapping of one source URL to its A page and B document
+ *   map.c       the index keys, the llms.txt link index, the user
+ *               mapping and the mapping of one source URL to its A page
+ *               and B document
  *                                                                -> url.c
  *   parity.c    A<->B content parity of a pair; the changed facts of
  *               two texts as records (also drift.c's)
@@ -57,12 +58,6 @@ const char *bctx_url_fragment(const char *url);
 /* url without its fragment (a copy). */
 char *bctx_url_defrag(const char *url);
 enum bctx_kind bctx_url_kind(const char *url);
-
-/*
- * The n parts joined by '\n', then tail, as one malloc'd string: the
- * index keys ("site\nkey", "site\ncondition\nkey#fragment").
- */
-char *bctx_join_nl(const char *const parts[], size_t n, const char *tail);
 
 /*
  * The HTML page of a Markdown URL (fragment-free): "/x.md" -> "/x",
@@ -124,6 +119,12 @@ struct bctx_map {
 	char *b_detail;		/* what could not be mapped, for --report */
 	json_t *b_links;	/* positions of the matching llms.txt links */
 };
+
+/*
+ * The n parts joined by '\n', then tail, as one malloc'd string: the
+ * index keys ("site\nkey", "site\ncondition\nkey#fragment").
+ */
+char *bctx_join_nl(const char *const parts[], size_t n, const char *tail);
 
 void bctx_env_init(struct bctx_env *e);
 void bctx_env_free(struct bctx_env *e);

@@ -59,6 +59,21 @@ bctx_env_sites(struct bctx_env *e, const char *path)
 		    "site_id")), s);
 }
 
+char *
+bctx_join_nl(const char *const parts[], size_t n, const char *tail)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_addc(&b, '\n');
+		buf_adds(&b, parts[i]);
+	}
+	buf_adds(&b, tail);
+	return buf_detach(&b, NULL);
+}
+
 static char *
 ikey(const char *site_id, const char *url)
 {
