@@ -21,6 +21,8 @@
  *   words.c     gold_coverage, a gold answer's words in a content
  *   render.c    the pieces of the reference create_ctx serialisation
  *   url.c       the URL key and the HTML <-> Markdown URL rules
+ *   flat.c      flat records (page and link records) read straight
+ *               from their lines, the common reader judging the rest
  *
  * Everything returned as char * is malloc'd and owned by the caller unless
  * the comment says "borrowed".  jansson values follow jansson's rules.
@@ -29,6 +31,7 @@
 #define BCTX_BCTX_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <jansson.h>
 #include "buf.h"
 #include "err.h"
@@ -77,6 +80,72 @@ char *bctx_md_to_html(const char *url);
 #define BCTX_MAXCAND 5
 size_t bctx_md_candidates(const char *url, char *out[BCTX_MAXCAND],
     const char *rule[BCTX_MAXCAND]);
+
+/* ---------------------------------------------------------------- flat.c */
+
+/*
+ * A flat record: an NDJSON line holding one object whose values are
+ * strings, numbers, true, false or null, read without a JSON tree.
+ *
+ *   struct bctx_reader r; struct bctx_flat rec;
+ *   bctx_reader_open(&r, path);
+ *   while ((k = bctx_reader_next(&r, &rec)) != BCTX_READ_END)
+ *           k == BCTX_READ_FLAT ? use rec : use bctx_reader_json(&r);
+ *   bctx_reader_close(&r);
+ *
+ * Every line bctx_reader_next takes is one the common reader (ndjson.h)
+ * reads as the same object; a line it does not take for certain (nested
+ * values, a repeated key, escapes jansson reads its own way, more than
+ * BCTX_FLAT_MAX keys, a JSON or UTF-8 error) is BCTX_READ_JSON, for
+ * bctx_reader_json.  Blank lines are skipped.  Each line read sets the
+ * position ndj_die reports (ndj_set_where).
+ */
+enum bctx_ftype { BCTX_F_STR, BCTX_F_NUM, BCTX_F_TRUE, BCTX_F_FALSE,
+	BCTX_F_NULL };
+#define BCTX_FLAT_MAX 32
+struct bctx_field {
+	const char *key;	/* decoded, NUL-terminated */
+	size_t klen;
+	enum bctx_ftype type;
+	const char *s;		/* a string decoded, a number's text as
+				 * written (NUL-terminated); else NULL */
+	size_t len;		/* of s */
+};
+struct bctx_flat {
+	struct bctx_field f[BCTX_FLAT_MAX];	/* in the line's order */
+	size_t n;
+};
+struct bctx_reader {
+	FILE *fp;
+	const char *name;	/* for messages: the path, or "<stdin>" */
+	unsigned long lineno;	/* of the line last read */
+	int own;
+	char *line;		/* the line as read, with its newline */
+	size_t cap, len;
+	struct buf dec;		/* the decoded keys and values of line */
+};
+#define BCTX_READ_END	0
+#define BCTX_READ_FLAT	1
+#define BCTX_READ_JSON	2
+
+/* Open path ("-" or NULL: stdin); dies when it cannot be opened. */
+void bctx_reader_open(struct bctx_reader *r, const char *path);
+void bctx_reader_close(struct bctx_reader *r);
+/*
+ * The next line: BCTX_READ_FLAT with rec filled (its pointers borrowed
+ * until the next call), BCTX_READ_JSON when the line is for
+ * bctx_reader_json, BCTX_READ_END at end of input.  A read error dies.
+ */
+int bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec);
+/*
+ * The line last read (BCTX_READ_JSON) read by the common reader: a new
+ * reference the caller releases; dies with the common reader's message,
+ * file and line when the line is no JSON object.
+ */
+json_t *bctx_reader_json(struct bctx_reader *r);
+/* The field called key (borrowed), or NULL. */
+const struct bctx_field *bctx_flat_get(const struct bctx_flat *rec,
+    const char *key);
 
 /* ---------------------------------------------------------------- render.c */
 
