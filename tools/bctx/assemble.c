@@ -301,29 +301,6 @@ flat_str_opt(const struct bctx_field *f, const char **s)
 	return 0;
 }
 
-/* The value of a flat field as jansson would read it (a new reference). */
-static json_t *
-flat_value(const struct bctx_field *f)
-{
-	if (f == NULL)
-		return json_null();
-	switch (f->type) {
-	case BCTX_F_STR:
-		return json_stringn_nocheck(f->s, f->len);
-	case BCTX_F_NUM:
-		if (strpbrk(f->s, ".eE"))
-			return json_real(strtod(f->s, NULL));
-		return json_integer(strtoll(f->s, NULL, 10));
-	case BCTX_F_TRUE:
-		return json_true();
-	case BCTX_F_FALSE:
-		return json_false();
-	case BCTX_F_NULL:
-		break;
-	}
-	return json_null();
-}
-
 /*
  * A flat page record that index_page_json would take without a word: its
  * page kept when wanted, 0.  -1 (nothing done) for any other record:
@@ -337,8 +314,9 @@ index_page_flat(struct asm_state *st, const struct bctx_flat *rec)
 	struct page p;
 	int is_a, use;
 
-	if (bctx_flat_get(rec, "kind") ||
-	    flat_str_opt(bctx_flat_get(rec, "site_id"), &site) < 0 || !site ||
+	if (bctx_flat_get(rec, "kind"))		/* an llms.txt record */
+		return bctx_env_add_flat(&st->env, rec);
+	if (flat_str_opt(bctx_flat_get(rec, "site_id"), &site) < 0 || !site ||
 	    flat_str_opt(bctx_flat_get(rec, "url"), &url) < 0 || !url ||
 	    flat_str_opt(bctx_flat_get(rec, "condition"), &cond) < 0 || !cond ||
 	    flat_str_opt(bctx_flat_get(rec, "fetch_status"), &fs) < 0 ||
@@ -368,9 +346,9 @@ index_page_flat(struct asm_state *st, const struct bctx_flat *rec)
 	p.usable = use;
 	if (use && bf && bf->type == BCTX_F_STR)
 		p.body = xstrndup(bf->s, bf->len);
-	p.archive_path = flat_value(bctx_flat_get(rec, "archive_path"));
-	p.fetch_status_v = flat_value(bctx_flat_get(rec, "fetch_status"));
-	p.last_modified = flat_value(bctx_flat_get(rec, "last_modified"));
+	p.archive_path = bctx_flat_value(bctx_flat_get(rec, "archive_path"));
+	p.fetch_status_v = bctx_flat_value(bctx_flat_get(rec, "fetch_status"));
+	p.last_modified = bctx_flat_value(bctx_flat_get(rec, "last_modified"));
 	keep_page(st, site, variant ? variant : cond, url, &p);
 	return 0;
 }
@@ -389,7 +367,9 @@ read_pages(struct asm_state *st, int nfiles, char *const files[])
 		while ((k = bctx_reader_next(&r, &rec)) != BCTX_READ_END) {
 			if (k == BCTX_READ_FLAT && index_page_flat(st, &rec) == 0)
 				continue;
-			v = bctx_reader_json(&r);
+			/* a record with a word to say about, or no flat one */
+			v = k == BCTX_READ_FLAT ? bctx_flat_object(&rec) :
+			    bctx_reader_json(&r);
 			index_page_json(st, v);
 			json_decref(v);
 		}
@@ -730,8 +710,8 @@ section_order(const struct asm_state *st, const char *site, const json_t *llms,
     const struct doc *docs, size_t ndocs)
 {
 	json_t *out = json_array(), *seen = json_object(), *v;
-	json_t *links = json_object_get(st->env.links, site);
-	size_t i;
+	const struct bctx_link *links;
+	size_t i, nlinks = bctx_env_links(&st->env, site, &links);
 
 #define ADD(name) do { if ((name) && !json_object_get(seen, (name))) { \
 	json_object_set_new(seen, (name), json_true()); \
@@ -740,8 +720,8 @@ section_order(const struct asm_state *st, const char *site, const json_t *llms,
 		json_array_foreach(json_object_get(llms, "sections"), i, v)
 			if (json_is_string(v))
 				ADD(json_string_value(v));
-	json_array_foreach(links, i, v)
-		ADD(json_string_value(json_object_get(v, "section")));
+	for (i = 0; i < nlinks; i++)
+		ADD(links[i].section);
 	for (i = 0; i < ndocs; i++)
 		ADD(docs[i].section);
 #undef ADD
@@ -853,12 +833,12 @@ doc_push(struct docs *d, long pos, const char *section, const char *url,
 	return x;
 }
 
-/* Fill title and description from the llms.txt link record l. */
+/* Fill title and description from the llms.txt link l. */
 static void
-doc_link(struct doc *x, const json_t *l)
+doc_link(struct doc *x, const struct bctx_link *l)
 {
-	x->title = json_string_value(json_object_get(l, "title"));
-	x->desc = json_string_value(json_object_get(l, "description"));
+	x->title = l->title;
+	x->desc = l->desc;
 }
 
 static void
@@ -884,14 +864,15 @@ static void
 all_links(struct asm_state *st, const char *site, struct docs *d,
     struct result *r)
 {
-	json_t *links = json_object_get(st->env.links, site), *l;
+	const struct bctx_link *links;
 	json_t *used = json_object();
 	char tmp[32];
-	size_t i;
+	size_t i, nlinks = bctx_env_links(&st->env, site, &links);
 
-	json_array_foreach(links, i, l) {
-		const char *sec = json_string_value(json_object_get(l, "section"));
-		const char *url = json_string_value(json_object_get(l, "url"));
+	for (i = 0; i < nlinks; i++) {
+		const struct bctx_link *l = &links[i];
+		const char *sec = l->section;
+		const char *url = l->url;
 		const struct page *rec;
 		const char *why;
 
@@ -963,7 +944,8 @@ static void
 question_docs(struct asm_state *st, const char *site, struct bctx_map *maps,
     size_t n, struct docs *d, struct result *r)
 {
-	json_t *links = json_object_get(st->env.links, site);
+	const struct bctx_link *links, *l;
+	size_t nlinks = bctx_env_links(&st->env, site, &links);
 	json_t *used = json_object();
 	char tmp[32];
 	size_t i;
@@ -971,7 +953,6 @@ question_docs(struct asm_state *st, const char *site, struct bctx_map *maps,
 	for (i = 0; i < n; i++) {
 		struct bctx_map *m = &maps[i];
 		const struct page *rec;
-		const json_t *l;
 		const char *why, *sec;
 		struct doc *x;
 		long pos;
@@ -993,7 +974,7 @@ question_docs(struct asm_state *st, const char *site, struct bctx_map *maps,
 		}
 		json_array_append_new(r->pages, kept_entry(m->b_url, m->source, rec));
 		if (json_array_size(m->b_links) == 0) {
-			x = doc_push(d, (long)json_array_size(links) + (long)i, "Docs",
+			x = doc_push(d, (long)nlinks + (long)i, "Docs",
 			    m->b_url, rec);
 			x->fallback_title = md_title(x->body);
 			if (x->fallback_title == NULL)
@@ -1002,7 +983,7 @@ question_docs(struct asm_state *st, const char *site, struct bctx_map *maps,
 		}
 		pos = (long)json_integer_value(json_array_get(m->b_links, 0));
 		l = bctx_env_link(&st->env, site, (size_t)pos);
-		sec = json_string_value(json_object_get(l, "section"));
+		sec = l->section;
 		doc_link(doc_push(d, pos, sec ? sec : "Docs", m->b_url, rec), l);
 	}
 	json_decref(used);

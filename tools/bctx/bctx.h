@@ -35,6 +35,7 @@
 #include <jansson.h>
 #include "buf.h"
 #include "err.h"
+#include "words.h"
 
 /* ---------------------------------------------------------------- url.c */
 
@@ -85,7 +86,8 @@ size_t bctx_md_candidates(const char *url, char *out[BCTX_MAXCAND],
 
 /*
  * A flat record: an NDJSON line holding one object whose values are
- * strings, numbers, true, false or null, read without a JSON tree.
+ * strings, numbers, true, false, null or arrays of them (no object within),
+ * read without a JSON tree.
  *
  *   struct bctx_reader r; struct bctx_flat rec;
  *   bctx_reader_open(&r, path);
@@ -94,21 +96,22 @@ size_t bctx_md_candidates(const char *url, char *out[BCTX_MAXCAND],
  *   bctx_reader_close(&r);
  *
  * Every line bctx_reader_next takes is one the common reader (ndjson.h)
- * reads as the same object; a line it does not take for certain (nested
- * values, a repeated key, escapes jansson reads its own way, more than
+ * reads as the same object; a line it does not take for certain (an
+ * object within, a repeated key, escapes jansson reads its own way, more than
  * BCTX_FLAT_MAX keys, a JSON or UTF-8 error) is BCTX_READ_JSON, for
  * bctx_reader_json.  Blank lines are skipped.  Each line read sets the
  * position ndj_die reports (ndj_set_where).
  */
 enum bctx_ftype { BCTX_F_STR, BCTX_F_NUM, BCTX_F_TRUE, BCTX_F_FALSE,
-	BCTX_F_NULL };
+	BCTX_F_NULL, BCTX_F_ARRAY };
 #define BCTX_FLAT_MAX 32
+#define BCTX_FLAT_DEPTH 32
 struct bctx_field {
 	const char *key;	/* decoded, NUL-terminated */
 	size_t klen;
 	enum bctx_ftype type;
-	const char *s;		/* a string decoded, a number's text as
-				 * written (NUL-terminated); else NULL */
+	const char *s;		/* a string decoded, a number's or an array's
+				 * text as written (NUL-terminated); else NULL */
 	size_t len;		/* of s */
 };
 struct bctx_flat {
@@ -120,9 +123,9 @@ struct bctx_reader {
 	const char *name;	/* for messages: the path, or "<stdin>" */
 	unsigned long lineno;	/* of the line last read */
 	int own;
-	char *line;		/* the line as read, with its newline */
+	char *line;		/* the line as read, with its newline; a flat
+				 * record's strings decoded in place */
 	size_t cap, len;
-	struct buf dec;		/* the decoded keys and values of line */
 };
 #define BCTX_READ_END	0
 #define BCTX_READ_FLAT	1
@@ -138,7 +141,7 @@ void bctx_reader_close(struct bctx_reader *r);
  */
 int bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec);
 /*
- * The line last read (BCTX_READ_JSON) read by the common reader: a new
+ * The line last read, when BCTX_READ_JSON, read by the common reader: a new
  * reference the caller releases; dies with the common reader's message,
  * file and line when the line is no JSON object.
  */
@@ -146,6 +149,12 @@ json_t *bctx_reader_json(struct bctx_reader *r);
 /* The field called key (borrowed), or NULL. */
 const struct bctx_field *bctx_flat_get(const struct bctx_flat *rec,
     const char *key);
+/*
+ * The value of field f (NULL: null), and the whole record, as the common
+ * reader makes them: new references the caller releases.
+ */
+json_t *bctx_flat_value(const struct bctx_field *f);
+json_t *bctx_flat_object(const struct bctx_flat *rec);
 
 /* ---------------------------------------------------------------- render.c */
 
@@ -165,11 +174,24 @@ void bctx_ref_section(struct buf *b, const char *name, const char *docs,
 
 /* ---------------------------------------------------------------- map.c */
 
+/* What bctx reads of an llms.txt link record (kind link). */
+struct bctx_link {
+	char *url;
+	char *section;		/* NULL when absent or null */
+	int section_given;	/* the record has a section field, null or not */
+	char *title, *desc;	/* NULL when absent or null */
+};
+struct bctx_links {
+	struct bctx_link *v;	/* in input order */
+	size_t n, cap;
+};
+
 struct bctx_env {
 	json_t *sites;		/* site_id -> site object (borrowed from list) */
 	json_t *site_list;	/* study_sites_load result, or NULL */
 	json_t *llms;		/* site_id -> [kind:llms records] */
-	json_t *links;		/* site_id -> [kind:link records] in input order */
+	struct wordset link_sites;	/* the site_ids with links */
+	struct bctx_links *links;	/* the links of link_sites' word i */
 	json_t *link_index;	/* site_id "\n" key -> [positions in links] */
 	json_t *usermap;	/* site_id "\n" key -> {html_url, md_url} */
 	int have_links;		/* any link or llms record read */
@@ -200,6 +222,11 @@ void bctx_env_free(struct bctx_env *e);
 void bctx_env_sites(struct bctx_env *e, const char *path);
 /* Add a bmdprep --llms record (kind llms or link; others ignored). */
 void bctx_env_add_llms(struct bctx_env *e, json_t *rec);
+/*
+ * Add a flat bmdprep --llms link record; -1 (nothing done) for any other
+ * record, or one bctx_env_add_llms would have a word to say about.
+ */
+int bctx_env_add_flat(struct bctx_env *e, const struct bctx_flat *rec);
 /* Read an NDJSON file of bmdprep --llms records. */
 void bctx_env_links_file(struct bctx_env *e, const char *path);
 /* Load a user mapping CSV (site_id,html_url,md_url). */
@@ -208,8 +235,12 @@ void bctx_env_usermap(struct bctx_env *e, const char *path);
 void bctx_map_url(const struct bctx_env *e, const char *site_id,
     const char *url, struct bctx_map *m);
 void bctx_map_release(struct bctx_map *m);
-/* The link record at position pos of site_id's links (borrowed). */
-json_t *bctx_env_link(const struct bctx_env *e, const char *site_id, size_t pos);
+/* The link at position pos of site_id's links (borrowed), or NULL. */
+const struct bctx_link *bctx_env_link(const struct bctx_env *e,
+    const char *site_id, size_t pos);
+/* The links of site_id (*v borrowed) and their count, 0 when none. */
+size_t bctx_env_links(const struct bctx_env *e, const char *site_id,
+    const struct bctx_link **v);
 
 /*
  * The line of questions.json at which question qid cites value (found in

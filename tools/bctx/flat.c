@@ -1,17 +1,19 @@
 /*
  * flat.c - bctx's reader of flat records: the page and link records bctx
  * assemble reads by the thousand, each an NDJSON line holding one object
- * whose values are strings, numbers, true, false or null.  Such a line is
- * read in one pass, its strings decoded into one buffer, no JSON tree built:
- * the records' fields are taken straight from the line.
+ * whose values are strings, numbers, true, false, null or arrays of them.
+ * Such a line is checked in one pass and its strings decoded in place in a
+ * second, no JSON tree built, nothing copied: the records' fields are the
+ * line's bytes.
  *
  * The common reader (ndjson.h) stays the judge of what is JSON.  A line
  * read here is exactly one that json_loadb accepts as the same object: its
  * UTF-8 is checked as ndjson.c checks it (utf8_valid), and anything this
- * reader does not take for certain (a nested array or object, a repeated
- * key, a control byte in a string, \u0000, an escaped surrogate, a number
- * out of range or not in JSON's grammar, text after the object, more than
- * BCTX_FLAT_MAX keys, any other doubt) makes the line one for
+ * reader does not take for certain (an object within, arrays nested
+ * deeper than BCTX_FLAT_DEPTH, a repeated key or one written with an
+ * escape, a control byte in a string, \u0000, an escaped surrogate, a
+ * number out of range or not in JSON's grammar, text after the object,
+ * more than BCTX_FLAT_MAX keys, any other doubt) makes the line one for
  * bctx_reader_json, which hands the line as read to the common reader: the
  * record it makes, or its message with the file and line.
  */
@@ -46,15 +48,21 @@ bctx_reader_close(struct bctx_reader *r)
 	if (r->own && r->fp)
 		fclose(r->fp);
 	free(r->line);
-	buf_release(&r->dec);
 	memset(r, 0, sizeof *r);
 }
 
 /* ---------------------------------------------------------------- scanner */
 
+/*
+ * A line is read in two passes: the first checks it and notes where each
+ * key and value starts, writing nothing (a line refused costs no copy);
+ * the second decodes the keys and strings of a line taken in place (a
+ * string decoded is never longer than written, so each stays within its
+ * own quotes, and ends with a NUL where its closing quote was or before).
+ */
 struct scan {
 	const char *p, *end;
-	struct buf *dec;	/* room for the whole line: never moves */
+	char *w;		/* where decoded bytes go; NULL in the first pass */
 };
 
 static void
@@ -114,19 +122,22 @@ hex4(const char *p, uint32_t *cp)
 	return 0;
 }
 
-/* One escape after its '\\' at sc->p, decoded into dec; -1: not taken. */
+/* One escape after its '\\' at sc->p, decoded at sc->w (in the second
+ * pass); -1: not taken. */
 static int
 escape(struct scan *sc)
 {
 	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
 	const char *q;
 	uint32_t cp;
+	size_t n;
 	char u[4];
 
 	if (sc->p >= sc->end)
 		return -1;
 	if (*sc->p != '\0' && (q = strchr(from, *sc->p)) != NULL) {
-		buf_addc(sc->dec, to[q - from]);
+		if (sc->w)
+			*sc->w++ = to[q - from];
 		sc->p++;
 		return 0;
 	}
@@ -134,23 +145,29 @@ escape(struct scan *sc)
 	if (*sc->p != 'u' || sc->end - sc->p < 5 || hex4(sc->p + 1, &cp) < 0 ||
 	    cp == 0 || (cp >= 0xD800 && cp <= 0xDFFF))
 		return -1;
-	buf_add(sc->dec, u, (size_t)utf8_encode(cp, u));
+	if (sc->w) {	/* four bytes at most for the six of \uXXXX */
+		n = (size_t)utf8_encode(cp, u);
+		memcpy(sc->w, u, n);
+		sc->w += n;
+	}
 	sc->p += 5;
 	return 0;
 }
 
-/* The string at sc->p ('"'), decoded and NUL-terminated in dec: its
- * offset there and length; -1 when not taken. */
+/* Past the string at sc->p ('"'), decoded and NUL-terminated at sc->w
+ * in the second pass; -1 when not taken. */
 static int
-string(struct scan *sc, size_t *off, size_t *len)
+string(struct scan *sc)
 {
 	const char *q;
 
 	sc->p++;
-	*off = sc->dec->len;
 	for (;;) {
 		q = plain_span(sc->p, sc->end);
-		buf_add(sc->dec, sc->p, (size_t)(q - sc->p));
+		if (sc->w && sc->w != sc->p)	/* behind since an escape */
+			memmove(sc->w, sc->p, (size_t)(q - sc->p));
+		if (sc->w)
+			sc->w += q - sc->p;
 		sc->p = q;
 		if (q >= sc->end || (unsigned char)*q < 0x20)
 			return -1;
@@ -160,8 +177,8 @@ string(struct scan *sc, size_t *off, size_t *len)
 		if (escape(sc) < 0)
 			return -1;
 	}
-	*len = sc->dec->len - *off;
-	buf_addc(sc->dec, '\0');
+	if (sc->w)
+		*sc->w = '\0';
 	return 0;
 }
 
@@ -224,45 +241,104 @@ literal(struct scan *sc, const char *word)
 	return 0;
 }
 
-/* The value at sc->p into f (offsets into dec for a string). */
-static int
-value(struct scan *sc, struct bctx_field *f, size_t *off)
-{
-	const char *s = sc->p;
+static int value(struct scan *sc, struct bctx_field *f, int depth);
 
-	if (s >= sc->end)
+/* An array of strings, numbers, literals and arrays (no object: the
+ * common reader judges repeated keys at every depth). */
+static int
+array(struct scan *sc, int depth)
+{
+	struct bctx_field el;
+
+	if (depth >= BCTX_FLAT_DEPTH)
 		return -1;
-	switch (*s) {
-	case '"':
-		f->type = BCTX_F_STR;
-		return string(sc, off, &f->len);
-	case 't':
-		f->type = BCTX_F_TRUE;
-		return literal(sc, "true");
-	case 'f':
-		f->type = BCTX_F_FALSE;
-		return literal(sc, "false");
-	case 'n':
-		f->type = BCTX_F_NULL;
-		return literal(sc, "null");
-	default:
-		f->type = BCTX_F_NUM;
-		if (number(sc) < 0)
+	sc->p++;
+	skip_ws(sc);
+	if (sc->p < sc->end && *sc->p == ']') {
+		sc->p++;
+		return 0;
+	}
+	for (;;) {
+		if (value(sc, &el, depth + 1) < 0)
 			return -1;
-		/* the number's text, as written */
-		f->len = (size_t)(sc->p - s);
-		*off = sc->dec->len;
-		buf_add(sc->dec, s, f->len);
-		buf_addc(sc->dec, '\0');
+		skip_ws(sc);
+		if (sc->p < sc->end && *sc->p == ',') {
+			sc->p++;
+			skip_ws(sc);
+			continue;
+		}
+		if (sc->p >= sc->end || *sc->p++ != ']')
+			return -1;
 		return 0;
 	}
 }
 
-/* The object of the line into rec; -1 when not taken. */
+/* The value at sc->p: its type into f, f->s at its first byte, f->len
+ * its length as written (first pass). */
 static int
-object(struct scan *sc, struct bctx_flat *rec)
+value(struct scan *sc, struct bctx_field *f, int depth)
 {
-	size_t koff[BCTX_FLAT_MAX], voff[BCTX_FLAT_MAX], i, j;
+	int rc;
+
+	f->s = sc->p;
+	if (sc->p >= sc->end)
+		return -1;
+	switch (*sc->p) {
+	case '[':
+		f->type = BCTX_F_ARRAY;
+		rc = array(sc, depth);
+		break;
+	case '{':
+		return -1;
+	case '"':
+		f->type = BCTX_F_STR;
+		rc = string(sc);
+		break;
+	case 't':
+		f->type = BCTX_F_TRUE;
+		rc = literal(sc, "true");
+		break;
+	case 'f':
+		f->type = BCTX_F_FALSE;
+		rc = literal(sc, "false");
+		break;
+	case 'n':
+		f->type = BCTX_F_NULL;
+		rc = literal(sc, "null");
+		break;
+	default:
+		f->type = BCTX_F_NUM;
+		rc = number(sc);
+	}
+	f->len = (size_t)(sc->p - f->s);
+	return rc;
+}
+
+/*
+ * Whether key f (its first byte at f->key, its closing quote before end)
+ * repeats a key before it; a key written with an escape counts as one
+ * (the common reader compares it decoded).  Sets f->klen as written.
+ */
+static int
+repeated(const struct bctx_flat *rec, struct bctx_field *f, const char *end)
+{
+	size_t i;
+
+	f->klen = (size_t)(end - f->key) - 2;
+	if (memchr(f->key + 1, '\\', f->klen))
+		return 1;
+	for (i = 0; rec->f + i < f; i++)
+		if (rec->f[i].klen == f->klen && memcmp(rec->f[i].key + 1,
+		    f->key + 1, f->klen) == 0)
+			return 1;
+	return 0;
+}
+
+/* The members of the object at sc->p, checked, their keys and values
+ * where they are written (first pass); -1 when not taken. */
+static int
+members(struct scan *sc, struct bctx_flat *rec)
+{
 	struct bctx_field *f;
 
 	rec->n = 0;
@@ -270,46 +346,81 @@ object(struct scan *sc, struct bctx_flat *rec)
 	if (sc->p >= sc->end || *sc->p++ != '{')
 		return -1;
 	skip_ws(sc);
-	if (sc->p < sc->end && *sc->p == '}')
+	if (sc->p < sc->end && *sc->p == '}') {
 		sc->p++;
-	else
-		for (;;) {
-			if (rec->n == BCTX_FLAT_MAX || sc->p >= sc->end ||
-			    *sc->p != '"')
-				return -1;
-			f = &rec->f[rec->n];
-			if (string(sc, &koff[rec->n], &f->klen) < 0)
-				return -1;
+		return 0;
+	}
+	for (;;) {
+		if (rec->n == BCTX_FLAT_MAX || sc->p >= sc->end || *sc->p != '"')
+			return -1;
+		f = &rec->f[rec->n++];
+		f->key = sc->p;
+		if (string(sc) < 0 || repeated(rec, f, sc->p))
+			return -1;
+		skip_ws(sc);
+		if (sc->p >= sc->end || *sc->p++ != ':')
+			return -1;
+		skip_ws(sc);
+		if (value(sc, f, 0) < 0)
+			return -1;
+		skip_ws(sc);
+		if (sc->p < sc->end && *sc->p == ',') {
+			sc->p++;
 			skip_ws(sc);
-			if (sc->p >= sc->end || *sc->p++ != ':')
-				return -1;
-			skip_ws(sc);
-			if (value(sc, f, &voff[rec->n]) < 0)
-				return -1;
-			rec->n++;
-			skip_ws(sc);
-			if (sc->p < sc->end && *sc->p == ',') {
-				sc->p++;
-				skip_ws(sc);
-				continue;
-			}
-			if (sc->p >= sc->end || *sc->p++ != '}')
-				return -1;
-			break;
+			continue;
 		}
-	skip_ws(sc);
-	if (sc->p != sc->end)
+		if (sc->p >= sc->end || *sc->p++ != '}')
+			return -1;
+		return 0;
+	}
+}
+
+/* The string written at raw (its '"') decoded in place: its length;
+ * it starts at raw + 1. */
+static size_t
+decode(char *raw, const char *end)
+{
+	struct scan sc;
+
+	sc.p = raw;
+	sc.end = end;
+	sc.w = raw + 1;
+	string(&sc);		/* checked in the first pass */
+	return (size_t)(sc.w - (raw + 1));
+}
+
+/* The object of the line [p, end) into rec, its strings decoded in place;
+ * -1 when not taken (the line untouched). */
+static int
+object(char *p, const char *end, struct bctx_flat *rec)
+{
+	struct scan sc;
+	struct bctx_field *f;
+	size_t i;
+	char *raw;
+
+	sc.p = p;
+	sc.end = end;
+	sc.w = NULL;
+	if (members(&sc, rec) < 0)
 		return -1;
-	/* dec did not move (room for the line was made first): point into it */
+	skip_ws(&sc);
+	if (sc.p != end)
+		return -1;
+	/* the line is the reader's own: p + (x - p) is x, writable */
 	for (i = 0; i < rec->n; i++) {
 		f = &rec->f[i];
-		f->key = sc->dec->s + koff[i];
-		f->s = f->type == BCTX_F_STR || f->type == BCTX_F_NUM ?
-		    sc->dec->s + voff[i] : NULL;
-		for (j = 0; j < i; j++)		/* a repeated key */
-			if (rec->f[j].klen == f->klen &&
-			    memcmp(rec->f[j].key, f->key, f->klen) == 0)
-				return -1;
+		raw = p + (f->key - p);
+		f->klen = decode(raw, end);
+		f->key = raw + 1;
+		raw = p + (f->s - p);
+		if (f->type == BCTX_F_STR) {
+			f->len = decode(raw, end);
+			f->s = raw + 1;
+		} else if (f->type == BCTX_F_NUM || f->type == BCTX_F_ARRAY)
+			raw[f->len] = '\0';	/* on what follows: ws , or } */
+		else
+			f->s = NULL;
 	}
 	return 0;
 }
@@ -330,7 +441,6 @@ blank(const char *s, size_t n)
 int
 bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec)
 {
-	struct scan sc;
 	ssize_t got;
 	size_t len, bad;
 
@@ -358,12 +468,8 @@ bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec)
 			return BCTX_READ_JSON;
 		if (blank(r->line, len))
 			continue;
-		buf_reset(&r->dec);
-		buf_grow(&r->dec, len + 1);
-		sc.p = r->line;
-		sc.end = r->line + len;
-		sc.dec = &r->dec;
-		return object(&sc, rec) == 0 ? BCTX_READ_FLAT : BCTX_READ_JSON;
+		return object(r->line, r->line + len, rec) == 0 ?
+		    BCTX_READ_FLAT : BCTX_READ_JSON;
 	}
 }
 
@@ -379,6 +485,8 @@ bctx_reader_json(struct bctx_reader *r)
 		die_errno("%s:%lu", r->name, r->lineno);
 	ndj_reader_init(&nr, fp, r->name);
 	nr.line = r->lineno - 1;
+	nr.cap = r->len + 1;		/* room for the line at once */
+	nr.buf = xmalloc(nr.cap);
 	v = ndj_next(&nr);
 	ndj_reader_close(&nr);
 	fclose(fp);
@@ -396,4 +504,43 @@ bctx_flat_get(const struct bctx_flat *rec, const char *key)
 		if (rec->f[i].klen == n && memcmp(rec->f[i].key, key, n) == 0)
 			return &rec->f[i];
 	return NULL;
+}
+
+json_t *
+bctx_flat_value(const struct bctx_field *f)
+{
+	if (f == NULL)
+		return json_null();
+	switch (f->type) {
+	case BCTX_F_STR:
+		return json_stringn_nocheck(f->s, f->len);
+	case BCTX_F_NUM:	/* as jansson's lexer reads it */
+		if (strpbrk(f->s, ".eE"))
+			return json_real(strtod(f->s, NULL));
+		return json_integer(strtoll(f->s, NULL, 10));
+	case BCTX_F_ARRAY:	/* checked: jansson reads it */
+		return json_loadb(f->s, f->len, JSON_DECODE_ANY, NULL);
+	case BCTX_F_TRUE:
+		return json_true();
+	case BCTX_F_FALSE:
+		return json_false();
+	case BCTX_F_NULL:
+		break;
+	}
+	return json_null();
+}
+
+json_t *
+bctx_flat_object(const struct bctx_flat *rec)
+{
+	json_t *o = json_object(), *v;
+	size_t i;
+
+	for (i = 0; i < rec->n; i++) {
+		/* the first pass checked the value as jansson reads it */
+		if ((v = bctx_flat_value(&rec->f[i])) == NULL)
+			ndj_die("%s: a value jansson does not read", rec->f[i].key);
+		json_object_setn_new_nocheck(o, rec->f[i].key, rec->f[i].klen, v);
+	}
+	return o;
 }
