@@ -16,14 +16,33 @@ assemble() {	# PAGES OUT
 
 assemble "$F/records.ndjson" "$T/base"
 is "$?/$(wc -l <"$T/base" | tr -d ' ')" 0/12 "the fixture's contexts"
-# every line through the common reader: a nested field it alone reads
-sed 's/^{/{"_n": [0], /' "$F/records.ndjson" >"$T/nested.ndjson"
+# every line through the common reader: an object within, which it alone reads
+sed 's/^{/{"_n": {"o": 0}, /' "$F/records.ndjson" >"$T/nested.ndjson"
 assemble "$T/nested.ndjson" "$T/nested"
 files_eq "$T/nested" "$T/base" "records read by the common reader: the same contexts"
-# every "o" (in keys and strings only) and "/" written as escapes
-sed 's/o/\\u006f/g; s|/|\\/|g' "$F/records.ndjson" >"$T/esc.ndjson"
+# escapes in strings: every "/" and ". " (in values only) written as escapes
+sed 's|/|\\/|g; s/\. /\\u002e /g' "$F/records.ndjson" >"$T/esc.ndjson"
 assemble "$T/esc.ndjson" "$T/esc"
-files_eq "$T/esc" "$T/base" "escaped keys and strings: the same contexts"
+files_eq "$T/esc" "$T/base" "escaped strings: the same contexts"
+# every "o" (in keys and strings only) escaped: keys so written go to the common reader
+sed 's/o/\\u006f/g' "$F/records.ndjson" >"$T/esck.ndjson"
+assemble "$T/esck.ndjson" "$T/esck"
+files_eq "$T/esck" "$T/base" "escaped keys: the same contexts"
+# the llms.txt records given apart (-l), read flat or by the common reader
+grep '"kind"' "$F/records.ndjson" >"$T/links.ndjson"
+grep -v '"kind"' "$F/records.ndjson" >"$T/pages.ndjson"
+sed 's/^{/{"_n": {"o": 0}, /' "$T/links.ndjson" >"$T/links-nested.ndjson"
+"$BCTX" assemble -q "$Q" -s "$F/sites.csv" -l "$T/links.ndjson" "$T/pages.ndjson" >"$T/l1" 2>/dev/null
+"$BCTX" assemble -q "$Q" -s "$F/sites.csv" -l "$T/links-nested.ndjson" "$T/pages.ndjson" >"$T/l2" 2>/dev/null
+files_eq "$T/l1" "$T/base" "links given apart: the same contexts"
+files_eq "$T/l2" "$T/base" "links given apart, read by the common reader: the same contexts"
+"$BCTX" plan -q "$Q" -s "$F/sites.csv" -l "$T/links.ndjson" >"$T/p1" 2>/dev/null
+"$BCTX" plan -q "$Q" -s "$F/sites.csv" -l "$T/links-nested.ndjson" >"$T/p2" 2>/dev/null
+files_eq "$T/p1" "$T/p2" "bctx plan: the same jobs from either reading"
+printf '%s\n' '{"kind":"link","site_id":"S001","url":"https://x.org/a.md","optional":"yes"}' >"$T/badlink.ndjson"
+run "$BCTX" assemble -q "$Q" -l "$T/badlink.ndjson" "$T/pages.ndjson"
+is "$rc: $err" "1: bctx: $T/badlink.ndjson:1: optional: expected a boolean, got a string" \
+    "a link record refused: the same message"
 sed 's/$/\r/; s/^{/ {  /; s/}\r$/ }\t\r/' "$F/records.ndjson" >"$T/crlf.ndjson"
 printf '\n  \n' >>"$T/crlf.ndjson"
 assemble "$T/crlf.ndjson" "$T/crlf"
@@ -31,7 +50,7 @@ files_eq "$T/crlf" "$T/base" "CRLF, white space and blank lines: the same contex
 # values of other types where a page entry copies them as given
 sed '/"condition": "B"/s|"http_status": 200, "archive_path": "markdown/S001/x", "last_modified": "[^"]*"|"http_status": 2e2, "archive_path": {"k": [1, 2.50]}, "last_modified": 1e3|' \
     "$F/records.ndjson" >"$T/odd.ndjson"
-sed 's/^{/{"_n": [0], /' "$T/odd.ndjson" >"$T/odd-nested.ndjson"
+sed 's/^{/{"_n": {"o": 0}, /' "$T/odd.ndjson" >"$T/odd-nested.ndjson"
 assemble "$T/odd.ndjson" "$T/odd"
 assemble "$T/odd-nested.ndjson" "$T/odd-nested"
 files_eq "$T/odd" "$T/odd-nested" "numbers and nested values of a page entry: as the common reader reads them"
