@@ -641,9 +641,9 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 	    "summary")) : NULL;
 	const char *info = llms ? json_string_value(json_object_get(llms, "info"))
 	    : NULL;
-	struct buf sec = BUF_INIT;
 	struct by_section bs;
 	size_t i, j;
+	char *tag = NULL;
 
 	buf_adds(b, "<project");
 	if (title)
@@ -668,11 +668,8 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 		const char *name = json_string_value(json_array_get(secs, i));
 		int n = 0;
 
-		buf_reset(&sec);
-		for (j = by_section_first(&bs, name); j; j = bs.next[j - 1]) {
-			render_doc(&sec, &docs[j - 1], ref);
+		for (j = by_section_first(&bs, name); j; j = bs.next[j - 1])
 			n++;
-		}
 		if (n == 0 && !keep_empty)
 			continue;
 		/*
@@ -686,13 +683,19 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 		if (keep_empty && ref && st->o->optional && *name == '\0')
 			continue;
 		if (ref)
-			bctx_ref_section(b, name, buf_str(&sec), sec.len, n);
+			bctx_ref_section_start(b, name, n);
 		else {
-			char *tag = bctx_py_lower(name);
+			tag = bctx_py_lower(name);
 			buf_addc(b, '<');
 			buf_adds(b, tag);
 			buf_adds(b, ">\n");
-			buf_add(b, buf_str(&sec), sec.len);
+		}
+		/* the documents straight into b: a body is copied once */
+		for (j = by_section_first(&bs, name); j; j = bs.next[j - 1])
+			render_doc(b, &docs[j - 1], ref);
+		if (ref)
+			bctx_ref_section_end(b, name, n);
+		else {
 			buf_adds(b, "</");
 			buf_adds(b, tag);
 			buf_adds(b, ">\n");
@@ -700,7 +703,6 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 		}
 	}
 	buf_adds(b, "</project>");
-	buf_release(&sec);
 	by_section_release(&bs);
 }
 

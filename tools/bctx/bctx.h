@@ -166,11 +166,11 @@ void bctx_ref_attr(struct buf *b, const char *k, const char *v);
 void bctx_xml_attr(struct buf *b, const char *k, const char *v);
 /*
  * The section element of the reference create_ctx (fastcore to_xml at
- * level 2): start and end tags, with the block-tag indentation.
- * docs is the concatenation of the <doc> elements (may be empty).
+ * level 2): its start and its end tag, with the block-tag indentation,
+ * around its ndocs <doc> elements (none: an empty element).
  */
-void bctx_ref_section(struct buf *b, const char *name, const char *docs,
-    size_t docslen, int ndocs);
+void bctx_ref_section_start(struct buf *b, const char *name, int ndocs);
+void bctx_ref_section_end(struct buf *b, const char *name, int ndocs);
 
 /* ---------------------------------------------------------------- map.c */
 
