@@ -288,19 +288,6 @@ index_page_json(struct asm_state *st, json_t *rec)
 	keep_page(st, site, variant ? variant : cond, url, &p);
 }
 
-/* The string of field f, NULL when absent or null; -1 for another type. */
-static int
-flat_str_opt(const struct bctx_field *f, const char **s)
-{
-	*s = NULL;
-	if (f == NULL || f->type == BCTX_F_NULL)
-		return 0;
-	if (f->type != BCTX_F_STR)
-		return -1;
-	*s = f->s;
-	return 0;
-}
-
 /*
  * A flat page record that index_page_json would take without a word: its
  * page kept when wanted, 0.  -1 (nothing done) for any other record:
@@ -316,12 +303,12 @@ index_page_flat(struct asm_state *st, const struct bctx_flat *rec)
 
 	if (bctx_flat_get(rec, "kind"))		/* an llms.txt record */
 		return bctx_env_add_flat(&st->env, rec);
-	if (flat_str_opt(bctx_flat_get(rec, "site_id"), &site) < 0 || !site ||
-	    flat_str_opt(bctx_flat_get(rec, "url"), &url) < 0 || !url ||
-	    flat_str_opt(bctx_flat_get(rec, "condition"), &cond) < 0 || !cond ||
-	    flat_str_opt(bctx_flat_get(rec, "fetch_status"), &fs) < 0 ||
-	    flat_str_opt(bctx_flat_get(rec, "variant"), &variant) < 0 ||
-	    flat_str_opt(bctx_flat_get(rec, "exclusion_reason"), &ex) < 0)
+	if (bctx_flat_str_opt(rec, "site_id", &site) < 0 || !site ||
+	    bctx_flat_str_opt(rec, "url", &url) < 0 || !url ||
+	    bctx_flat_str_opt(rec, "condition", &cond) < 0 || !cond ||
+	    bctx_flat_str_opt(rec, "fetch_status", &fs) < 0 ||
+	    bctx_flat_str_opt(rec, "variant", &variant) < 0 ||
+	    bctx_flat_str_opt(rec, "exclusion_reason", &ex) < 0)
 		return -1;
 	is_a = strcmp(cond, "A") == 0;
 	if (variant && !is_a)

@@ -35,6 +35,7 @@
 #include <jansson.h>
 #include "buf.h"
 #include "err.h"
+#include "ndjson.h"
 #include "words.h"
 
 /* ---------------------------------------------------------------- url.c */
@@ -119,6 +120,7 @@ struct bctx_flat {
 	size_t n;
 };
 struct bctx_reader {
+	struct ndj_reader file;	/* the file, opened as the common reader does */
 	FILE *fp;
 	const char *name;	/* for messages: the path, or "<stdin>" */
 	unsigned long lineno;	/* of the line last read */
@@ -149,6 +151,12 @@ json_t *bctx_reader_json(struct bctx_reader *r);
 /* The field called key (borrowed), or NULL. */
 const struct bctx_field *bctx_flat_get(const struct bctx_flat *rec,
     const char *key);
+/*
+ * The string field key into *s (borrowed; NULL when absent or null): 0,
+ * or -1 when the field holds another type.
+ */
+int bctx_flat_str_opt(const struct bctx_flat *rec, const char *key,
+    const char **s);
 /*
  * The value of field f (NULL: null), and the whole record, as the common
  * reader makes them: new references the caller releases.

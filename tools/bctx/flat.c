@@ -30,23 +30,15 @@ void
 bctx_reader_open(struct bctx_reader *r, const char *path)
 {
 	memset(r, 0, sizeof *r);
-	if (path == NULL || strcmp(path, "-") == 0) {
-		r->fp = stdin;
-		r->name = "<stdin>";
-		return;
-	}
-	r->fp = fopen(path, "rb");
-	if (r->fp == NULL)
-		die_errno("%s", path);
-	r->name = path;
-	r->own = 1;
+	ndj_reader_open(&r->file, path);	/* the common reader's opening */
+	r->fp = r->file.fp;
+	r->name = r->file.name;
 }
 
 void
 bctx_reader_close(struct bctx_reader *r)
 {
-	if (r->own && r->fp)
-		fclose(r->fp);
+	ndj_reader_close(&r->file);
 	free(r->line);
 	memset(r, 0, sizeof *r);
 }
@@ -243,12 +235,29 @@ literal(struct scan *sc, const char *word)
 
 static int value(struct scan *sc, struct bctx_field *f, int depth);
 
+/* After a member or an element: 1 at a ',' (passed), 0 at close (passed),
+ * -1 at anything else. */
+static int
+next_or_close(struct scan *sc, char close)
+{
+	skip_ws(sc);
+	if (sc->p < sc->end && *sc->p == ',') {
+		sc->p++;
+		skip_ws(sc);
+		return 1;
+	}
+	if (sc->p >= sc->end || *sc->p++ != close)
+		return -1;
+	return 0;
+}
+
 /* An array of strings, numbers, literals and arrays (no object: the
  * common reader judges repeated keys at every depth). */
 static int
 array(struct scan *sc, int depth)
 {
 	struct bctx_field el;
+	int rc;
 
 	if (depth >= BCTX_FLAT_DEPTH)
 		return -1;
@@ -258,19 +267,11 @@ array(struct scan *sc, int depth)
 		sc->p++;
 		return 0;
 	}
-	for (;;) {
+	do {
 		if (value(sc, &el, depth + 1) < 0)
 			return -1;
-		skip_ws(sc);
-		if (sc->p < sc->end && *sc->p == ',') {
-			sc->p++;
-			skip_ws(sc);
-			continue;
-		}
-		if (sc->p >= sc->end || *sc->p++ != ']')
-			return -1;
-		return 0;
-	}
+	} while ((rc = next_or_close(sc, ']')) > 0);
+	return rc;
 }
 
 /* The value at sc->p: its type into f, f->s at its first byte, f->len
@@ -340,6 +341,7 @@ static int
 members(struct scan *sc, struct bctx_flat *rec)
 {
 	struct bctx_field *f;
+	int rc;
 
 	rec->n = 0;
 	skip_ws(sc);
@@ -363,15 +365,8 @@ members(struct scan *sc, struct bctx_flat *rec)
 		skip_ws(sc);
 		if (value(sc, f, 0) < 0)
 			return -1;
-		skip_ws(sc);
-		if (sc->p < sc->end && *sc->p == ',') {
-			sc->p++;
-			skip_ws(sc);
-			continue;
-		}
-		if (sc->p >= sc->end || *sc->p++ != '}')
-			return -1;
-		return 0;
+		if ((rc = next_or_close(sc, '}')) <= 0)
+			return rc;
 	}
 }
 
@@ -427,20 +422,10 @@ object(char *p, const char *end, struct bctx_flat *rec)
 
 /* ---------------------------------------------------------------- lines */
 
-static int
-blank(const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
-			return 0;
-	return 1;
-}
-
 int
 bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec)
 {
+	struct scan sc;
 	ssize_t got;
 	size_t len, bad;
 
@@ -466,7 +451,10 @@ bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec)
 			len--;
 		if (memchr(r->line, '\0', len) || !utf8_valid(r->line, len, &bad))
 			return BCTX_READ_JSON;
-		if (blank(r->line, len))
+		sc.p = r->line;
+		sc.end = r->line + len;
+		skip_ws(&sc);
+		if (sc.p == sc.end)	/* a blank line */
 			continue;
 		return object(r->line, r->line + len, rec) == 0 ?
 		    BCTX_READ_FLAT : BCTX_READ_JSON;
@@ -543,4 +531,19 @@ bctx_flat_object(const struct bctx_flat *rec)
 		json_object_setn_new_nocheck(o, rec->f[i].key, rec->f[i].klen, v);
 	}
 	return o;
+}
+
+int
+bctx_flat_str_opt(const struct bctx_flat *rec, const char *key,
+    const char **s)
+{
+	const struct bctx_field *f = bctx_flat_get(rec, key);
+
+	*s = NULL;
+	if (f == NULL || f->type == BCTX_F_NULL)
+		return 0;
+	if (f->type != BCTX_F_STR)
+		return -1;
+	*s = f->s;
+	return 0;
 }

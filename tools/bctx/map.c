@@ -176,7 +176,8 @@ add_link(struct bctx_env *e, const char *site_id, const char *url,
 void
 bctx_env_add_llms(struct bctx_env *e, json_t *rec)
 {
-	const char *kind = rec_str_opt(rec, "kind"), *site, *url, *sec;
+	const char *kind = rec_str_opt(rec, "kind"), *site, *url, *sec, *title;
+	const char *desc;
 
 	if (kind == NULL)
 		return;
@@ -193,25 +194,12 @@ bctx_env_add_llms(struct bctx_env *e, json_t *rec)
 		site = rec_str(rec, "site_id");
 		url = rec_str(rec, "url");
 		sec = rec_str_opt(rec, "section");
-		rec_str_opt(rec, "title");
-		rec_str_opt(rec, "description");
+		title = rec_str_opt(rec, "title");
+		desc = rec_str_opt(rec, "description");
 		rec_bool_opt(rec, "optional", 0);
 		add_link(e, site, url, sec, json_object_get(rec, "section") != NULL,
-		    rec_str_opt(rec, "title"), rec_str_opt(rec, "description"));
+		    title, desc);
 	}
-}
-
-/* The string of field f, NULL when absent or null; -1 for another type. */
-static int
-str_opt(const struct bctx_field *f, const char **s)
-{
-	*s = NULL;
-	if (f == NULL || f->type == BCTX_F_NULL)
-		return 0;
-	if (f->type != BCTX_F_STR)
-		return -1;
-	*s = f->s;
-	return 0;
 }
 
 int
@@ -221,13 +209,13 @@ bctx_env_add_flat(struct bctx_env *e, const struct bctx_flat *rec)
 	const struct bctx_field *sec = bctx_flat_get(rec, "section");
 	const char *kind, *site, *url, *section, *title, *desc;
 
-	if (str_opt(bctx_flat_get(rec, "kind"), &kind) < 0 || kind == NULL ||
+	if (bctx_flat_str_opt(rec, "kind", &kind) < 0 || kind == NULL ||
 	    strcmp(kind, "link") != 0 ||
-	    str_opt(bctx_flat_get(rec, "site_id"), &site) < 0 || !site ||
-	    str_opt(bctx_flat_get(rec, "url"), &url) < 0 || !url ||
-	    str_opt(sec, &section) < 0 ||
-	    str_opt(bctx_flat_get(rec, "title"), &title) < 0 ||
-	    str_opt(bctx_flat_get(rec, "description"), &desc) < 0 ||
+	    bctx_flat_str_opt(rec, "site_id", &site) < 0 || !site ||
+	    bctx_flat_str_opt(rec, "url", &url) < 0 || !url ||
+	    bctx_flat_str_opt(rec, "section", &section) < 0 ||
+	    bctx_flat_str_opt(rec, "title", &title) < 0 ||
+	    bctx_flat_str_opt(rec, "description", &desc) < 0 ||
 	    (opt && opt->type != BCTX_F_TRUE && opt->type != BCTX_F_FALSE &&
 	    opt->type != BCTX_F_NULL))
 		return -1;
