@@ -428,6 +428,7 @@ bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec)
 	struct scan sc;
 	ssize_t got;
 	size_t len, bad;
+	int e;
 
 	for (;;) {
 		errno = 0;
@@ -437,9 +438,9 @@ bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec)
 				die("%s: out of memory reading a line", r->name);
 			if (!ferror(r->fp))
 				return BCTX_READ_END;
-			got = errno;
+			e = errno;
 			ndj_set_where(r->name, r->lineno + 1);
-			ndj_die("read error: %s", strerror((int)got));
+			ndj_die("read error: %s", strerror(e));
 		}
 		r->lineno++;
 		r->len = (size_t)got;
