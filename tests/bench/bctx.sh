@@ -89,7 +89,7 @@ awk -v r="$R" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v n="$nctx" -v p="$np
 #     into one Python str, which stays in memory.  Not timed: reading the
 #     llms.txt file, writing the context anywhere.
 #   bctx, a call a round (tests/bench/llmsbench.c, bctx's own library
-#     code): one bctx_assemble of `bctx assemble -q Q1 --condition B
+#     code, its page and link records read by flat.c): one bctx_assemble of `bctx assemble -q Q1 --condition B
 #     --style reference --all-links --optional -l LINKS PAGES` for one
 #     question: the question file, the link records (bmdprep --llms -r)
 #     and the page records (each document archived with the reference's
@@ -100,6 +100,8 @@ awk -v r="$R" -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v n="$nctx" -v p="$np
 #     Not timed: the llms.txt parse and the line filter, which are
 #     bmdprep's, timed against the reference's own in tests/bench/
 #     bmdprep.sh.
+#   Each side runs once untimed before its rounds (the reference makes
+#   the context it is compared with; bctx writes the record compared).
 #
 # So a call a round is the like-with-like ratio: each side goes from its
 # inputs as the pipeline hands them to the context its user gets, once;
@@ -190,7 +192,7 @@ function ratio(a, b) { return b > 0 ? a / b : 0 }
 END {
 	printf "create_ctx(optional=True) against bctx assemble --style reference, both in process, %d rounds, CPU seconds:\n", R
 	printf "  (a call a round, like with like: %d bctx_assemble calls of one question, each reading its inputs\n", R
-	printf "   and writing its record, against %d create_ctx calls;\n", R
+	printf "   and writing its record, against %d create_ctx calls, each side after one untimed call;\n", R
 	printf "   one call, throughput: one bctx_assemble over %d questions citing the llms.txt, its inputs read once)\n", R
 	split("corpus links page", kinds, " ")
 	split("corpus files|7,000-link file|1.5 MB page", names, "|")
