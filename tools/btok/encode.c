@@ -66,7 +66,7 @@ struct work {
  */
 #define PC_BITS 16
 #define CC_BITS 12
-#define WC_BITS 15
+#define WC_BITS 17
 /* Aligned to its size, so that an entry never straddles two cache lines
    (a lookup that misses would miss twice). */
 struct pc_ent { _Alignas(16) uint64_t key; uint32_t rank, id; };
@@ -78,6 +78,23 @@ struct wc_ent {
 	uint32_t ids[6];
 };
 
+/*
+ * The pieces the word cache cannot hold (longer than its bytes, or more
+ * ids than it keeps; runs of scripts written without spaces, words of
+ * scripts whose characters are several tokens), up to LC_MAX bytes: a
+ * direct-mapped table of slots, each naming its piece's ids and bytes in an
+ * arena, which starts again empty (every slot cleared) when it is full.
+ */
+#define LC_BITS 15
+#define LC_MAX 256
+#define LC_ARENA ((uint32_t)1 << 20)	/* 32-bit words: 4 MiB */
+struct lc_ent { uint64_t h; uint32_t off; uint16_t len, nids; };	/* len 0: empty */
+struct lcache {
+	struct lc_ent slot[1u << LC_BITS];
+	uint32_t *arena;	/* at off: the ids, then the piece's bytes */
+	uint32_t used;		/* words of the arena in use */
+};
+
 struct btok_enc {
 	const struct btok *t;
 	struct work w;
@@ -87,6 +104,7 @@ struct btok_enc {
 	struct pc_ent pc[1u << PC_BITS];
 	struct cc_ent cc[1u << CC_BITS];
 	struct wc_ent wc[1u << WC_BITS];	/* len 0: empty */
+	struct lcache lc;
 };
 
 struct btok_enc *
@@ -139,6 +157,7 @@ btok_enc_free(struct btok_enc *e)
 	if (!e)
 		return;
 	work_free(&e->w);
+	free(e->lc.arena);
 	free(e);
 }
 
@@ -650,7 +669,54 @@ wc_store(struct wc_ent *c, uint64_t hv, const char *p, size_t n,
 	memcpy(c->ids, ids, nids * sizeof *ids);
 }
 
-/* Emit the merged symbols; cache them in slot c (if any) when they fit. */
+/* The ids of piece p[0..n) (hash hv) from the long-piece cache, appended
+   to out; 0 when it does not hold them. */
+static int
+lc_get(const struct lcache *lc, uint64_t hv, const char *p, size_t n,
+    struct btok_ids *out)
+{
+	const struct lc_ent *c = &lc->slot[hv & ((1u << LC_BITS) - 1)];
+	const uint32_t *ids;
+
+	if (c->h != hv || c->len != n)
+		return 0;
+	ids = lc->arena + c->off;
+	if (memcmp(ids + c->nids, p, n) != 0)
+		return 0;
+	for (unsigned i = 0; i < c->nids; i++)
+		ids_push(out, ids[i]);
+	return 1;
+}
+
+/* Remember the merged symbols of w as the ids of piece p[0..n) (hash hv,
+   n <= LC_MAX, nids <= n) in the long-piece cache. */
+static void
+lc_put(struct lcache *lc, const struct work *w, uint64_t hv, const char *p,
+    size_t n, unsigned nids)
+{
+	struct lc_ent *c = &lc->slot[hv & ((1u << LC_BITS) - 1)];
+	uint32_t need = nids + (uint32_t)(n + 3) / 4, k = 0;
+
+	assert(n > 0 && n <= LC_MAX && nids <= n);
+	if (!lc->arena)
+		lc->arena = xreallocarray(NULL, LC_ARENA, sizeof *lc->arena);
+	if (LC_ARENA - lc->used < need) {
+		memset(lc->slot, 0, sizeof lc->slot);
+		lc->used = 0;
+	}
+	c->h = hv;
+	c->off = lc->used;
+	c->len = (uint16_t)n;
+	c->nids = (uint16_t)nids;
+	for (int32_t i = 0; i >= 0 && (size_t)i < w->ns; i = w->s[i].next)
+		lc->arena[c->off + k++] = w->s[i].id;
+	memcpy(lc->arena + c->off + nids, p, n);
+	lc->used += need;
+}
+
+/* Emit the merged symbols; cache them in word-cache slot c (if any) when
+   they fit, else in the long-piece cache when the piece is short enough
+   (hv: its hash then). */
 static void
 emit_symbols(struct btok_enc *e, struct wc_ent *c, uint64_t hv, const char *p,
     size_t n, struct btok_ids *out)
@@ -667,10 +733,12 @@ emit_symbols(struct btok_enc *e, struct wc_ent *c, uint64_t hv, const char *p,
 	}
 	if (c && k <= 6)
 		wc_store(c, hv, p, n, first, k);
+	else if (n <= LC_MAX && k <= n)
+		lc_put(&e->lc, w, hv, p, n, k);
 }
 
 /* The model on one piece (bytes as the vocabulary holds them); hv is
-   btok_hash of the piece when it fits the word cache. */
+   btok_hash of the piece when it is at most LC_MAX bytes. */
 static void
 model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
     struct btok_ids *out)
@@ -696,6 +764,8 @@ model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 			return;
 		}
 	}
+	if (n <= LC_MAX && lc_get(&e->lc, hv, p, n, out))
+		return;
 	/* tiktoken and ignore_merges: a piece of the vocabulary is one token. */
 	if ((h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) &&
 	    (id = btok_vtab_find(e->t, p, n)) != BTOK_NONE) {
@@ -764,6 +834,9 @@ on_piece(const char *p, size_t n, void *vc)
 	if (n <= sizeof c->e->wc[0].bytes) {
 		b->h = btok_hash(p, n);
 		__builtin_prefetch(&c->e->wc[b->h & ((1u << WC_BITS) - 1)]);
+	} else if (n <= LC_MAX) {
+		b->h = btok_hash(p, n);
+		__builtin_prefetch(&c->e->lc.slot[b->h & ((1u << LC_BITS) - 1)]);
 	}
 	if (c->nbatch == BATCH)
 		batch_flush(c);

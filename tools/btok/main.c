@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -265,6 +266,23 @@ load_all(struct run *r, const struct opts *o, const struct btok_manifest_entry *
 	}
 }
 
+/*
+ * Keep the memory freed after an input for the next one: each input's text
+ * and its normalised copy are allocated anew, and pages the kernel gives
+ * again cost more than the encoding that writes them.  glibc serves blocks
+ * above M_MMAP_THRESHOLD with mmap(2), unmapped when freed, and gives the
+ * top of the heap back above M_TRIM_THRESHOLD; inputs larger than the
+ * first still come and go with mmap(2).
+ */
+static void
+malloc_keep(void)
+{
+#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+	(void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	(void)mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -276,6 +294,7 @@ main(int argc, char *argv[])
 	size_t nm;
 
 	ctx_init(argv[0]);
+	malloc_keep();
 	memset(&r, 0, sizeof r);
 	memset(&p, 0, sizeof p);
 	memset(&o, 0, sizeof o);
