@@ -59,10 +59,11 @@ struct work {
 #define WORK_KEEP ((size_t)1 << 16)
 
 /*
- * Small direct-mapped caches in front of the big hash tables, whose probes
- * miss the processor caches: pairs of ids -> (rank, id), characters -> id,
- * and short pieces -> their ids.  A pair's result depends only on the two
- * ids (their bytes are fixed), a piece's only on its bytes.
+ * Small caches in front of the big hash tables, whose probes miss the
+ * processor caches: pairs of ids -> (rank, id), characters -> id (both
+ * direct-mapped), and short pieces -> their ids (the word cache: sets of
+ * two slots, the newer first).  A pair's result depends only on the two ids
+ * (their bytes are fixed), a piece's only on its bytes.
  */
 #define PC_BITS 16
 #define CC_BITS 12
@@ -85,8 +86,8 @@ struct wc_ent {
  * direct-mapped table of slots, each naming its piece's ids and bytes in an
  * arena, which starts again empty (every slot cleared) when it is full.
  */
-#define LC_BITS 15
-#define LC_MAX 256
+#define LC_BITS 16
+#define LC_MAX 4096
 #define LC_ARENA ((uint32_t)1 << 20)	/* 32-bit words: 4 MiB */
 struct lc_ent { uint64_t h; uint32_t off; uint16_t len, nids; };	/* len 0: empty */
 struct lcache {
@@ -657,11 +658,13 @@ symbols_chars(struct btok_enc *e, const char *p, size_t n)
 		sym_add(&e->w, h->unk_id, u.start, u.len);
 }
 
-/* Remember the ids of piece p[0..n) in its word-cache slot c. */
+/* Remember the ids of piece p[0..n) in its word-cache set c, whose older
+   slot it takes as the newer moves there. */
 static void
 wc_store(struct wc_ent *c, uint64_t hv, const char *p, size_t n,
     const uint32_t *ids, unsigned nids)
 {
+	c[1] = c[0];
 	c->h = hv;
 	c->len = (uint8_t)n;
 	memcpy(c->bytes, p, n);
@@ -714,7 +717,7 @@ lc_put(struct lcache *lc, const struct work *w, uint64_t hv, const char *p,
 	lc->used += need;
 }
 
-/* Emit the merged symbols; cache them in word-cache slot c (if any) when
+/* Emit the merged symbols; cache them in word-cache set c (if any) when
    they fit, else in the long-piece cache when the piece is short enough
    (hv: its hash then). */
 static void
@@ -757,10 +760,12 @@ model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 	/* The cache first: one memory access, where a vocabulary hit costs
 	   three (hash slot, token span, token bytes). */
 	if (n <= sizeof c->bytes) {
-		c = &e->wc[hv & ((1u << WC_BITS) - 1)];
-		if (c->h == hv && c->len == n && memcmp(c->bytes, p, n) == 0) {
-			for (unsigned i = 0; i < c->nids; i++)
-				ids_push(out, c->ids[i]);
+		c = &e->wc[hv & ((1u << WC_BITS) - 2)];
+		for (int k = 0; k < 2; k++) {
+			if (c[k].h != hv || c[k].len != n || memcmp(c[k].bytes, p, n) != 0)
+				continue;
+			for (unsigned i = 0; i < c[k].nids; i++)
+				ids_push(out, c[k].ids[i]);
 			return;
 		}
 	}
@@ -817,7 +822,7 @@ batch_flush(struct pctx *c)
 }
 
 /*
- * A piece from the pre-tokeniser joins the batch, and its word-cache slot is
+ * A piece from the pre-tokeniser joins the batch, and its word-cache set is
  * fetched: the slots of a batch, which mostly miss the processor caches, are
  * then read together instead of one after another.  The pieces point into
  * the segment, so pretok_model flushes the batch before it returns.
@@ -833,7 +838,8 @@ on_piece(const char *p, size_t n, void *vc)
 	b->h = 0;
 	if (n <= sizeof c->e->wc[0].bytes) {
 		b->h = btok_hash(p, n);
-		__builtin_prefetch(&c->e->wc[b->h & ((1u << WC_BITS) - 1)]);
+		__builtin_prefetch(&c->e->wc[b->h & ((1u << WC_BITS) - 2)]);
+		__builtin_prefetch(&c->e->wc[(b->h & ((1u << WC_BITS) - 2)) + 1]);
 	} else if (n <= LC_MAX) {
 		b->h = btok_hash(p, n);
 		__builtin_prefetch(&c->e->lc.slot[b->h & ((1u << LC_BITS) - 1)]);

@@ -271,8 +271,9 @@ load_all(struct run *r, const struct opts *o, const struct btok_manifest_entry *
  * and its normalised copy are allocated anew, and pages the kernel gives
  * again cost more than the encoding that writes them.  glibc serves blocks
  * above M_MMAP_THRESHOLD with mmap(2), unmapped when freed, and gives the
- * top of the heap back above M_TRIM_THRESHOLD; inputs larger than the
- * first still come and go with mmap(2).
+ * top of the heap back above M_TRIM_THRESHOLD; inputs over 32 MB still
+ * come and go with mmap(2).  Set once the encoders are made, whose caches
+ * mmap(2) gives zeroed, where calloc would clear the top of the heap.
  */
 static void
 malloc_keep(void)
@@ -294,7 +295,6 @@ main(int argc, char *argv[])
 	size_t nm;
 
 	ctx_init(argv[0]);
-	malloc_keep();
 	memset(&r, 0, sizeof r);
 	memset(&p, 0, sizeof p);
 	memset(&o, 0, sizeof o);
@@ -322,6 +322,7 @@ main(int argc, char *argv[])
 		for (size_t i = 0; i < nm; i++)
 			add_name(&r, m[i].name);
 	load_all(&r, &o, m, nm, &p);
+	malloc_keep();
 	ndj_output_open(o.output);
 	r.records_only = o.output != NULL;
 	btok_run_inputs(&r, argc - optind, argv + optind, o.raw);
