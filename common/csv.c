@@ -61,7 +61,7 @@ rd(struct csv_reader *r)
 {
 	if (r->nback > 0)
 		return r->back[--r->nback];
-	return getc(r->fp);
+	return getc_unlocked(r->fp);	/* one thread reads a reader */
 }
 
 static void
