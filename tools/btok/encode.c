@@ -108,11 +108,33 @@ struct btok_enc {
 	struct lcache lc;
 };
 
+/*
+ * Ask for huge pages in the block p[0..len) (where the kernel gives them on
+ * request): the symbols of a long piece are written once, front to back,
+ * and the caches of an encoder are first written across a whole text; a
+ * fault per 4 KiB page would cost more than the writing.
+ */
+static void
+advise_huge(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t b = ((uintptr_t)p + len) & ~(huge - 1);
+
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+	(void)p, (void)len;
+#endif
+}
+
 struct btok_enc *
 btok_enc_new(const struct btok *t)
 {
 	struct btok_enc *e = xcalloc(1, sizeof *e);
 
+	advise_huge(e, sizeof *e);
 	e->t = t;
 	return e;
 }
@@ -239,26 +261,6 @@ hpop(struct work *w)
 		i = m;
 	}
 	return top;
-}
-
-/*
- * Ask for huge pages in the block p[0..len) (where the kernel gives them on
- * request): the symbols of a long piece are written once, front to back,
- * and a fault per 4 KiB page would cost more than the writing.
- */
-static void
-advise_huge(void *p, size_t len)
-{
-#ifdef MADV_HUGEPAGE
-	const uintptr_t huge = (uintptr_t)2 << 20;
-	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	uintptr_t b = ((uintptr_t)p + len) & ~(huge - 1);
-
-	if (b > a)
-		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
-#else
-	(void)p, (void)len;
-#endif
 }
 
 /* Room for n symbols in w (which holds none): one block for a long piece,
