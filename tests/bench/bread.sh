@@ -5,9 +5,7 @@
 # Prints pages per second of each side, by CPU time (user + system: bread's
 # whole process, start-up and reading included; the reference's timed
 # rounds) and by wall time (each in one process, over several
-# rounds of varied pages: Readability's 130 test pages from the shared data
-# when present, and the ten documentation-generator pages of
-# tests/bread/generators), the speed ratio, and the
+# rounds of varied pages: tests/bread/page-list), the speed ratio, and the
 # agreement of the two texts per page: 4-gram shingle F1 over \w+ tokens
 # (the metric of tests/bread/conform.py), and exact title agreement.
 # The reference is installed from npm into $CTXBENCH_BUILD/bench-node.
@@ -15,7 +13,6 @@ set -eu
 TOP=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${CTXBENCH_BUILD:-$TOP/build}
 BREAD=${CTXBENCH_BREAD:-$BUILD/bin/bread}
-PAGES=${CTXBENCH_SHARED:-$TOP/../shared}/conformance/readability/test-pages
 ROUNDS=${BREAD_BENCH_ROUNDS:-3}
 NODE_DIR=$BUILD/bench-node
 PY=/usr/bin/python3
@@ -31,10 +28,7 @@ fi
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/bread-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
-{
-	[ -d "$PAGES" ] && ls -d "$PAGES"/*/source.html
-	ls -d "$TOP"/tests/bread/generators/pages/*/*.html
-} >"$W/list"
+"$TOP/tests/bread/page-list" >"$W/list"
 n=$(wc -l <"$W/list" | tr -d ' ')
 
 # bread: all pages, ROUNDS times, in one process

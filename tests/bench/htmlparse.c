@@ -1,15 +1,15 @@
 /*
  * htmlparse.c - the measuring side of tests/bench/htmlparse.sh: how long
  * each HTML parser written in C that Debian packages takes to parse the
- * same pages, against libxml2's htmlReadMemory path as bread runs it
- * (tools/bread/readability.c parse_utf8: a memory parser context, the
- * input taken as UTF-8, HTML_PARSE_RECOVER | NOERROR | NOWARNING | NONET |
- * COMPACT | NODEFDTD | IGNORE_ENC).  Built by htmlparse.sh with
+ * same pages, against libxml2 as bread runs it: bread's own bread_parse
+ * (tools/bread/parse.c, linked from build/lib/libbread.a), so the options
+ * and the way the page is fed are bread's.  Built by htmlparse.sh with
  * -DHAVE_GUMBO, -DHAVE_MYHTML, -DHAVE_TIDY for the parsers it found.
  *
  *   htmlparse ROUNDS FILE...
  *
- * Every FILE is read once into memory.  Then, ROUNDS times, each parser in
+ * Every FILE is read once into memory and decoded to UTF-8 as bread
+ * decodes it (bread_decode), and every parser is given that text.  Then, ROUNDS times, each parser in
  * turn (interleaved, so that the machine's load falls on all alike) parses
  * every page and frees the tree; parse and free are timed apart by CPU
  * time (CLOCK_PROCESS_CPUTIME_ID).  After the rounds, each tree is parsed
@@ -24,11 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <libxml/HTMLparser.h>
-#include <libxml/parserInternals.h>
 #include <libxml/tree.h>
+#include "bread.h"
+#include "cputime.h"
+#include "ctx.h"
+#include "fsutil.h"
+#include "parse.h"
 #ifdef HAVE_GUMBO
 #include <gumbo.h>
 #endif
@@ -56,41 +58,17 @@ struct parser {
 	size_t elements;
 };
 
-static double
-cpu_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void
-die(const char *what, const char *arg)
-{
-	fprintf(stderr, "htmlparse: %s: %s\n", what, arg);
-	exit(1);
-}
-
+/* The page at path, decoded to UTF-8 as bread decodes it. */
 static void
 read_page(const char *path, struct page *p)
 {
-	FILE *fp = fopen(path, "rb");
-	size_t cap = 65536, k;
+	size_t len;
+	char *raw = read_file(path, &len, (size_t)64 << 20);
 
-	if (fp == NULL)
-		die("cannot open", path);
-	p->n = 0;
-	if ((p->s = malloc(cap)) == NULL)
-		die("out of memory reading", path);
-	while ((k = fread(p->s + p->n, 1, cap - p->n, fp)) > 0) {
-		p->n += k;
-		if (p->n == cap && (p->s = realloc(p->s, cap *= 2)) == NULL)
-			die("out of memory reading", path);
-	}
-	if (ferror(fp))
-		die("cannot read", path);
-	fclose(fp);
+	if (raw == NULL)
+		die("%s: cannot read", path);
+	p->s = bread_decode(raw, len, NULL, &p->n, NULL);
+	free(raw);
 }
 
 /* ---------------------------------------------------------------- libxml2 */
@@ -98,22 +76,8 @@ read_page(const char *path, struct page *p)
 static void *
 xml_parse(void *self, const struct page *p)
 {
-	htmlParserCtxtPtr ctxt;
-	htmlDocPtr doc;
-
 	(void)self;
-	ctxt = htmlCreateMemoryParserCtxt(p->s, (int)p->n);
-	if (ctxt == NULL)
-		return NULL;
-	htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
-	    HTML_PARSE_NOWARNING | HTML_PARSE_NONET | HTML_PARSE_COMPACT |
-	    HTML_PARSE_NODEFDTD | HTML_PARSE_IGNORE_ENC);
-	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
-	htmlParseDocument(ctxt);
-	doc = ctxt->myDoc;
-	ctxt->myDoc = NULL;
-	htmlFreeParserCtxt(ctxt);
-	return doc;
+	return bread_parse(p->s, p->n, NULL);
 }
 
 static size_t
@@ -293,7 +257,7 @@ parsers_init(struct parser *ps)
 	if (mh == NULL || myhtml_init(mh, MyHTML_OPTIONS_PARSE_MODE_SINGLE, 1, 0) !=
 	    MyHTML_STATUS_OK || mt == NULL ||
 	    myhtml_tree_init(mt, mh) != MyHTML_STATUS_OK)
-		die("MyHTML", "cannot initialise");
+		die("MyHTML: cannot initialise");
 	ps[n++] = (struct parser){ "myhtml", myhtml_parse_page, myhtml_count,
 	    myhtml_release, mt, 0, 0, 0 };
 #endif
@@ -331,11 +295,12 @@ main(int argc, char **argv)
 	int rounds, r;
 	void *tree;
 
+	ctx_init("htmlparse");
 	if (argc < 3 || (rounds = (int)strtol(argv[1], NULL, 10)) < 1)
-		die("usage", "htmlparse ROUNDS FILE...");
+		die("usage: htmlparse ROUNDS FILE...");
 	npages = (size_t)(argc - 2);
 	if ((pages = calloc(npages, sizeof *pages)) == NULL)
-		die("out of memory", "pages");
+		die("out of memory: pages");
 	for (i = 0; i < npages; i++)
 		read_page(argv[i + 2], &pages[i]);
 	xmlInitParser();

@@ -1,10 +1,10 @@
 #!/bin/sh
 # htmlparse.sh - `make bench` for the parser under bread (issue 34): the CPU
 # time each HTML parser written in C that Debian packages takes to parse the
-# pages of tests/bench/bread.sh (Readability's 130 test pages from the shared
-# data when present, and the ten documentation-generator pages of
-# tests/bread/generators), against libxml2 parsing them as bread does, all
-# in one process, interleaved, ROUNDS times (tests/bench/htmlparse.c).
+# pages of tests/bench/bread.sh (tests/bread/page-list), decoded as bread
+# decodes them, against libxml2 parsing them as bread does (bread's own
+# bread_parse, linked from build/lib/libbread.a), all in one process,
+# interleaved, ROUNDS times (tests/bench/htmlparse.c).
 #
 # The candidates: gumbo (libgumbo-dev), MyHTML (libmodest-dev, which ships
 # it), HTML Tidy (libtidy-dev); hubbub (libhubbub-dev) and lexbor
@@ -14,7 +14,6 @@
 set -eu
 TOP=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 BUILD=${CTXBENCH_BUILD:-$TOP/build}
-PAGES=${CTXBENCH_SHARED:-$TOP/../shared}/conformance/readability/test-pages
 ROUNDS=${HTMLPARSE_ROUNDS:-3}
 OUT=$BUILD/bench/htmlparse
 
@@ -55,22 +54,20 @@ done <<EOF
 $CANDIDATES
 EOF
 
+# the libxml2 side is bread's own parse: build/lib/libbread.a, as `make all`
+# built it, with the libraries the Makefile names (PKGS)
+PKGS=$(sed -n 's/^PKGS *= *//p' "$TOP/Makefile")
 mkdir -p "$BUILD/bench"
 # shellcheck disable=SC2086
 ${CC:-cc} -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $defs \
-    $(pkg-config --cflags libxml-2.0) -o "$OUT" "$TOP/tests/bench/htmlparse.c" \
-    $(pkg-config --libs libxml-2.0) $libs
+    -I"$TOP/common" -I"$TOP/tools/bread" -I"$TOP/tests/bench" \
+    $(pkg-config --cflags $PKGS) -o "$OUT" "$TOP/tests/bench/htmlparse.c" \
+    "$BUILD/lib/libbread.a" "$BUILD/lib/libctx.a" \
+    $(pkg-config --libs $PKGS) $libs -lutf8proc -lm -lpthread
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/htmlparse-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
-{
-	if [ -d "$PAGES" ]; then
-		ls -d "$PAGES"/*/source.html
-	else
-		echo "note: $PAGES is absent: the generator pages only" >&2
-	fi
-	ls -d "$TOP"/tests/bread/generators/pages/*/*.html
-} >"$W/list"
+"$TOP/tests/bread/page-list" >"$W/list"
 n=$(wc -l <"$W/list" | tr -d ' ')
 set --
 while IFS= read -r f; do set -- "$@" "$f"; done <"$W/list"

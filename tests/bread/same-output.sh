@@ -1,9 +1,9 @@
 #!/bin/sh
 # same-output.sh OLD NEW - a change to bread made for speed must not change
 # what it writes: runs two bread binaries (say, one built from main and one
-# from the change) over every page bread is checked on (Readability's test
-# pages from the shared data when present, the documentation-generator
-# pages of tests/bread/generators, the fuzz seeds of bread_extract) under
+# from the change) over every page bread is checked on (tests/bread/page-list
+# --seeds: Readability's test pages when the shared data is there, the
+# documentation-generator pages, the fuzz seeds of bread_extract) under
 # each option that changes the extraction (plain text, -m, -w, -w -m, a
 # declared charset with -t; --json, so that title, byline and excerpt are
 # compared too, and once without it) and compares the outputs byte for
@@ -13,19 +13,10 @@ set -eu
 OLD=$1
 NEW=$2
 TOP=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-PAGES=${CTXBENCH_SHARED:-$TOP/../shared}/conformance/readability/test-pages
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/bread-same.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
-{
-	if [ -d "$PAGES" ]; then
-		ls -d "$PAGES"/*/source.html
-	else
-		echo "note: $PAGES is absent: its pages are not compared" >&2
-	fi
-	ls -d "$TOP"/tests/bread/generators/pages/*/*.html
-	ls -d "$TOP"/tests/fuzz/seeds/bread_extract/*
-} >"$W/list"
+"$TOP/tests/bread/page-list" --seeds >"$W/list"
 n=$(wc -l <"$W/list" | tr -d ' ')
 set --
 while IFS= read -r f; do set -- "$@" "$f"; done <"$W/list"

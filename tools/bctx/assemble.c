@@ -31,11 +31,30 @@
 #include "words.h"
 #include "bctx.h"
 
+/*
+ * What the contexts read of a page record kept (a wanted one): the body
+ * (text for condition A and its variants, markdown otherwise) when the
+ * page is usable, why it may not be, and the values its page entry copies
+ * as given (new references, null when absent).
+ */
+struct page {
+	char *fetch_status;	/* NULL when absent or null */
+	char *exclusion;	/* exclusion_reason, NULL when absent or null */
+	long long http_status;
+	int has_http;		/* http_status is an integer */
+	int is_text;		/* the body is bread's text (condition A) */
+	int usable;
+	char *body;		/* NULL when not a string or not usable */
+	json_t *archive_path, *fetch_status_v, *last_modified;
+};
+
 struct asm_state {
 	const struct bctx_opts *o;
 	struct bctx_env env;
 	struct wordset wanted;	/* "site\nkey" of every page a context may use */
-	json_t *pages;		/* "site\ncond\nurl" -> record */
+	struct wordset pagekeys;	/* "site\ncond\nurl#fragment" */
+	struct page *pagev;	/* the page of pagekeys' word i */
+	size_t pagecap;
 	json_t *gold;		/* question_id -> gold object, or NULL */
 	json_t *cfg;
 	struct variants vars;	/* the config's variants (none without -c) */
@@ -165,11 +184,62 @@ wanted(const struct asm_state *st, const char *site, const char *url)
 }
 
 static void
-index_page(struct asm_state *st, json_t *rec)
+page_release(struct page *p)
 {
-	const char *site, *url, *cond, *fs, *variant;
-	json_t *old;
-	char *key;
+	free(p->fetch_status);
+	free(p->exclusion);
+	free(p->body);
+	json_decref(p->archive_path);
+	json_decref(p->fetch_status_v);
+	json_decref(p->last_modified);
+}
+
+/*
+ * Keep page p (taken) of site's url under condition cond (a variant's
+ * pages apart from condition A's, under its name).  A re-run may repeat
+ * a page: a usable record wins, else the last.
+ */
+static void
+keep_page(struct asm_state *st, const char *site, const char *cond,
+    const char *url, struct page *p)
+{
+	char *key = page_key(site, cond, url, 1);
+	size_t k = wordset_find(&st->pagekeys, key, strlen(key));
+
+	if (k == 0) {
+		wordset_add(&st->pagekeys, key, strlen(key));
+		k = st->pagekeys.n;
+		if (k > st->pagecap)
+			st->pagev = xreallocarray(st->pagev, st->pagecap =
+			    st->pagecap ? 2 * st->pagecap : 64, sizeof *st->pagev);
+		st->pagev[k - 1] = *p;
+	} else if (p->usable || !st->pagev[k - 1].usable) {
+		page_release(&st->pagev[k - 1]);
+		st->pagev[k - 1] = *p;
+	} else
+		page_release(p);
+	free(key);
+}
+
+static json_t *
+value_or_null(json_t *v)
+{
+	return v ? json_incref(v) : json_null();
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/* A page record read by the common reader (any record bctx takes). */
+static void
+index_page_json(struct asm_state *st, json_t *rec)
+{
+	const char *site, *url, *cond, *fs, *variant, *body;
+	struct page p;
+	json_t *h;
 
 	if (json_object_get(rec, "kind")) {
 		bctx_env_add_llms(&st->env, rec);
@@ -201,59 +271,134 @@ index_page(struct asm_state *st, json_t *rec)
 		json_object_set_new(st->vseen, variant, json_true());
 	if (!wanted(st, site, url))
 		return;		/* validated, not kept: no context uses it */
-	/* a variant's pages are kept apart from condition A's, under its name */
-	key = page_key(site, variant ? variant : cond, url, 1);
-	old = json_object_get(st->pages, key);
-	/* A re-run may repeat a page: a usable record wins, else the last. */
-	if (old == NULL || usable(rec) || !usable(old))
-		json_object_set(st->pages, key, rec);
-	free(key);
+	memset(&p, 0, sizeof p);
+	p.fetch_status = dup_or_null(fs);
+	p.exclusion = dup_or_null(rec_str_opt(rec, "exclusion_reason"));
+	h = json_object_get(rec, "http_status");
+	p.has_http = json_is_integer(h);
+	p.http_status = p.has_http ? (long long)json_integer_value(h) : 0;
+	p.is_text = strcmp(cond, "A") == 0;
+	p.usable = usable(rec);
+	body = json_string_value(json_object_get(rec, p.is_text ? "text" :
+	    "markdown"));
+	p.body = p.usable ? dup_or_null(body) : NULL;
+	p.archive_path = value_or_null(json_object_get(rec, "archive_path"));
+	p.fetch_status_v = value_or_null(json_object_get(rec, "fetch_status"));
+	p.last_modified = value_or_null(json_object_get(rec, "last_modified"));
+	keep_page(st, site, variant ? variant : cond, url, &p);
 }
 
-static json_t *
+/*
+ * A flat page record that index_page_json would take without a word: its
+ * page kept when wanted, 0.  -1 (nothing done) for any other record:
+ * index_page_json reads it and says what is wrong with it.
+ */
+static int
+index_page_flat(struct asm_state *st, const struct bctx_flat *rec)
+{
+	const struct bctx_field *h, *bf;
+	const char *site, *url, *cond, *fs, *variant, *ex;
+	struct page p;
+	int is_a, use;
+
+	if (bctx_flat_get(rec, "kind"))		/* an llms.txt record */
+		return bctx_env_add_flat(&st->env, rec);
+	if (bctx_flat_str_opt(rec, "site_id", &site) < 0 || !site ||
+	    bctx_flat_str_opt(rec, "url", &url) < 0 || !url ||
+	    bctx_flat_str_opt(rec, "condition", &cond) < 0 || !cond ||
+	    bctx_flat_str_opt(rec, "fetch_status", &fs) < 0 ||
+	    bctx_flat_str_opt(rec, "variant", &variant) < 0 ||
+	    bctx_flat_str_opt(rec, "exclusion_reason", &ex) < 0)
+		return -1;
+	is_a = strcmp(cond, "A") == 0;
+	if (variant && !is_a)
+		return -1;
+	use = (fs == NULL || strcmp(fs, "SUCCESS") == 0) && ex == NULL;
+	bf = bctx_flat_get(rec, is_a ? "text" : "markdown");
+	/* a fetched usable A or B page has its text or markdown */
+	if (use && fs && (is_a || strcmp(cond, "B") == 0) &&
+	    (bf == NULL || bf->type != BCTX_F_STR))
+		return -1;
+	if (variant)
+		json_object_set_new(st->vseen, variant, json_true());
+	if (!wanted(st, site, url))
+		return 0;
+	memset(&p, 0, sizeof p);
+	p.fetch_status = dup_or_null(fs);
+	p.exclusion = dup_or_null(ex);
+	h = bctx_flat_get(rec, "http_status");
+	p.has_http = h && h->type == BCTX_F_NUM && !strpbrk(h->s, ".eE");
+	p.http_status = p.has_http ? strtoll(h->s, NULL, 10) : 0;
+	p.is_text = is_a;
+	p.usable = use;
+	if (use && bf && bf->type == BCTX_F_STR)
+		p.body = xstrndup(bf->s, bf->len);
+	p.archive_path = bctx_flat_value(bctx_flat_get(rec, "archive_path"));
+	p.fetch_status_v = bctx_flat_value(bctx_flat_get(rec, "fetch_status"));
+	p.last_modified = bctx_flat_value(bctx_flat_get(rec, "last_modified"));
+	keep_page(st, site, variant ? variant : cond, url, &p);
+	return 0;
+}
+
+/* Every record of the page files (none: standard input). */
+static void
+read_pages(struct asm_state *st, int nfiles, char *const files[])
+{
+	struct bctx_reader r;
+	struct bctx_flat rec;
+	json_t *v;
+	int i, k;
+
+	for (i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
+		bctx_reader_open(&r, nfiles > 0 ? files[i] : NULL);
+		while ((k = bctx_reader_next(&r, &rec)) != BCTX_READ_END) {
+			if (k == BCTX_READ_FLAT && index_page_flat(st, &rec) == 0)
+				continue;
+			/* a record with a word to say about, or no flat one */
+			v = k == BCTX_READ_FLAT ? bctx_flat_object(&rec) :
+			    bctx_reader_json(&r);
+			index_page_json(st, v);
+			json_decref(v);
+		}
+		bctx_reader_close(&r);
+	}
+}
+
+static const struct page *
 find_page(const struct asm_state *st, const char *site, const char *cond,
     const char *url)
 {
 	char *key = page_key(site, cond, url, 1);
-	json_t *r = json_object_get(st->pages, key);
+	size_t k = wordset_find(&st->pagekeys, key, strlen(key));
 
 	free(key);
-	if (r == NULL && bctx_url_fragment(url)) {
+	if (k == 0 && bctx_url_fragment(url)) {
 		key = page_key(site, cond, url, 0);
-		r = json_object_get(st->pages, key);
+		k = wordset_find(&st->pagekeys, key, strlen(key));
 		free(key);
 	}
-	return r;
+	return k ? &st->pagev[k - 1] : NULL;
 }
 
 /* Why a page cannot be used (a §2.5 reason), or NULL. */
 static const char *
-page_reason(const json_t *rec, const char *field, char *tmp, size_t tmplen)
+page_reason(const struct page *p, char *tmp, size_t tmplen)
 {
-	const char *fs, *ex, *body;
-
-	if (rec == NULL)
+	if (p == NULL)
 		return "NOT_ARCHIVED";
-	fs = json_string_value(json_object_get(rec, "fetch_status"));
-	if (fs && strcmp(fs, "SUCCESS") != 0) {
-		if (strcmp(fs, "HTTP_ERROR") == 0) {
-			json_t *h = json_object_get(rec, "http_status");
-			if (json_is_integer(h)) {
-				snprintf(tmp, tmplen, "HTTP_%lld",
-				    (long long)json_integer_value(h));
-				return tmp;
-			}
+	if (p->fetch_status && strcmp(p->fetch_status, "SUCCESS") != 0) {
+		if (strcmp(p->fetch_status, "HTTP_ERROR") == 0 && p->has_http) {
+			snprintf(tmp, tmplen, "HTTP_%lld", p->http_status);
+			return tmp;
 		}
-		return fs;
+		return p->fetch_status;
 	}
-	ex = json_string_value(json_object_get(rec, "exclusion_reason"));
-	if (ex)
-		return ex;
-	body = json_string_value(json_object_get(rec, field));
-	if (body == NULL)
+	if (p->exclusion)
+		return p->exclusion;
+	if (p->body == NULL)
 		return "NOT_ARCHIVED";
-	if (*body == '\0')
-		return strcmp(field, "text") == 0 ? "JS_ONLY" : "EMPTY_CONTENT";
+	if (*p->body == '\0')
+		return p->is_text ? "JS_ONLY" : "EMPTY_CONTENT";
 	return NULL;
 }
 
@@ -283,20 +428,36 @@ add_dropped(json_t *dropped, const char *url, const char *reason)
 	    "reason", reason));
 }
 
+/* The provenance of a page: url and source, the three values as given. */
 static json_t *
-page_entry(const char *url, const char *source, const json_t *rec)
+page_entry(const char *url, const char *source, json_t *archive_path,
+    json_t *fetch_status, json_t *last_modified)
 {
-	json_t *p = json_object(), *v;
+	json_t *p = json_object();
 
 	json_set_str(p, "url", url);
 	json_set_str(p, "source_url", source);
-	v = json_object_get(rec, "archive_path");
-	json_set_new(p, "archive_path", v ? json_incref(v) : json_null());
-	v = json_object_get(rec, "fetch_status");
-	json_set_new(p, "fetch_status", v ? json_incref(v) : json_null());
-	v = json_object_get(rec, "last_modified");
-	json_set_new(p, "last_modified", v ? json_incref(v) : json_null());
+	json_set_new(p, "archive_path", value_or_null(archive_path));
+	json_set_new(p, "fetch_status", value_or_null(fetch_status));
+	json_set_new(p, "last_modified", value_or_null(last_modified));
 	return p;
+}
+
+/* The page entry of a page kept. */
+static json_t *
+kept_entry(const char *url, const char *source, const struct page *p)
+{
+	return page_entry(url, source, p->archive_path, p->fetch_status_v,
+	    p->last_modified);
+}
+
+/* The page entry of a record (an llms record). */
+static json_t *
+record_entry(const char *url, const char *source, const json_t *rec)
+{
+	return page_entry(url, source, json_object_get(rec, "archive_path"),
+	    json_object_get(rec, "fetch_status"),
+	    json_object_get(rec, "last_modified"));
 }
 
 static void
@@ -467,9 +628,9 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 	    "summary")) : NULL;
 	const char *info = llms ? json_string_value(json_object_get(llms, "info"))
 	    : NULL;
-	struct buf sec = BUF_INIT;
 	struct by_section bs;
 	size_t i, j;
+	char *tag = NULL;
 
 	buf_adds(b, "<project");
 	if (title)
@@ -494,11 +655,8 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 		const char *name = json_string_value(json_array_get(secs, i));
 		int n = 0;
 
-		buf_reset(&sec);
-		for (j = by_section_first(&bs, name); j; j = bs.next[j - 1]) {
-			render_doc(&sec, &docs[j - 1], ref);
+		for (j = by_section_first(&bs, name); j; j = bs.next[j - 1])
 			n++;
-		}
 		if (n == 0 && !keep_empty)
 			continue;
 		/*
@@ -512,13 +670,19 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 		if (keep_empty && ref && st->o->optional && *name == '\0')
 			continue;
 		if (ref)
-			bctx_ref_section(b, name, buf_str(&sec), sec.len, n);
+			bctx_ref_section_start(b, name, n);
 		else {
-			char *tag = bctx_py_lower(name);
+			tag = bctx_py_lower(name);
 			buf_addc(b, '<');
 			buf_adds(b, tag);
 			buf_adds(b, ">\n");
-			buf_add(b, buf_str(&sec), sec.len);
+		}
+		/* the documents straight into b: a body is copied once */
+		for (j = by_section_first(&bs, name); j; j = bs.next[j - 1])
+			render_doc(b, &docs[j - 1], ref);
+		if (ref)
+			bctx_ref_section_end(b, name, n);
+		else {
 			buf_adds(b, "</");
 			buf_adds(b, tag);
 			buf_adds(b, ">\n");
@@ -526,7 +690,6 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 		}
 	}
 	buf_adds(b, "</project>");
-	buf_release(&sec);
 	by_section_release(&bs);
 }
 
@@ -536,8 +699,8 @@ section_order(const struct asm_state *st, const char *site, const json_t *llms,
     const struct doc *docs, size_t ndocs)
 {
 	json_t *out = json_array(), *seen = json_object(), *v;
-	json_t *links = json_object_get(st->env.links, site);
-	size_t i;
+	const struct bctx_link *links;
+	size_t i, nlinks = bctx_env_links(&st->env, site, &links);
 
 #define ADD(name) do { if ((name) && !json_object_get(seen, (name))) { \
 	json_object_set_new(seen, (name), json_true()); \
@@ -546,8 +709,8 @@ section_order(const struct asm_state *st, const char *site, const json_t *llms,
 		json_array_foreach(json_object_get(llms, "sections"), i, v)
 			if (json_is_string(v))
 				ADD(json_string_value(v));
-	json_array_foreach(links, i, v)
-		ADD(json_string_value(json_object_get(v, "section")));
+	for (i = 0; i < nlinks; i++)
+		ADD(links[i].section);
 	for (i = 0; i < ndocs; i++)
 		ADD(docs[i].section);
 #undef ADD
@@ -611,7 +774,7 @@ assemble_a(struct asm_state *st, const char *site, const char *cond,
 
 	for (i = 0; i < n; i++) {
 		struct bctx_map *m = &maps[i];
-		const json_t *rec;
+		const struct page *rec;
 		const char *why;
 
 		if (m->a_url == NULL) {
@@ -621,14 +784,14 @@ assemble_a(struct asm_state *st, const char *site, const char *cond,
 		if (seen_page(used, m->a_url))
 			continue;
 		rec = find_page(st, site, cond, m->a_url);
-		if ((why = page_reason(rec, "text", tmp, sizeof tmp)) != NULL) {
+		if ((why = page_reason(rec, tmp, sizeof tmp)) != NULL) {
 			add_dropped(r->dropped, m->a_url, why);
 			continue;
 		}
 		if (r->ndocs++ > 0)
 			buf_adds(&r->content, "\n\n---\n\n");
-		buf_adds(&r->content, json_string_value(json_object_get(rec, "text")));
-		json_array_append_new(r->pages, page_entry(m->a_url, m->source, rec));
+		buf_adds(&r->content, rec->body);
+		json_array_append_new(r->pages, kept_entry(m->a_url, m->source, rec));
 	}
 	json_decref(used);
 }
@@ -643,7 +806,7 @@ struct docs {
 
 static struct doc *
 doc_push(struct docs *d, long pos, const char *section, const char *url,
-    const json_t *rec)
+    const struct page *rec)
 {
 	struct doc *x;
 
@@ -655,16 +818,16 @@ doc_push(struct docs *d, long pos, const char *section, const char *url,
 	x->pos = pos;
 	x->section = section;
 	x->url = bctx_url_defrag(url);
-	x->body = json_string_value(json_object_get(rec, "markdown"));
+	x->body = rec->body;
 	return x;
 }
 
-/* Fill title and description from the llms.txt link record l. */
+/* Fill title and description from the llms.txt link l. */
 static void
-doc_link(struct doc *x, const json_t *l)
+doc_link(struct doc *x, const struct bctx_link *l)
 {
-	x->title = json_string_value(json_object_get(l, "title"));
-	x->desc = json_string_value(json_object_get(l, "description"));
+	x->title = l->title;
+	x->desc = l->desc;
 }
 
 static void
@@ -690,15 +853,16 @@ static void
 all_links(struct asm_state *st, const char *site, struct docs *d,
     struct result *r)
 {
-	json_t *links = json_object_get(st->env.links, site), *l;
+	const struct bctx_link *links;
 	json_t *used = json_object();
 	char tmp[32];
-	size_t i;
+	size_t i, nlinks = bctx_env_links(&st->env, site, &links);
 
-	json_array_foreach(links, i, l) {
-		const char *sec = json_string_value(json_object_get(l, "section"));
-		const char *url = json_string_value(json_object_get(l, "url"));
-		const json_t *rec;
+	for (i = 0; i < nlinks; i++) {
+		const struct bctx_link *l = &links[i];
+		const char *sec = l->section;
+		const char *url = l->url;
+		const struct page *rec;
 		const char *why;
 
 		if (sec && strcmp(sec, "Optional") == 0 && !st->o->optional)
@@ -706,12 +870,12 @@ all_links(struct asm_state *st, const char *site, struct docs *d,
 		if (!st->o->reference && seen_page(used, url))
 			continue;
 		rec = find_page(st, site, "B", url);
-		if ((why = page_reason(rec, "markdown", tmp, sizeof tmp)) != NULL) {
+		if ((why = page_reason(rec, tmp, sizeof tmp)) != NULL) {
 			add_dropped(r->dropped, url, why);
 			continue;
 		}
 		doc_link(doc_push(d, (long)i, sec ? sec : "Docs", url, rec), l);
-		json_array_append_new(r->pages, page_entry(url, url, rec));
+		json_array_append_new(r->pages, kept_entry(url, url, rec));
 	}
 	json_decref(used);
 }
@@ -722,7 +886,8 @@ llms_doc(struct asm_state *st, const char *site, const struct bctx_map *m,
     struct docs *d, struct result *r)
 {
 	char *fk = bctx_url_defrag(m->b_url);
-	const json_t *lrec = llms_record(st, site, fk), *rec;
+	const json_t *lrec = llms_record(st, site, fk);
+	const struct page *rec;
 	const char *why, *slash;
 	char tmp[32];
 
@@ -735,8 +900,8 @@ llms_doc(struct asm_state *st, const char *site, const struct bctx_map *m,
 			d->ldoc.body = json_string_value(json_object_get(lrec, "content"));
 			if (d->ldoc.title == NULL)
 				d->ldoc.fallback_title = xstrdup("llms.txt");
-			json_array_append_new(r->pages, page_entry(m->b_url, m->source,
-			    lrec));
+			json_array_append_new(r->pages, record_entry(m->b_url,
+			    m->source, lrec));
 		}
 		free(fk);
 		return;
@@ -744,7 +909,7 @@ llms_doc(struct asm_state *st, const char *site, const struct bctx_map *m,
 	/* no parsed llms.txt: a prepared copy (bmdprep on the llms_txt /
 	 * llms_full_txt manifest record) will do */
 	rec = find_page(st, site, m->b_cond, m->b_url);
-	why = page_reason(rec, "markdown", tmp, sizeof tmp);
+	why = page_reason(rec, tmp, sizeof tmp);
 	if (why)
 		add_dropped(r->dropped, m->b_url, why);
 	else if (!d->have_ldoc) {
@@ -752,9 +917,9 @@ llms_doc(struct asm_state *st, const char *site, const struct bctx_map *m,
 		d->have_ldoc = 1;
 		d->ldoc.pos = -1;
 		d->ldoc.url = xstrdup(fk);
-		d->ldoc.body = json_string_value(json_object_get(rec, "markdown"));
+		d->ldoc.body = rec->body;
 		d->ldoc.fallback_title = xstrdup(slash ? slash + 1 : fk);
-		json_array_append_new(r->pages, page_entry(m->b_url, m->source, rec));
+		json_array_append_new(r->pages, kept_entry(m->b_url, m->source, rec));
 	}
 	free(fk);
 }
@@ -768,14 +933,15 @@ static void
 question_docs(struct asm_state *st, const char *site, struct bctx_map *maps,
     size_t n, struct docs *d, struct result *r)
 {
-	json_t *links = json_object_get(st->env.links, site);
+	const struct bctx_link *links, *l;
+	size_t nlinks = bctx_env_links(&st->env, site, &links);
 	json_t *used = json_object();
 	char tmp[32];
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		struct bctx_map *m = &maps[i];
-		const json_t *rec, *l;
+		const struct page *rec;
 		const char *why, *sec;
 		struct doc *x;
 		long pos;
@@ -791,13 +957,13 @@ question_docs(struct asm_state *st, const char *site, struct bctx_map *maps,
 			continue;
 		}
 		rec = find_page(st, site, "B", m->b_url);
-		if ((why = page_reason(rec, "markdown", tmp, sizeof tmp)) != NULL) {
+		if ((why = page_reason(rec, tmp, sizeof tmp)) != NULL) {
 			add_dropped(r->dropped, m->b_url, why);
 			continue;
 		}
-		json_array_append_new(r->pages, page_entry(m->b_url, m->source, rec));
+		json_array_append_new(r->pages, kept_entry(m->b_url, m->source, rec));
 		if (json_array_size(m->b_links) == 0) {
-			x = doc_push(d, (long)json_array_size(links) + (long)i, "Docs",
+			x = doc_push(d, (long)nlinks + (long)i, "Docs",
 			    m->b_url, rec);
 			x->fallback_title = md_title(x->body);
 			if (x->fallback_title == NULL)
@@ -806,7 +972,7 @@ question_docs(struct asm_state *st, const char *site, struct bctx_map *maps,
 		}
 		pos = (long)json_integer_value(json_array_get(m->b_links, 0));
 		l = bctx_env_link(&st->env, site, (size_t)pos);
-		sec = json_string_value(json_object_get(l, "section"));
+		sec = l->section;
 		doc_link(doc_push(d, pos, sec ? sec : "Docs", m->b_url, rec), l);
 	}
 	json_decref(used);
@@ -1320,13 +1486,6 @@ check_variant_pages(const struct asm_state *st)
 	}
 }
 
-static int
-each_page(json_t *rec, void *ctx)
-{
-	index_page(ctx, rec);
-	return 0;
-}
-
 int
 bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 {
@@ -1337,7 +1496,6 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 	memset(&st, 0, sizeof st);
 	st.o = o;
 	bctx_env_init(&st.env);
-	st.pages = json_object();
 	st.excluded = json_object();
 	if (o->sites)
 		bctx_env_sites(&st.env, o->sites);
@@ -1354,7 +1512,7 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 	st.vseen = json_object();
 	qs = study_questions_load(o->questions);
 	want_pages(&st, qs);
-	ndj_run(nfiles, files, each_page, NULL, &st);
+	read_pages(&st, nfiles, files);
 	check_variant_pages(&st);
 
 	json_array_foreach(qs, i, q) {
@@ -1388,7 +1546,10 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 	summary(&st, nfiles, files);
 	json_decref(st.excluded);
 	json_decref(qs);
-	json_decref(st.pages);
+	for (i = 0; i < st.pagekeys.n; i++)
+		page_release(&st.pagev[i]);
+	free(st.pagev);
+	wordset_release(&st.pagekeys);
 	wordset_release(&st.wanted);
 	json_decref(st.gold);
 	json_decref(st.cfg);

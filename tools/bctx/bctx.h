@@ -12,14 +12,17 @@
  *   drift.c     bctx drift: two snapshots of a study's pages compared,
  *               page by page and per site and condition
  *                                                     -> parity.c url.c
- *   map.c       the llms.txt link index, the user mapping and the
- *               mapping of one source URL to its A page and B document
+ *   map.c       the index keys, the llms.txt link index, the user
+ *               mapping and the mapping of one source URL to its A page
+ *               and B document
  *                                                                -> url.c
  *   parity.c    A<->B content parity of a pair; the changed facts of
  *               two texts as records (also drift.c's)
  *   words.c     gold_coverage, a gold answer's words in a content
  *   render.c    the pieces of the reference create_ctx serialisation
  *   url.c       the URL key and the HTML <-> Markdown URL rules
+ *   flat.c      flat records (page and link records) read straight
+ *               from their lines, the common reader judging the rest
  *
  * Everything returned as char * is malloc'd and owned by the caller unless
  * the comment says "borrowed".  jansson values follow jansson's rules.
@@ -28,9 +31,12 @@
 #define BCTX_BCTX_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <jansson.h>
 #include "buf.h"
 #include "err.h"
+#include "ndjson.h"
+#include "words.h"
 
 /* ---------------------------------------------------------------- url.c */
 
@@ -59,12 +65,6 @@ char *bctx_url_defrag(const char *url);
 enum bctx_kind bctx_url_kind(const char *url);
 
 /*
- * The n parts joined by '\n', then tail, as one malloc'd string: the
- * index keys ("site\nkey", "site\ncondition\nkey#fragment").
- */
-char *bctx_join_nl(const char *const parts[], size_t n, const char *tail);
-
-/*
  * The HTML page of a Markdown URL (fragment-free): "/x.md" -> "/x",
  * "/d/index.md" and "/d/index.html.md" -> "/d/" (the directory).  Scheme,
  * host and query are kept as written.  NULL when url is not a .md URL.
@@ -83,6 +83,87 @@ char *bctx_md_to_html(const char *url);
 size_t bctx_md_candidates(const char *url, char *out[BCTX_MAXCAND],
     const char *rule[BCTX_MAXCAND]);
 
+/* ---------------------------------------------------------------- flat.c */
+
+/*
+ * A flat record: an NDJSON line holding one object whose values are
+ * strings, numbers, true, false, null or arrays of them (no object within),
+ * read without a JSON tree.
+ *
+ *   struct bctx_reader r; struct bctx_flat rec;
+ *   bctx_reader_open(&r, path);
+ *   while ((k = bctx_reader_next(&r, &rec)) != BCTX_READ_END)
+ *           k == BCTX_READ_FLAT ? use rec : use bctx_reader_json(&r);
+ *   bctx_reader_close(&r);
+ *
+ * Every line bctx_reader_next takes is one the common reader (ndjson.h)
+ * reads as the same object; a line it does not take for certain (an
+ * object within, a repeated key, escapes jansson reads its own way, more than
+ * BCTX_FLAT_MAX keys, a JSON or UTF-8 error) is BCTX_READ_JSON, for
+ * bctx_reader_json.  Blank lines are skipped.  Each line read sets the
+ * position ndj_die reports (ndj_set_where).
+ */
+enum bctx_ftype { BCTX_F_STR, BCTX_F_NUM, BCTX_F_TRUE, BCTX_F_FALSE,
+	BCTX_F_NULL, BCTX_F_ARRAY };
+#define BCTX_FLAT_MAX 32
+#define BCTX_FLAT_DEPTH 32
+struct bctx_field {
+	const char *key;	/* decoded, NUL-terminated */
+	size_t klen;
+	enum bctx_ftype type;
+	const char *s;		/* a string decoded, a number's or an array's
+				 * text as written (NUL-terminated); else NULL */
+	size_t len;		/* of s */
+};
+struct bctx_flat {
+	struct bctx_field f[BCTX_FLAT_MAX];	/* in the line's order */
+	size_t n;
+};
+struct bctx_reader {
+	struct ndj_reader file;	/* the file, opened as the common reader does */
+	FILE *fp;
+	const char *name;	/* for messages: the path, or "<stdin>" */
+	unsigned long lineno;	/* of the line last read */
+	int own;
+	char *line;		/* the line as read, with its newline; a flat
+				 * record's strings decoded in place */
+	size_t cap, len;
+};
+#define BCTX_READ_END	0
+#define BCTX_READ_FLAT	1
+#define BCTX_READ_JSON	2
+
+/* Open path ("-" or NULL: stdin); dies when it cannot be opened. */
+void bctx_reader_open(struct bctx_reader *r, const char *path);
+void bctx_reader_close(struct bctx_reader *r);
+/*
+ * The next line: BCTX_READ_FLAT with rec filled (its pointers borrowed
+ * until the next call), BCTX_READ_JSON when the line is for
+ * bctx_reader_json, BCTX_READ_END at end of input.  A read error dies.
+ */
+int bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec);
+/*
+ * The line last read, when BCTX_READ_JSON, read by the common reader: a new
+ * reference the caller releases; dies with the common reader's message,
+ * file and line when the line is no JSON object.
+ */
+json_t *bctx_reader_json(struct bctx_reader *r);
+/* The field called key (borrowed), or NULL. */
+const struct bctx_field *bctx_flat_get(const struct bctx_flat *rec,
+    const char *key);
+/*
+ * The string field key into *s (borrowed; NULL when absent or null): 0,
+ * or -1 when the field holds another type.
+ */
+int bctx_flat_str_opt(const struct bctx_flat *rec, const char *key,
+    const char **s);
+/*
+ * The value of field f (NULL: null), and the whole record, as the common
+ * reader makes them: new references the caller releases.
+ */
+json_t *bctx_flat_value(const struct bctx_field *f);
+json_t *bctx_flat_object(const struct bctx_flat *rec);
+
 /* ---------------------------------------------------------------- render.c */
 
 /* Python's str.lower() of UTF-8 text (full case mapping, final sigma). */
@@ -93,19 +174,32 @@ void bctx_ref_attr(struct buf *b, const char *k, const char *v);
 void bctx_xml_attr(struct buf *b, const char *k, const char *v);
 /*
  * The section element of the reference create_ctx (fastcore to_xml at
- * level 2): start and end tags, with the block-tag indentation.
- * docs is the concatenation of the <doc> elements (may be empty).
+ * level 2): its start and its end tag, with the block-tag indentation,
+ * around its ndocs <doc> elements (none: an empty element).
  */
-void bctx_ref_section(struct buf *b, const char *name, const char *docs,
-    size_t docslen, int ndocs);
+void bctx_ref_section_start(struct buf *b, const char *name, int ndocs);
+void bctx_ref_section_end(struct buf *b, const char *name, int ndocs);
 
 /* ---------------------------------------------------------------- map.c */
+
+/* What bctx reads of an llms.txt link record (kind link). */
+struct bctx_link {
+	char *url;
+	char *section;		/* NULL when absent or null */
+	int section_given;	/* the record has a section field, null or not */
+	char *title, *desc;	/* NULL when absent or null */
+};
+struct bctx_links {
+	struct bctx_link *v;	/* in input order */
+	size_t n, cap;
+};
 
 struct bctx_env {
 	json_t *sites;		/* site_id -> site object (borrowed from list) */
 	json_t *site_list;	/* study_sites_load result, or NULL */
 	json_t *llms;		/* site_id -> [kind:llms records] */
-	json_t *links;		/* site_id -> [kind:link records] in input order */
+	struct wordset link_sites;	/* the site_ids with links */
+	struct bctx_links *links;	/* the links of link_sites' word i */
 	json_t *link_index;	/* site_id "\n" key -> [positions in links] */
 	json_t *usermap;	/* site_id "\n" key -> {html_url, md_url} */
 	int have_links;		/* any link or llms record read */
@@ -125,11 +219,22 @@ struct bctx_map {
 	json_t *b_links;	/* positions of the matching llms.txt links */
 };
 
+/*
+ * The n parts joined by '\n', then tail, as one malloc'd string: the
+ * index keys ("site\nkey", "site\ncondition\nkey#fragment").
+ */
+char *bctx_join_nl(const char *const parts[], size_t n, const char *tail);
+
 void bctx_env_init(struct bctx_env *e);
 void bctx_env_free(struct bctx_env *e);
 void bctx_env_sites(struct bctx_env *e, const char *path);
 /* Add a bmdprep --llms record (kind llms or link; others ignored). */
 void bctx_env_add_llms(struct bctx_env *e, json_t *rec);
+/*
+ * Add a flat bmdprep --llms link record; -1 (nothing done) for any other
+ * record, or one bctx_env_add_llms would have a word to say about.
+ */
+int bctx_env_add_flat(struct bctx_env *e, const struct bctx_flat *rec);
 /* Read an NDJSON file of bmdprep --llms records. */
 void bctx_env_links_file(struct bctx_env *e, const char *path);
 /* Load a user mapping CSV (site_id,html_url,md_url). */
@@ -138,8 +243,12 @@ void bctx_env_usermap(struct bctx_env *e, const char *path);
 void bctx_map_url(const struct bctx_env *e, const char *site_id,
     const char *url, struct bctx_map *m);
 void bctx_map_release(struct bctx_map *m);
-/* The link record at position pos of site_id's links (borrowed). */
-json_t *bctx_env_link(const struct bctx_env *e, const char *site_id, size_t pos);
+/* The link at position pos of site_id's links (borrowed), or NULL. */
+const struct bctx_link *bctx_env_link(const struct bctx_env *e,
+    const char *site_id, size_t pos);
+/* The links of site_id (*v borrowed) and their count, 0 when none. */
+size_t bctx_env_links(const struct bctx_env *e, const char *site_id,
+    const struct bctx_link **v);
 
 /*
  * The line of questions.json at which question qid cites value (found in

@@ -636,12 +636,13 @@ question_urls(struct check *ck, const json_t *q, const char *site,
 		json_object_set_new(seen, key, json_true());
 		if (ck->have_links) {
 			char *dk = bctx_url_defrag(u), *k2 = bctx_url_key(dk);
+			const struct bctx_link *links;
 
 			ik = xasprintf("%s\n%s", site, k2 ? k2 : dk);
 			if (json_object_get(ck->env.link_index, ik) == NULL)
 				find(ck, F_QUESTIONS, p, l, "Q-LLMS", site, qid,
 				    "source URL '%s' is %snot listed in the site's llms.txt",
-				    u, json_object_get(ck->env.links, site) ? "" :
+				    u, bctx_env_links(&ck->env, site, &links) ? "" :
 				    "(no llms.txt links for the site) ");
 			free(ik);
 			free(k2);

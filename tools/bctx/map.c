@@ -23,7 +23,37 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "words.h"
 #include "bctx.h"
+
+/* The links of site_id, or NULL. */
+static struct bctx_links *
+site_links(const struct bctx_env *e, const char *site_id)
+{
+	size_t k = wordset_find(&e->link_sites, site_id, strlen(site_id));
+
+	return k ? &e->links[k - 1] : NULL;
+}
+
+static void
+links_release(struct bctx_env *e)
+{
+	size_t i, j;
+
+	for (i = 0; i < e->link_sites.n; i++) {
+		for (j = 0; j < e->links[i].n; j++) {
+			struct bctx_link *l = &e->links[i].v[j];
+
+			free(l->url);
+			free(l->section);
+			free(l->title);
+			free(l->desc);
+		}
+		free(e->links[i].v);
+	}
+	free(e->links);
+	wordset_release(&e->link_sites);
+}
 
 void
 bctx_env_init(struct bctx_env *e)
@@ -31,7 +61,6 @@ bctx_env_init(struct bctx_env *e)
 	memset(e, 0, sizeof *e);
 	e->sites = json_object();
 	e->llms = json_object();
-	e->links = json_object();
 	e->link_index = json_object();
 	e->usermap = json_object();
 }
@@ -42,7 +71,7 @@ bctx_env_free(struct bctx_env *e)
 	json_decref(e->sites);
 	json_decref(e->site_list);
 	json_decref(e->llms);
-	json_decref(e->links);
+	links_release(e);
 	json_decref(e->link_index);
 	json_decref(e->usermap);
 }
@@ -57,6 +86,21 @@ bctx_env_sites(struct bctx_env *e, const char *path)
 	json_array_foreach(e->site_list, i, s)
 		json_object_set(e->sites, json_string_value(json_object_get(s,
 		    "site_id")), s);
+}
+
+char *
+bctx_join_nl(const char *const parts[], size_t n, const char *tail)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			buf_addc(&b, '\n');
+		buf_adds(&b, parts[i]);
+	}
+	buf_adds(&b, tail);
+	return buf_detach(&b, NULL);
 }
 
 static char *
@@ -84,12 +128,56 @@ array_at(json_t *obj, const char *key)
 	return a;
 }
 
+/* ------------------------------------------------------------- links */
+
+static char *
+dup_opt(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+/*
+ * Add a link of site_id (the strings copied); section_given: the record
+ * has a section field, null or not.
+ */
+static void
+add_link(struct bctx_env *e, const char *site_id, const char *url,
+    const char *section, int section_given, const char *title,
+    const char *desc)
+{
+	struct bctx_links *ls = site_links(e, site_id);
+	struct bctx_link *l;
+	size_t k;
+	char *key;
+
+	if (ls == NULL) {
+		wordset_add(&e->link_sites, site_id, strlen(site_id));
+		k = e->link_sites.n;
+		e->links = xreallocarray(e->links, k, sizeof *e->links);
+		ls = &e->links[k - 1];
+		memset(ls, 0, sizeof *ls);
+	}
+	if (ls->n == ls->cap)
+		ls->v = xreallocarray(ls->v, ls->cap = ls->cap ? 2 * ls->cap : 64,
+		    sizeof *ls->v);
+	key = ikey(site_id, url);
+	json_array_append_new(array_at(e->link_index, key),
+	    json_integer((json_int_t)ls->n));
+	free(key);
+	l = &ls->v[ls->n++];
+	l->url = xstrdup(url);
+	l->section = dup_opt(section);
+	l->section_given = section_given;
+	l->title = dup_opt(title);
+	l->desc = dup_opt(desc);
+	e->have_links = 1;
+}
+
 void
 bctx_env_add_llms(struct bctx_env *e, json_t *rec)
 {
-	const char *kind = rec_str_opt(rec, "kind"), *site, *url;
-	json_t *links;
-	char *k;
+	const char *kind = rec_str_opt(rec, "kind"), *site, *url, *sec, *title;
+	const char *desc;
 
 	if (kind == NULL)
 		return;
@@ -105,32 +193,55 @@ bctx_env_add_llms(struct bctx_env *e, json_t *rec)
 	} else if (strcmp(kind, "link") == 0) {
 		site = rec_str(rec, "site_id");
 		url = rec_str(rec, "url");
-		rec_str_opt(rec, "section");
-		rec_str_opt(rec, "title");
-		rec_str_opt(rec, "description");
+		sec = rec_str_opt(rec, "section");
+		title = rec_str_opt(rec, "title");
+		desc = rec_str_opt(rec, "description");
 		rec_bool_opt(rec, "optional", 0);
-		links = array_at(e->links, site);
-		k = ikey(site, url);
-		json_array_append_new(array_at(e->link_index, k),
-		    json_integer((json_int_t)json_array_size(links)));
-		free(k);
-		json_array_append(links, rec);
-		e->have_links = 1;
+		add_link(e, site, url, sec, json_object_get(rec, "section") != NULL,
+		    title, desc);
 	}
+}
+
+int
+bctx_env_add_flat(struct bctx_env *e, const struct bctx_flat *rec)
+{
+	const struct bctx_field *opt = bctx_flat_get(rec, "optional");
+	const struct bctx_field *sec = bctx_flat_get(rec, "section");
+	const char *kind, *site, *url, *section, *title, *desc;
+
+	if (bctx_flat_str_opt(rec, "kind", &kind) < 0 || kind == NULL ||
+	    strcmp(kind, "link") != 0 ||
+	    bctx_flat_str_opt(rec, "site_id", &site) < 0 || !site ||
+	    bctx_flat_str_opt(rec, "url", &url) < 0 || !url ||
+	    bctx_flat_str_opt(rec, "section", &section) < 0 ||
+	    bctx_flat_str_opt(rec, "title", &title) < 0 ||
+	    bctx_flat_str_opt(rec, "description", &desc) < 0 ||
+	    (opt && opt->type != BCTX_F_TRUE && opt->type != BCTX_F_FALSE &&
+	    opt->type != BCTX_F_NULL))
+		return -1;
+	add_link(e, site, url, section, sec != NULL, title, desc);
+	return 0;
 }
 
 void
 bctx_env_links_file(struct bctx_env *e, const char *path)
 {
-	struct ndj_reader r;
-	json_t *rec;
+	struct bctx_reader r;
+	struct bctx_flat rec;
+	json_t *v;
+	int k;
 
-	ndj_reader_open(&r, path);
-	while ((rec = ndj_next(&r)) != NULL) {
-		bctx_env_add_llms(e, rec);
-		json_decref(rec);
+	bctx_reader_open(&r, path);
+	while ((k = bctx_reader_next(&r, &rec)) != BCTX_READ_END) {
+		if (k == BCTX_READ_FLAT && bctx_env_add_flat(e, &rec) == 0)
+			continue;
+		/* an llms record, one with a word to say about, no flat one */
+		v = k == BCTX_READ_FLAT ? bctx_flat_object(&rec) :
+		    bctx_reader_json(&r);
+		bctx_env_add_llms(e, v);
+		json_decref(v);
 	}
-	ndj_reader_close(&r);
+	bctx_reader_close(&r);
 }
 
 void
@@ -183,10 +294,22 @@ bctx_env_usermap(struct bctx_env *e, const char *path)
 	json_decref(rows);
 }
 
-json_t *
+const struct bctx_link *
 bctx_env_link(const struct bctx_env *e, const char *site_id, size_t pos)
 {
-	return json_array_get(json_object_get(e->links, site_id), pos);
+	const struct bctx_links *ls = site_links(e, site_id);
+
+	return ls && pos < ls->n ? &ls->v[pos] : NULL;
+}
+
+size_t
+bctx_env_links(const struct bctx_env *e, const char *site_id,
+    const struct bctx_link **v)
+{
+	const struct bctx_links *ls = site_links(e, site_id);
+
+	*v = ls ? ls->v : NULL;
+	return ls ? ls->n : 0;
 }
 
 static json_t *
@@ -278,10 +401,9 @@ bctx_map_url(const struct bctx_env *e, const char *site_id, const char *url,
 		for (i = 0; i < n; i++) {
 			if (m->b_url == NULL &&
 			    (hits = lookup_links(e, site_id, cand[i])) != NULL) {
-				json_t *l = bctx_env_link(e, site_id,
+				const struct bctx_link *l = bctx_env_link(e, site_id,
 				    (size_t)json_integer_value(json_array_get(hits, 0)));
-				m->b_url = with_frag(json_string_value(json_object_get(l,
-				    "url")), frag);
+				m->b_url = with_frag(l->url, frag);
 				m->b_rule = rule[i];
 				m->b_links = json_incref(hits);
 			}
@@ -289,7 +411,7 @@ bctx_map_url(const struct bctx_env *e, const char *site_id, const char *url,
 		}
 		if (m->b_url == NULL) {
 			m->b_reason = "NO_MARKDOWN_MAPPING";
-			if (json_array_size(json_object_get(e->links, site_id)) == 0)
+			if (site_links(e, site_id) == NULL)
 				m->b_detail = xstrdup("no llms.txt links for the site");
 			else
 				m->b_detail = xstrdup("no llms.txt link for the URL, URL.md, "

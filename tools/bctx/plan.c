@@ -81,8 +81,13 @@ map_record(const struct bctx_env *e, const char *site, const struct bctx_map *m)
 		json_set_null(r, "b_rule");
 	/* one page, one section: its first listing; the others are named */
 	json_array_foreach(m->b_links, i, v) {
-		json_t *l = bctx_env_link(e, site, (size_t)json_integer_value(v));
-		json_array_append(i == 0 ? secs : also, json_object_get(l, "section"));
+		const struct bctx_link *l = bctx_env_link(e, site,
+		    (size_t)json_integer_value(v));
+
+		/* the section as the record gave it: a string, null, or none */
+		if (l->section || l->section_given)
+			json_array_append_new(i == 0 ? secs : also, l->section ?
+			    json_string(l->section) : json_null());
 	}
 	json_set_new(r, "sections", secs);
 	json_set_new(r, "also_listed_under", also);
@@ -140,6 +145,7 @@ plan_url(struct plan_run *r, const char *site, const char *qid,
     const char *url, struct site_stat *s, long *na, long *nb)
 {
 	const struct bctx_opts *o = r->o;
+	const struct bctx_link *links;
 	struct bctx_map m;
 
 	if (!bctx_url_is_http(url))
@@ -156,7 +162,7 @@ plan_url(struct plan_run *r, const char *site, const char *qid,
 	}
 	if (m.b_url && strcmp(m.b_cond, "B") == 0 &&
 	    json_array_size(m.b_links) == 0 &&
-	    json_array_size(json_object_get(r->e.links, site)) > 0)
+	    bctx_env_links(&r->e, site, &links) > 0)
 		json_array_append_new(r->unlisted, json_pack("{s:s,s:s,s:s}",
 		    "site", site, "q", qid, "url", m.b_url));
 	if (m.b_url) {

@@ -188,28 +188,44 @@ in_set(const char *s, const char *const *set)
 	return 0;
 }
 
-void
-bctx_ref_section(struct buf *b, const char *name, const char *docs,
-    size_t docslen, int ndocs)
+/* The block-tag indentation of section name's element (tag malloc'd). */
+static int
+section_block(const char *name, char **tag)
 {
-	char *tag = bctx_py_lower(name);
-	int block = in_set(tag, block_tags) && !in_set(tag, ws_significant);
-	const char *sp = block ? "  " : "", *nl = block ? "\n" : "";
+	*tag = bctx_py_lower(name);
+	return in_set(*tag, block_tags) && !in_set(*tag, ws_significant);
+}
 
-	buf_adds(b, sp);
+void
+bctx_ref_section_start(struct buf *b, const char *name, int ndocs)
+{
+	char *tag;
+	int block = section_block(name, &tag);
+
+	if (block)
+		buf_adds(b, "  ");
 	if (*tag) {		/* fastcore writes no start tag for an empty name */
 		buf_addc(b, '<');
 		buf_adds(b, tag);
 		buf_addc(b, '>');
 	}
-	if (ndocs > 0) {
-		buf_adds(b, nl);
-		buf_add(b, docs, docslen);
-		buf_adds(b, sp);
-	}
+	if (ndocs > 0 && block)
+		buf_addc(b, '\n');
+	free(tag);
+}
+
+void
+bctx_ref_section_end(struct buf *b, const char *name, int ndocs)
+{
+	char *tag;
+	int block = section_block(name, &tag);
+
+	if (ndocs > 0 && block)
+		buf_adds(b, "  ");
 	buf_adds(b, "</");
 	buf_adds(b, tag);
 	buf_addc(b, '>');
-	buf_adds(b, nl);
+	if (block)
+		buf_addc(b, '\n');
 	free(tag);
 }

@@ -11,7 +11,6 @@
  * more than a few times the input length; all input is untrusted.
  */
 #include <ctype.h>
-#include <assert.h>
 #include <string.h>
 
 #include "ctx.h"
@@ -299,24 +298,4 @@ bctx_md_candidates(const char *url, char *out[BCTX_MAXCAND],
 	buf_release(&origin);
 	buf_release(&b);
 	return n;
-}
-
-char *
-bctx_join_nl(const char *const parts[], size_t n, const char *tail)
-{
-	size_t len[8], total = strlen(tail) + 1, i, at = 0;
-	char *s;
-
-	assert(n <= 8);
-	for (i = 0; i < n; i++)
-		total += (len[i] = strlen(parts[i])) + 1;
-	s = xmalloc(total);
-	for (i = 0; i < n; i++) {
-		memcpy(s + at, parts[i], len[i]);
-		at += len[i];
-		if (i + 1 < n)
-			s[at++] = '\n';
-	}
-	memcpy(s + at, tail, strlen(tail) + 1);
-	return s;
 }

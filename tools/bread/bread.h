@@ -13,9 +13,12 @@
  *                                              -> charset.c readability.c
  *   charset.c      the page decoded to UTF-8 (HTTP Content-Type, BOM,
  *                  <meta>, valid UTF-8 winning over a wrong declaration)
- *   readability.c  Readability.js on libxml2's tree: parse, metadata,
- *                  the article (rd.h: bread_rd_run)
- *                                         -> render.c dom.c xmem.c
+ *   readability.c  Readability.js on libxml2's tree: metadata, the
+ *                  article (rd.h: bread_rd_run)
+ *                                 -> parse.c render.c dom.c xmem.c
+ *   parse.c        the page parsed by libxml2, <script> and <style>
+ *                  text read past libxml2's first block, a tag set
+ *                  gathered as the elements are made (parse.h) -> dom.c
  *   render.c       the article as text or Markdown-ish text (rd.h:
  *                  bread_render)                                -> dom.c
  *   dom.c          the DOM layer both stand on (dom.h): walks, text

@@ -37,7 +37,9 @@ bread_attr(const xmlNode *n, const char *name)
 	if (!bread_is_el(n))
 		return NULL;
 	for (a = n->properties; a != NULL; a = a->next) {
-		if (a->name == NULL || strcasecmp((const char *)a->name, name) != 0)
+		/* the first characters differ other than by case: not it */
+		if (a->name == NULL || ((a->name[0] ^ (xmlChar)name[0]) & ~0x20) != 0 ||
+		    strcasecmp((const char *)a->name, name) != 0)
 			continue;
 		if (a->children == NULL || a->children->content == NULL)
 			return "";
@@ -117,29 +119,42 @@ bread_by_tag(xmlNodePtr root, const char *tag, struct nvec *out)
 }
 
 void
-bread_tagset_init(struct bread_tagset *ts, xmlNodePtr root,
-    const char *const *tags)
+bread_tagset_start(struct bread_tagset *ts, const char *const *tags)
 {
-	xmlNodePtr n;
-	size_t k;
-
-	ts->root = root;
+	ts->root = NULL;
 	ts->tags = tags;
 	for (ts->ntags = 0; tags[ts->ntags] != NULL; ts->ntags++)
 		continue;
 	ts->lists = xcalloc(ts->ntags ? ts->ntags : 1, sizeof *ts->lists);
-	if (root == NULL || root->type != XML_ELEMENT_NODE)
+}
+
+void
+bread_tagset_add(struct bread_tagset *ts, xmlNodePtr n)
+{
+	size_t k;
+
+	if (n->type != XML_ELEMENT_NODE || n->name == NULL)
 		return;
-	for (n = root->children; n != NULL; n = bread_walk(n, root, 0)) {
-		if (n->type != XML_ELEMENT_NODE || n->name == NULL)
-			continue;
-		for (k = 0; k < ts->ntags; k++) {
-			if (bread_tag_is(n, tags[k])) {
-				bread_nvec_push(&ts->lists[k], n);
-				break;
-			}
+	for (k = 0; k < ts->ntags; k++) {
+		if (bread_tag_is(n, ts->tags[k])) {
+			bread_nvec_push(&ts->lists[k], n);
+			return;
 		}
 	}
+}
+
+void
+bread_tagset_init(struct bread_tagset *ts, xmlNodePtr root,
+    const char *const *tags)
+{
+	xmlNodePtr n;
+
+	bread_tagset_start(ts, tags);
+	ts->root = root;
+	if (root == NULL || root->type != XML_ELEMENT_NODE)
+		return;
+	for (n = root->children; n != NULL; n = bread_walk(n, root, 0))
+		bread_tagset_add(ts, n);
 }
 
 int
@@ -354,26 +369,59 @@ flush_run(struct tstate *t, const unsigned char *p)
 	buf_add(t->out, q, (size_t)(p - q));
 }
 
+/* ECMAScript white space, with the ASCII characters tested in line. */
+static inline int
+js_space(uint32_t c)
+{
+	if (c < 0x80)
+		return c == ' ' || (c >= 0x09 && c <= 0x0D);
+	return bread_js_space(c);
+}
+
 static void
 feed(struct tstate *t, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = (const unsigned char *)s, *q;
 	uint32_t cp;
 	int k;
 
 	while (*p) {
-		if (*p > 0x20 && *p < 0x80 && t->run == 0 && t->out == NULL) {
-			/* fast path: printable ASCII, nothing pending */
-			const unsigned char *q = p;
-			while (*q > 0x20 && *q < 0x80)
-				q++;
-			t->len += (size_t)(q - p);
+		if (t->out == NULL && t->normalize && *p < 0x80) {
+			/* a length only: ASCII words and spaces in one loop */
+			for (; *p != 0 && *p < 0x80; p++) {
+				if (*p == ' ' || (*p >= 0x09 && *p <= 0x0D)) {
+					if (t->run++ == 0)
+						t->runcp = *p;
+					continue;
+				}
+				if (t->run && t->started)
+					t->len++;
+				t->run = 0;
+				t->started = 1;
+				t->len++;
+			}
+			continue;
+		}
+		if (*p > 0x20 && *p < 0x80) {
+			/* a run of printable ASCII: no white space in it */
+			if (t->run && t->started)
+				flush_run(t, p);
+			t->run = 0;
 			t->started = 1;
+			for (q = p + 1; *q > 0x20 && *q < 0x80; q++)
+				continue;
+			t->len += (size_t)(q - p);
+			if (t->out)
+				buf_add(t->out, p, (size_t)(q - p));
 			p = q;
 			continue;
 		}
-		k = bread_u8(p, &cp);
-		if (bread_js_space(cp)) {
+		if (*p < 0x80) {
+			cp = *p;
+			k = 1;
+		} else
+			k = bread_u8(p, &cp);
+		if (js_space(cp)) {
 			if (t->run == 0)
 				t->runcp = cp;
 			t->run++;

@@ -52,10 +52,11 @@ size_t bread_count_tag(xmlNodePtr root, const char *tag);
  * The descendant elements of root named by each of several tags, found in
  * one walk instead of one bread_by_tag walk each.  It stands for
  * bread_by_tag(root, tag) for as long as the tree under root changes only
- * by removals, by renaming elements away from the set's tags, and by
- * adding subtrees that hold none of them (never by moving a node, or
- * renaming to a tag of the set): each get gives the elements still under
- * root and still so named, in tree order.
+ * by removals, by renaming elements away from the set's tags, by adding
+ * subtrees that hold none of them, and by moves that keep the elements of
+ * each tag still looked up in document order (never by renaming to a tag
+ * of the set): each get gives the elements still under root and still so
+ * named, in tree order.
  */
 struct bread_tagset {
 	const xmlNode *root;
@@ -67,6 +68,14 @@ struct bread_tagset {
 /* Walk root once for tags (borrowed: they must outlive ts). */
 void bread_tagset_init(struct bread_tagset *ts, xmlNodePtr root,
     const char *const *tags);
+/*
+ * The same set built as the tree is: start it empty for tags (borrowed),
+ * add each element as it is made, in document order (those the set's tags
+ * do not name are left out), then set ts->root.  Elements added that end
+ * up outside root are never given by bread_tagset_get.
+ */
+void bread_tagset_start(struct bread_tagset *ts, const char *const *tags);
+void bread_tagset_add(struct bread_tagset *ts, xmlNodePtr n);
 /*
  * bread_by_tag(under, tag, out) from the set, under being the set's root or
  * an element under it: 1 when tag is one of the set's, 0 (out untouched)

@@ -24,11 +24,11 @@
 #include <string.h>
 #include <strings.h>
 #include <libxml/HTMLparser.h>
-#include <libxml/parserInternals.h>
 #include <libxml/tree.h>
 #include "ctx.h"
 #include "bread.h"
 #include "dom.h"
+#include "parse.h"
 #include "rd.h"
 #include "xmem.h"
 
@@ -141,12 +141,35 @@ lower(struct buf *b, const char *s)
 	return buf_str(b);
 }
 
+/* The bytes of a string, as a set: bit c of seen[c / 64]. */
+struct byteset {
+	uint64_t seen[4];
+};
+
+static int
+byteset_has(const struct byteset *b, unsigned char c)
+{
+	return (int)(b->seen[c >> 6] >> (c & 63) & 1);
+}
+
+/* 1 when one of alts is a substring of lc. */
 static int
 any_of(const char *lc, const char *const *alts)
 {
-	for (; *alts; alts++)
+	struct byteset b = { { 0, 0, 0, 0 } };
+	const unsigned char *p, *a;
+
+	for (p = (const unsigned char *)lc; *p; p++)
+		b.seen[*p >> 6] |= (uint64_t)1 << (*p & 63);
+	for (; *alts; alts++) {
+		a = (const unsigned char *)*alts;
+		/* its first two characters not both in lc: not a substring */
+		if (a[0] != '\0' && (!byteset_has(&b, a[0]) ||
+		    (a[1] != '\0' && !byteset_has(&b, a[1]))))
+			continue;
 		if (strstr(lc, *alts))
 			return 1;
+	}
 	return 0;
 }
 
@@ -313,7 +336,8 @@ tag_in(const xmlNode *n, const char *const *tags)
 	if (!bread_is_el(n))
 		return 0;
 	for (; *tags; tags++)
-		if (strcmp((const char *)n->name, *tags) == 0)
+		if (n->name[0] == (xmlChar)(*tags)[0] &&
+		    strcmp((const char *)n->name, *tags) == 0)
 			return 1;
 	return 0;
 }
@@ -820,14 +844,10 @@ single_image(const xmlNode *n)
 static void
 unwrap_noscript_images(struct rd *rd, xmlNodePtr root)
 {
-	static const char *const tags[] = { "img", "noscript", NULL };
-	struct bread_tagset ts;
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	/* one walk: removing images removes no <noscript> */
-	bread_tagset_init(&ts, root, tags);
-	(void)bread_tagset_get(&ts, root, "img", &v);
+	by_tag(rd, root, "img", &v);
 	for (i = 0; i < v.n; i++) {
 		const xmlAttr *a;
 		int keep = 0;
@@ -844,8 +864,7 @@ unwrap_noscript_images(struct rd *rd, xmlNodePtr root)
 			bury(rd, v.v[i]);
 	}
 	v.n = 0;
-	(void)bread_tagset_get(&ts, root, "noscript", &v);
-	bread_tagset_free(&ts);
+	by_tag(rd, root, "noscript", &v);
 	for (i = 0; i < v.n; i++) {
 		xmlNodePtr ns = v.v[i], prev, img;
 		if (!single_image(ns) || ns->parent == NULL)
@@ -867,7 +886,7 @@ replace_brs(struct rd *rd, xmlNodePtr body)
 	struct nvec v = { NULL, 0, 0 };
 	size_t i;
 
-	bread_by_tag(body, "br", &v);
+	by_tag(rd, body, "br", &v);
 	for (i = 0; i < v.n; i++) {
 		xmlNodePtr br = v.v[i], next = br->next, p;
 		int replaced = 0;
@@ -2100,13 +2119,20 @@ remove_by_content(struct rd *rd, xmlNodePtr node, const char *tag, int weight)
 	if (count_elements(node, &k))
 		return 0;
 	hd = text_density(node, heads, nl);
-	bread_inner_text(node, 1, &it);
-	if (ad_or_loading(buf_str(&it))) {
+	/*
+	 * The text's length is nl (bread_inner_len measures bread_inner_text
+	 * without building it); the text itself matters to ad_or_loading only
+	 * when it is 40 bytes or less, so at most 40 UTF-16 units.
+	 */
+	clen = nl;
+	if (nl <= 40) {
+		bread_inner_text(node, 1, &it);
+		if (ad_or_loading(buf_str(&it))) {
+			buf_release(&it);
+			return 1;
+		}
 		buf_release(&it);
-		return 1;
 	}
-	clen = bread_js_len(buf_str(&it), it.len);
-	buf_release(&it);
 	ld = link_density_len(node, nl);
 	td = text_density(node, textish, nl);
 	fig = has_ancestor_tag(node, "figure", 3, 0);
@@ -2223,6 +2249,122 @@ clean_tag(struct rd *rd, xmlNodePtr e, const char *tag)
 	bread_nvec_free(&v);
 }
 
+/* The lower-cased "class id" of node (the matchString of _grabArticle). */
+static const char *
+match_string(struct buf *mb, const xmlNode *node)
+{
+	size_t k;
+
+	buf_reset(mb);
+	buf_adds(mb, attr0(node, "class"));
+	buf_addc(mb, ' ');
+	buf_adds(mb, attr0(node, "id"));
+	for (k = 0; k < mb->len; k++)
+		if (mb->s[k] >= 'A' && mb->s[k] <= 'Z')
+			mb->s[k] = (char)(mb->s[k] - 'A' + 'a');
+	return buf_str(mb);
+}
+
+/*
+ * Readability.js _cleanMatchedNodes with REGEXPS.shareElements: the share
+ * elements with little text under each top-level child of the article.
+ */
+static void
+clean_shares(struct rd *rd, xmlNodePtr ac)
+{
+	xmlNodePtr c, end, n;
+
+	for (c = bread_first_el(ac); c; c = bread_next_el(c)) {
+		end = get_next_node(c, 1);
+		n = get_next_node(c, 0);
+		while (n && n != end) {
+			if (re_share(match_string(&rd->tmp, n)) &&
+			    bread_text_content_len(n) < DEFAULT_CHAR_THRESHOLD)
+				n = remove_and_get_next(rd, n);
+			else
+				n = get_next_node(n, 0);
+		}
+	}
+}
+
+/* Readability.js _cleanHeaders: the h1 and h2 with a negative class weight. */
+static void
+clean_headers(struct rd *rd, xmlNodePtr ac)
+{
+	struct nvec v = { NULL, 0, 0 };
+	size_t i;
+
+	by_tag(rd, ac, "h1", &v);
+	by_tag(rd, ac, "h2", &v);
+	for (i = v.n; i-- > 0; )
+		if (v.v[i]->parent && class_weight(rd, v.v[i]) < 0)
+			bury(rd, v.v[i]);
+	bread_nvec_free(&v);
+}
+
+/*
+ * _prepArticle's "remove extra paragraphs": a <p> without text, images,
+ * embeds or frames (outside <pre>), and a <br> right before a <p>.
+ */
+static void
+remove_empty_paragraphs(struct rd *rd, xmlNodePtr ac)
+{
+	struct nvec v = { NULL, 0, 0 };
+	xmlNodePtr p, n;
+	size_t i;
+
+	by_tag(rd, ac, "p", &v);
+	for (i = v.n; i-- > 0; ) {
+		p = v.v[i];
+		if (!p->parent)
+			continue;
+		/* the cheap test first: most paragraphs have text */
+		if (!bread_has_text(p) && !in_pre(p) &&
+		    bread_count_tag(p, "img") + bread_count_tag(p, "embed") +
+		    bread_count_tag(p, "object") + bread_count_tag(p, "iframe") == 0)
+			bury(rd, p);
+	}
+	v.n = 0;
+	by_tag(rd, ac, "br", &v);
+	for (i = 0; i < v.n; i++) {
+		n = next_node(v.v[i]->next);
+		if (n && bread_tag_is(n, "p") && v.v[i]->parent)
+			bury(rd, v.v[i]);
+	}
+	bread_nvec_free(&v);
+}
+
+/* _prepArticle's single-cell tables: the cell, as a <p> or <div>, for the table. */
+static void
+unwrap_single_cells(struct rd *rd, xmlNodePtr ac)
+{
+	struct nvec v = { NULL, 0, 0 };
+	xmlNodePtr table, tbody, row, cell, c;
+	size_t i;
+	int phr;
+
+	by_tag(rd, ac, "table", &v);
+	for (i = 0; i < v.n; i++) {
+		table = v.v[i];
+		if (!table->parent)
+			continue;
+		tbody = single_tag_inside(table, "tbody") ? bread_first_el(table) : table;
+		if (!single_tag_inside(tbody, "tr"))
+			continue;
+		row = bread_first_el(tbody);
+		if (!single_tag_inside(row, "td"))
+			continue;
+		cell = bread_first_el(row);
+		for (phr = 1, c = cell->children; c; c = c->next)
+			if (!is_phrasing(c))
+				phr = 0;
+		set_tag(cell, phr ? "p" : "div");
+		bread_replace(table, cell);
+		bread_nvec_push(&rd->grave, table);
+	}
+	bread_nvec_free(&v);
+}
+
 /* Readability.js _prepArticle (the parts that change the text) */
 static void
 prep_article(struct rd *rd, xmlNodePtr ac)
@@ -2242,7 +2384,6 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 	const char *const *t;
 	struct nvec v = { NULL, 0, 0 };
 	struct bread_tagset ts;
-	xmlNodePtr c, next;
 	size_t i;
 
 	bread_tagset_init(&ts, ac, looked);
@@ -2253,84 +2394,19 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 	clean_conditionally(rd, ac, "fieldset");
 	for (t = cleaned; *t; t++)
 		clean_tag(rd, ac, *t);
-	/* share elements under each top-level child (_cleanMatchedNodes) */
-	for (c = bread_first_el(ac); c; c = bread_next_el(c)) {
-		xmlNodePtr end = get_next_node(c, 1), n = get_next_node(c, 0);
-		while (n && n != end) {
-			const char *lc;
-			buf_reset(&rd->tmp);
-			buf_adds(&rd->tmp, attr0(n, "class"));
-			buf_addc(&rd->tmp, ' ');
-			buf_adds(&rd->tmp, attr0(n, "id"));
-			{
-				char *m = xstrdup(buf_str(&rd->tmp));
-				lc = lower(&rd->tmp, m);
-				free(m);
-			}
-			if (re_share(lc) && bread_text_content_len(n) < DEFAULT_CHAR_THRESHOLD)
-				n = remove_and_get_next(rd, n);
-			else
-				n = get_next_node(n, 0);
-		}
-	}
+	clean_shares(rd, ac);
 	for (t = cleaned2; *t; t++)
 		clean_tag(rd, ac, *t);
-	/* _cleanHeaders */
-	by_tag(rd, ac, "h1", &v);
-	by_tag(rd, ac, "h2", &v);
-	for (i = v.n; i-- > 0; )
-		if (v.v[i]->parent && class_weight(rd, v.v[i]) < 0)
-			bury(rd, v.v[i]);
-	v.n = 0;
+	clean_headers(rd, ac);
 	clean_conditionally(rd, ac, "table");
 	clean_conditionally(rd, ac, "ul");
 	clean_conditionally(rd, ac, "div");
 	by_tag(rd, ac, "h1", &v);
 	for (i = 0; i < v.n; i++)
 		set_tag(v.v[i], "h2");
-	v.n = 0;
-	/* remove extra paragraphs */
-	by_tag(rd, ac, "p", &v);
-	for (i = v.n; i-- > 0; ) {
-		xmlNodePtr p = v.v[i];
-		if (!p->parent)
-			continue;
-		/* the cheap test first: most paragraphs have text */
-		if (!bread_has_text(p) && !in_pre(p) &&
-		    bread_count_tag(p, "img") + bread_count_tag(p, "embed") +
-		    bread_count_tag(p, "object") + bread_count_tag(p, "iframe") == 0)
-			bury(rd, p);
-	}
-	v.n = 0;
-	by_tag(rd, ac, "br", &v);
-	for (i = 0; i < v.n; i++) {
-		xmlNodePtr n = next_node(v.v[i]->next);
-		if (n && bread_tag_is(n, "p") && v.v[i]->parent)
-			bury(rd, v.v[i]);
-	}
-	v.n = 0;
-	/* remove single-cell tables */
-	by_tag(rd, ac, "table", &v);
-	for (i = 0; i < v.n; i++) {
-		xmlNodePtr table = v.v[i], tbody, row, cell;
-		int phr = 1;
-		if (!table->parent)
-			continue;
-		tbody = single_tag_inside(table, "tbody") ? bread_first_el(table) : table;
-		if (!single_tag_inside(tbody, "tr"))
-			continue;
-		row = bread_first_el(tbody);
-		if (!single_tag_inside(row, "td"))
-			continue;
-		cell = bread_first_el(row);
-		for (next = cell->children; next; next = next->next)
-			if (!is_phrasing(next))
-				phr = 0;
-		set_tag(cell, phr ? "p" : "div");
-		bread_replace(table, cell);
-		bread_nvec_push(&rd->grave, table);
-	}
 	bread_nvec_free(&v);
+	remove_empty_paragraphs(rd, ac);
+	unwrap_single_cells(rd, ac);
 	rd->tags = NULL;
 	bread_tagset_free(&ts);
 }
@@ -2354,22 +2430,6 @@ struct attempt {
 	xmlNodePtr content;
 	size_t len;
 };
-
-/* The lower-cased "class id" of node (the matchString of _grabArticle). */
-static const char *
-match_string(struct buf *mb, const xmlNode *node)
-{
-	size_t k;
-
-	buf_reset(mb);
-	buf_adds(mb, attr0(node, "class"));
-	buf_addc(mb, ' ');
-	buf_adds(mb, attr0(node, "id"));
-	for (k = 0; k < mb->len; k++)
-		if (mb->s[k] >= 'A' && mb->s[k] <= 'Z')
-			mb->s[k] = (char)(mb->s[k] - 'A' + 'a');
-	return buf_str(mb);
-}
 
 /*
  * _grabArticle's first test of each node: 1 when it goes (hidden, a modal
@@ -2892,12 +2952,9 @@ rd_release(struct rd *rd)
  * (owned by rd's graveyard) or NULL; fills the metadata in rd.
  */
 static xmlNodePtr
-rd_parse(struct rd *rd, size_t threshold)
+rd_parse(struct rd *rd, struct bread_tagset *ts, size_t threshold)
 {
 	xmlNodePtr root = xmlDocGetRootElement(rd->doc);
-	static const char *const early[] = { "script", "noscript", "style", NULL };
-	static const char *const late[] = { "a", "font", "meta", "h1", NULL };
-	struct bread_tagset ts;
 	xmlNodePtr ac, body;
 	struct jsonld jl;
 
@@ -2905,28 +2962,17 @@ rd_parse(struct rd *rd, size_t threshold)
 		rd->title = xstrdup("");
 		return NULL;
 	}
+	rd->tags = ts;
 	unwrap_noscript_images(rd, root);
-	/* until the <style> elements go, only removals: one walk finds all three */
-	bread_tagset_init(&ts, root, early);
-	rd->tags = &ts;
 	get_jsonld(rd, &jl);
 	remove_tags(rd, root, "script");
 	remove_tags(rd, root, "noscript");
 	remove_tags(rd, root, "style");
-	rd->tags = NULL;
-	bread_tagset_free(&ts);
 	if ((body = doc_body(rd->doc)) != NULL)
 		replace_brs(rd, body);
-	/*
-	 * From here to the metadata, only removals and <font> renamed <span>:
-	 * one walk finds all four tags.
-	 */
-	bread_tagset_init(&ts, root, late);
-	rd->tags = &ts;
 	prep_document(rd, root);
 	get_metadata(rd, &jl);
 	rd->tags = NULL;
-	bread_tagset_free(&ts);
 	free(jl.title);
 	free(jl.byline);
 	free(jl.excerpt);
@@ -2966,24 +3012,18 @@ remove_hidden(struct rd *rd, xmlNodePtr root)
 
 /* --whole: the text of the whole body, without what is never seen. */
 static void
-render_whole(struct rd *rd, const struct bread_opts *o, struct buf *out)
+render_whole(struct rd *rd, struct bread_tagset *ts, const struct bread_opts *o,
+    struct buf *out)
 {
 	xmlNodePtr root = xmlDocGetRootElement(rd->doc), body;
-
-	static const char *const gone[] = {
-		"script", "style", "noscript", "template", NULL
-	};
-	struct bread_tagset ts;
 	const char *const *t;
 
 	if (root) {
-		/* removals only: one walk finds all four */
-		bread_tagset_init(&ts, root, gone);
-		rd->tags = &ts;
-		for (t = gone; *t; t++)
+		/* removals only: the set made while parsing serves */
+		rd->tags = ts;
+		for (t = ts->tags; *t; t++)
 			remove_tags(rd, root, *t);
 		rd->tags = NULL;
-		bread_tagset_free(&ts);
 		remove_hidden(rd, root);
 	}
 	rd->title = doc_title(rd->doc);
@@ -2993,37 +3033,27 @@ render_whole(struct rd *rd, const struct bread_opts *o, struct buf *out)
 }
 
 /*
- * The page (valid UTF-8 already, charset.c) parsed as UTF-8 without a
- * conversion pass: htmlReadMemory(..., "UTF-8", ...) would copy every byte
- * through libxml2's UTF-8 encoder; declaring the input UTF-8 and ignoring
- * <meta charset> gives the same tree.  NULL when libxml2 gives no document.
+ * The tags rd_parse looks for from the parse to the metadata, found as the
+ * parser makes the tree.  Until then the tree changes by removals, by
+ * <font> renamed <span>, by images out of <noscript> put in place of the
+ * element before it (after the last look-up of <img> and <noscript>), and
+ * by _replaceBrs moving the run after a <br> into a new <p> where the <br>
+ * was, which keeps every node in document order.
  */
-static htmlDocPtr
-parse_utf8(const char *utf8, size_t len)
-{
-	htmlParserCtxtPtr ctxt;
-	htmlDocPtr doc;
-
-	if (len > (size_t)0x7fffffff)
-		len = 0x7fffffff;
-	ctxt = htmlCreateMemoryParserCtxt(utf8, (int)len);
-	if (ctxt == NULL)
-		return NULL;
-	htmlCtxtUseOptions(ctxt, HTML_PARSE_RECOVER | HTML_PARSE_NOERROR |
-	    HTML_PARSE_NOWARNING | HTML_PARSE_NONET | HTML_PARSE_COMPACT |
-	    HTML_PARSE_NODEFDTD | HTML_PARSE_IGNORE_ENC);
-	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
-	htmlParseDocument(ctxt);
-	doc = ctxt->myDoc;
-	ctxt->myDoc = NULL;
-	htmlFreeParserCtxt(ctxt);
-	return doc;
-}
+static const char *const article_tags[] = {
+	"img", "noscript", "script", "style", "br", "a", "font", "meta", "h1",
+	NULL
+};
+/* --whole: the elements never seen, which only go (removals only) */
+static const char *const whole_tags[] = {
+	"script", "style", "noscript", "template", NULL
+};
 
 void
 bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
     struct bread_result *res)
 {
+	struct bread_tagset ts;
 	struct rd rd;
 	xmlNodePtr ac = NULL;
 	struct buf out = BUF_INIT;
@@ -3032,9 +3062,11 @@ bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
 	memset(&rd, 0, sizeof rd);
 	rd.flags = FLAG_STRIP_UNLIKELYS | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDITIONALLY;
 	arena = bread_xmem_begin();
-	rd.doc = parse_utf8(utf8, len);
+	bread_tagset_start(&ts, o->whole ? whole_tags : article_tags);
+	rd.doc = bread_parse(utf8, len, &ts);
 	res->parsed = rd.doc != NULL;
 	if (rd.doc == NULL) {
+		bread_tagset_free(&ts);
 		bread_xmem_end();
 		res->title = xstrdup("");
 		res->text = xstrdup("");
@@ -3042,9 +3074,9 @@ bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
 		return;
 	}
 	if (o->whole)
-		render_whole(&rd, o, &out);
+		render_whole(&rd, &ts, o, &out);
 	else {
-		ac = rd_parse(&rd, o->char_threshold ? o->char_threshold :
+		ac = rd_parse(&rd, &ts, o->char_threshold ? o->char_threshold :
 		    DEFAULT_CHAR_THRESHOLD);
 		if (ac)
 			bread_render(ac, o->style, &out);
@@ -3061,6 +3093,7 @@ bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
 			bread_nvec_free(&v);
 		}
 	}
+	bread_tagset_free(&ts);
 	buf_adds(&out, "");
 	res->text = buf_detach(&out, &res->text_len);
 	res->title = rd.title ? rd.title : xstrdup("");

@@ -77,7 +77,8 @@ static int
 in(const xmlNode *n, const char *const *list)
 {
 	for (; *list; list++)
-		if (strcmp((const char *)n->name, *list) == 0)
+		if (n->name[0] == (xmlChar)(*list)[0] &&
+		    strcmp((const char *)n->name, *list) == 0)
 			return 1;
 	return 0;
 }

@@ -1,0 +1,307 @@
+/*
+ * unit-parse.c - bread_parse (tools/bread/parse.c) against libxml2 parsing
+ * unaided with the same options: the two trees must be the same node for
+ * node (type, name, text, attributes, line numbers), and the tag set made
+ * while parsing the one a walk of the tree makes, on <script> and
+ * <style> text made to meet every case parse.c reads or leaves to libxml2
+ * (its 1000-byte blocks, end tags in any case and near misses, control
+ * characters, noncharacters, multi-byte characters across a block's end,
+ * an element left open at the end of the page), on pseudo-random pages,
+ * and on the pages bread is checked on (tests/bread/page-list --seeds).
+ *
+ *   unit-parse LIST [NOTE]
+ *
+ * LIST names the pages, one path a line; a NOTE (page-list's note on what
+ * is absent) is reported as a skipped test.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <libxml/HTMLparser.h>
+#include <libxml/parserInternals.h>
+#include "ctx.h"
+#include "fsutil.h"
+#include "tap.h"
+#include "../../tools/bread/bread.h"
+#include "../../tools/bread/dom.h"
+#include "../../tools/bread/parse.h"
+
+/* libxml2 unaided: bread_parse's steps without its callback. */
+static htmlDocPtr
+plain_parse(const char *s, size_t n)
+{
+	htmlParserCtxtPtr ctxt = htmlCreateMemoryParserCtxt(s, (int)n);
+	htmlDocPtr doc;
+
+	if (ctxt == NULL)
+		return NULL;
+	htmlCtxtUseOptions(ctxt, BREAD_PARSE_OPTIONS);
+	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
+	htmlParseDocument(ctxt);
+	doc = ctxt->myDoc;
+	ctxt->myDoc = NULL;
+	htmlFreeParserCtxt(ctxt);
+	return doc;
+}
+
+static int
+same_str(const xmlChar *a, const xmlChar *b)
+{
+	return (a == NULL && b == NULL) ||
+	    (a != NULL && b != NULL && strcmp((const char *)a, (const char *)b) == 0);
+}
+
+static int same_nodes(const xmlNode *a, const xmlNode *b);
+
+static int
+same_attrs(const xmlAttr *a, const xmlAttr *b)
+{
+	for (; a && b; a = a->next, b = b->next)
+		if (!same_str(a->name, b->name) ||
+		    !same_nodes(a->children, b->children))
+			return 0;
+	return a == NULL && b == NULL;
+}
+
+/* The sibling lists from a and b, and their subtrees, alike. */
+static int
+same_nodes(const xmlNode *a, const xmlNode *b)
+{
+	for (; a && b; a = a->next, b = b->next) {
+		/* a DTD node is an xmlDtd: nothing past its name is a node's */
+		if (a->type == XML_DTD_NODE && b->type == XML_DTD_NODE) {
+			if (!same_str(a->name, b->name))
+				return 0;
+			continue;
+		}
+		if (a->type != b->type || a->line != b->line ||
+		    !same_str(a->name, b->name) || !same_str(a->content, b->content))
+			return 0;
+		if (a->type == XML_ELEMENT_NODE &&
+		    !same_attrs(a->properties, b->properties))
+			return 0;
+		if (!same_nodes(a->children, b->children))
+			return 0;
+	}
+	return a == NULL && b == NULL;
+}
+
+/* The tag set bread_parse made for doc: what a walk of its root finds. */
+static int
+same_tagset(htmlDocPtr doc, const struct bread_tagset *ts)
+{
+	struct nvec got = { NULL, 0, 0 }, want = { NULL, 0, 0 };
+	xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL;
+	size_t k;
+	int same = ts->root == root;
+
+	for (k = 0; same && root != NULL && ts->tags[k] != NULL; k++) {
+		got.n = want.n = 0;
+		(void)bread_tagset_get(ts, root, ts->tags[k], &got);
+		bread_by_tag(root, ts->tags[k], &want);
+		same = got.n == want.n &&
+		    (got.n == 0 || memcmp(got.v, want.v, got.n * sizeof *got.v) == 0);
+	}
+	bread_nvec_free(&got);
+	bread_nvec_free(&want);
+	return same;
+}
+
+/*
+ * 1 when bread_parse and libxml2 unaided give the same tree for s, and the
+ * tag set made while parsing is the one a walk makes.
+ */
+static int
+same_tree(const char *s, size_t n)
+{
+	static const char *const tags[] = {
+		"img", "noscript", "script", "style", "br", "a", "font", "meta",
+		"h1", "p", "div", "template", "html", "body", NULL
+	};
+	struct bread_tagset ts;
+	htmlDocPtr a, b;
+	int same;
+
+	bread_tagset_start(&ts, tags);
+	a = bread_parse(s, n, &ts);
+	b = plain_parse(s, n);
+	same = ((a == NULL && b == NULL) ||
+	    (a != NULL && b != NULL && same_nodes(a->children, b->children))) &&
+	    same_tagset(a, &ts);
+	bread_tagset_free(&ts);
+	xmlFreeDoc(a);
+	xmlFreeDoc(b);
+	return same;
+}
+
+/* A page with text t in a <script> of the head and a <style> of the body. */
+static int
+same_in_elements(const char *t, size_t n)
+{
+	struct buf b = BUF_INIT;
+	int same;
+
+	buf_adds(&b, "<!DOCTYPE html><html><head><script>");
+	buf_add(&b, t, n);
+	buf_adds(&b, "</script></head><body><p>a\nb</p><style>");
+	buf_add(&b, t, n);
+	buf_adds(&b, "</STYLE ><p>after</p><script type=x>");
+	buf_add(&b, t, n);
+	same = same_tree(b.s, b.len);
+	buf_release(&b);
+	return same;
+}
+
+/* n bytes of script-like text with piece p put at offset at. */
+static int
+same_with_piece(size_t n, size_t at, const char *p)
+{
+	struct buf b = BUF_INIT;
+	size_t i;
+	int same;
+
+	for (i = 0; i < at && i < n; i++)
+		buf_addc(&b, i % 61 == 60 ? '\n' : "var x = 1; "[i % 11]);
+	buf_adds(&b, p);
+	for (i = b.len; i < n; i++)
+		buf_addc(&b, i % 53 == 52 ? '\n' : "if (a < b) {}"[i % 13]);
+	same = same_in_elements(b.s, b.len);
+	buf_release(&b);
+	return same;
+}
+
+static void
+check_pieces(void)
+{
+	static const char *const pieces[] = {
+		"", "\n", "\r\n", "</div>", "</scrip", "</scriptx>", "</SCRIPT>",
+		"</StYlE>", "</", "<", "\x01", "\x0b", "\x1f", "\x7f",
+		"\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\xef\xbf\xbe",
+		"\xef\xbf\xbf", "\xef\xbf\xbd", "\xed\x9f\xbf", "\xf4\x8f\xbf\xbf",
+		"<!-- </script> -->", "\t\t\n\n",
+	};
+	static const size_t lens[] = { 0, 1, 999, 1000, 1001, 1003, 2000, 4999, 12000 };
+	static const size_t ats[] = { 0, 500, 996, 997, 998, 999, 1000, 1001, 1002,
+	    1999, 2000, 2001, 3500, 11998 };
+	size_t i, j, k, bad = 0, n = 0;
+
+	for (i = 0; i < sizeof pieces / sizeof pieces[0]; i++)
+		for (j = 0; j < sizeof lens / sizeof lens[0]; j++)
+			for (k = 0; k < sizeof ats / sizeof ats[0]; k++) {
+				if (ats[k] > lens[j])
+					continue;
+				n++;
+				if (!same_with_piece(lens[j], ats[k], pieces[i]))
+					bad++;
+			}
+	TAP_IS_INT(bad, 0, "script and style text with a piece at a block's edge: "
+	    "the same tree in %zu cases", n);
+}
+
+/* Markup past libxml2's depth limit, and elements after </html>. */
+static void
+check_odd_markup(void)
+{
+	struct buf b = BUF_INIT;
+	int i, same;
+
+	for (i = 0; i < 300; i++)
+		buf_adds(&b, "<div><a href=#x>x</a><br>");
+	buf_adds(&b, "<img src=a.png><script>x</script>");
+	same = same_tree(b.s, b.len);
+	buf_reset(&b);
+	buf_adds(&b, "<html><body><p>a</p></body></html><p>after<img src=b.png>"
+	    "<script>y</script></p><html><font>z</font>");
+	same = same_tree(b.s, b.len) && same;
+	buf_release(&b);
+	TAP_OK(same, "nesting past libxml2's limit, elements after </html>: the "
+	    "same tree and tag set");
+}
+
+static unsigned long
+next_rand(unsigned long *s)
+{
+	*s = *s * 6364136223846793005UL + 1442695040888963407UL;
+	return *s >> 33;
+}
+
+/* Pseudo-random pages of markup, script and style tokens. */
+static void
+check_random(void)
+{
+	static const char *const tok[] = {
+		"<script>", "</script>", "<style>", "</style>", "</SCRIPT", "</scr",
+		"<p>", "</p>", "<div class=a>", "</div>", "x", "y = 1;\n", "\xc3\xa9",
+		"\xf0\x9f\x98\x80", "\x02", "\xef\xbf\xbe", "<!--", "-->", "</",
+		"<script/>", "&amp;", "\r\n", "                                        ",
+	};
+	unsigned long seed = 34;
+	struct buf b = BUF_INIT;
+	size_t page, k, len, bad = 0;
+
+	for (page = 0; page < 400; page++) {
+		buf_reset(&b);
+		len = next_rand(&seed) % 3000;
+		for (k = 0; k < len; k++)
+			buf_adds(&b, tok[next_rand(&seed) % (sizeof tok / sizeof tok[0])]);
+		if (!same_tree(b.s, b.len))
+			bad++;
+	}
+	buf_release(&b);
+	TAP_IS_INT(bad, 0, "400 pseudo-random pages: the same tree");
+}
+
+/* Every page named in the file list (one path a line), decoded as bread does. */
+static void
+check_pages(const char *list)
+{
+	size_t n = 0, bad = 0, len, ulen;
+	char *paths, *path, *end, *data, *utf8;
+
+	if ((paths = read_file(list, &len, 0)) == NULL) {
+		TAP_OK(0, "the page list %s can be read", list);
+		return;
+	}
+	for (path = paths; *path; path = end) {
+		if ((end = strchr(path, '\n')) != NULL)
+			*end++ = '\0';
+		else
+			end = path + strlen(path);
+		if (*path == '\0')
+			continue;
+		if ((data = read_file(path, &len, 64u << 20)) == NULL) {
+			bad++;
+			printf("# cannot read %s\n", path);
+			continue;
+		}
+		utf8 = bread_decode(data, len, NULL, &ulen, NULL);
+		n++;
+		if (!same_tree(utf8, ulen)) {
+			bad++;
+			printf("# differs: %s\n", path);
+		}
+		free(utf8);
+		free(data);
+	}
+	free(paths);
+	TAP_OK(n > 0 && bad == 0, "the pages of tests/bread/page-list: the same tree "
+	    "on %zu pages", n);
+}
+
+int
+main(int argc, char **argv)
+{
+	ctx_init("unit-parse");
+	if (argc < 2) {
+		fprintf(stderr, "usage: unit-parse LIST [NOTE]\n");
+		return 2;
+	}
+	/* line numbers recorded, so that they are compared too */
+	xmlLineNumbersDefault(1);
+	check_pieces();
+	check_odd_markup();
+	check_random();
+	check_pages(argv[1]);
+	if (argc > 2 && argv[2][0] != '\0')
+		printf("ok %d # skip %s\n", ++tap_n, argv[2]);
+	return tap_done();
+}

@@ -1,0 +1,550 @@
+/*
+ * flat.c - bctx's reader of flat records: the page and link records bctx
+ * assemble reads by the thousand, each an NDJSON line holding one object
+ * whose values are strings, numbers, true, false, null or arrays of them.
+ * Such a line is checked in one pass and its strings decoded in place in a
+ * second, no JSON tree built, nothing copied: the records' fields are the
+ * line's bytes.
+ *
+ * The common reader (ndjson.h) stays the judge of what is JSON.  A line
+ * read here is exactly one that json_loadb accepts as the same object: its
+ * UTF-8 is checked as ndjson.c checks it (utf8_valid), and anything this
+ * reader does not take for certain (an object within, arrays nested
+ * deeper than BCTX_FLAT_DEPTH, a repeated key or one written with an
+ * escape, a control byte in a string, \u0000, an escaped surrogate, a
+ * number out of range or not in JSON's grammar, text after the object,
+ * more than BCTX_FLAT_MAX keys, any other doubt) makes the line one for
+ * bctx_reader_json, which hands the line as read to the common reader: the
+ * record it makes, or its message with the file and line.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ctx.h"
+#include "bctx.h"
+
+void
+bctx_reader_open(struct bctx_reader *r, const char *path)
+{
+	memset(r, 0, sizeof *r);
+	ndj_reader_open(&r->file, path);	/* the common reader's opening */
+	r->fp = r->file.fp;
+	r->name = r->file.name;
+}
+
+void
+bctx_reader_close(struct bctx_reader *r)
+{
+	ndj_reader_close(&r->file);
+	free(r->line);
+	memset(r, 0, sizeof *r);
+}
+
+/* ---------------------------------------------------------------- scanner */
+
+/*
+ * A line is read in two passes: the first checks it and notes where each
+ * key and value starts, writing nothing (a line refused costs no copy);
+ * the second decodes the keys and strings of a line taken in place (a
+ * string decoded is never longer than written, so each stays within its
+ * own quotes, and ends with a NUL where its closing quote was or before).
+ */
+struct scan {
+	const char *p, *end;
+	char *w;		/* where decoded bytes go; NULL in the first pass */
+};
+
+static void
+skip_ws(struct scan *sc)
+{
+	while (sc->p < sc->end && (*sc->p == ' ' || *sc->p == '\t' ||
+	    *sc->p == '\r' || *sc->p == '\n'))
+		sc->p++;
+}
+
+#define ONES8 ((uint64_t)0x0101010101010101ULL)
+#define HIGH8 ((uint64_t)0x8080808080808080ULL)
+
+/* Whether any byte of x is zero (Hacker's Delight 6-1, exact for "any"). */
+static int
+has_zero(uint64_t x)
+{
+	return ((x - ONES8) & ~x & HIGH8) != 0;
+}
+
+/* The bytes at p (before end) a string holds as they are: no '"', no '\\',
+ * no control byte; eight at a time, then one by one. */
+static const char *
+plain_span(const char *p, const char *end)
+{
+	uint64_t x;
+
+	while (end - p >= 8) {
+		memcpy(&x, p, 8);
+		if (((x - ONES8 * 0x20) & ~x & HIGH8) != 0 ||
+		    has_zero(x ^ (ONES8 * '"')) || has_zero(x ^ (ONES8 * '\\')))
+			break;
+		p += 8;
+	}
+	while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
+		p++;
+	return p;
+}
+
+static int
+hex4(const char *p, uint32_t *cp)
+{
+	int i, d;
+
+	*cp = 0;
+	for (i = 0; i < 4; i++) {
+		if (p[i] >= '0' && p[i] <= '9')
+			d = p[i] - '0';
+		else if (p[i] >= 'a' && p[i] <= 'f')
+			d = p[i] - 'a' + 10;
+		else if (p[i] >= 'A' && p[i] <= 'F')
+			d = p[i] - 'A' + 10;
+		else
+			return -1;
+		*cp = *cp << 4 | (uint32_t)d;
+	}
+	return 0;
+}
+
+/* One escape after its '\\' at sc->p, decoded at sc->w (in the second
+ * pass); -1: not taken. */
+static int
+escape(struct scan *sc)
+{
+	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
+	const char *q;
+	uint32_t cp;
+	size_t n;
+	char u[4];
+
+	if (sc->p >= sc->end)
+		return -1;
+	if (*sc->p != '\0' && (q = strchr(from, *sc->p)) != NULL) {
+		if (sc->w)
+			*sc->w++ = to[q - from];
+		sc->p++;
+		return 0;
+	}
+	/* \u0000 and surrogates: jansson's reading, by the common reader */
+	if (*sc->p != 'u' || sc->end - sc->p < 5 || hex4(sc->p + 1, &cp) < 0 ||
+	    cp == 0 || (cp >= 0xD800 && cp <= 0xDFFF))
+		return -1;
+	if (sc->w) {	/* four bytes at most for the six of \uXXXX */
+		n = (size_t)utf8_encode(cp, u);
+		memcpy(sc->w, u, n);
+		sc->w += n;
+	}
+	sc->p += 5;
+	return 0;
+}
+
+/* Past the string at sc->p ('"'), decoded and NUL-terminated at sc->w
+ * in the second pass; -1 when not taken. */
+static int
+string(struct scan *sc)
+{
+	const char *q;
+
+	sc->p++;
+	for (;;) {
+		q = plain_span(sc->p, sc->end);
+		if (sc->w && sc->w != sc->p)	/* behind since an escape */
+			memmove(sc->w, sc->p, (size_t)(q - sc->p));
+		if (sc->w)
+			sc->w += q - sc->p;
+		sc->p = q;
+		if (q >= sc->end || (unsigned char)*q < 0x20)
+			return -1;
+		sc->p++;
+		if (*q == '"')
+			break;
+		if (escape(sc) < 0)
+			return -1;
+	}
+	if (sc->w)
+		*sc->w = '\0';
+	return 0;
+}
+
+/* A number in JSON's grammar that jansson reads without overflow. */
+static int
+number(struct scan *sc)
+{
+	const char *s = sc->p, *p = s;
+	char tmp[64];
+	int real = 0;
+
+	if (p < sc->end && *p == '-')
+		p++;
+	if (p < sc->end && *p == '0')
+		p++;
+	else if (p < sc->end && *p >= '1' && *p <= '9')
+		while (p < sc->end && *p >= '0' && *p <= '9')
+			p++;
+	else
+		return -1;
+	if (p < sc->end && *p == '.') {
+		real = 1;
+		if (++p >= sc->end || *p < '0' || *p > '9')
+			return -1;
+		while (p < sc->end && *p >= '0' && *p <= '9')
+			p++;
+	}
+	if (p < sc->end && (*p == 'e' || *p == 'E')) {
+		real = 1;
+		if (++p < sc->end && (*p == '+' || *p == '-'))
+			p++;
+		if (p >= sc->end || *p < '0' || *p > '9')
+			return -1;
+		while (p < sc->end && *p >= '0' && *p <= '9')
+			p++;
+	}
+	if ((size_t)(p - s) >= sizeof tmp)
+		return -1;
+	memcpy(tmp, s, (size_t)(p - s));
+	tmp[p - s] = '\0';
+	errno = 0;
+	if (real)
+		strtod(tmp, NULL);
+	else
+		strtoll(tmp, NULL, 10);
+	if (errno == ERANGE)
+		return -1;
+	sc->p = p;
+	return 0;
+}
+
+static int
+literal(struct scan *sc, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(sc->end - sc->p) < n || memcmp(sc->p, word, n) != 0)
+		return -1;
+	sc->p += n;
+	return 0;
+}
+
+static int value(struct scan *sc, struct bctx_field *f, int depth);
+
+/* After a member or an element: 1 at a ',' (passed), 0 at close (passed),
+ * -1 at anything else. */
+static int
+next_or_close(struct scan *sc, char close)
+{
+	skip_ws(sc);
+	if (sc->p < sc->end && *sc->p == ',') {
+		sc->p++;
+		skip_ws(sc);
+		return 1;
+	}
+	if (sc->p >= sc->end || *sc->p++ != close)
+		return -1;
+	return 0;
+}
+
+/* An array of strings, numbers, literals and arrays (no object: the
+ * common reader judges repeated keys at every depth). */
+static int
+array(struct scan *sc, int depth)
+{
+	struct bctx_field el;
+	int rc;
+
+	if (depth >= BCTX_FLAT_DEPTH)
+		return -1;
+	sc->p++;
+	skip_ws(sc);
+	if (sc->p < sc->end && *sc->p == ']') {
+		sc->p++;
+		return 0;
+	}
+	do {
+		if (value(sc, &el, depth + 1) < 0)
+			return -1;
+	} while ((rc = next_or_close(sc, ']')) > 0);
+	return rc;
+}
+
+/* The value at sc->p: its type into f, f->s at its first byte, f->len
+ * its length as written (first pass). */
+static int
+value(struct scan *sc, struct bctx_field *f, int depth)
+{
+	int rc;
+
+	f->s = sc->p;
+	if (sc->p >= sc->end)
+		return -1;
+	switch (*sc->p) {
+	case '[':
+		f->type = BCTX_F_ARRAY;
+		rc = array(sc, depth);
+		break;
+	case '{':
+		return -1;
+	case '"':
+		f->type = BCTX_F_STR;
+		rc = string(sc);
+		break;
+	case 't':
+		f->type = BCTX_F_TRUE;
+		rc = literal(sc, "true");
+		break;
+	case 'f':
+		f->type = BCTX_F_FALSE;
+		rc = literal(sc, "false");
+		break;
+	case 'n':
+		f->type = BCTX_F_NULL;
+		rc = literal(sc, "null");
+		break;
+	default:
+		f->type = BCTX_F_NUM;
+		rc = number(sc);
+	}
+	f->len = (size_t)(sc->p - f->s);
+	return rc;
+}
+
+/*
+ * Whether key f (its first byte at f->key, its closing quote before end)
+ * repeats a key before it; a key written with an escape counts as one
+ * (the common reader compares it decoded).  Sets f->klen as written.
+ */
+static int
+repeated(const struct bctx_flat *rec, struct bctx_field *f, const char *end)
+{
+	size_t i;
+
+	f->klen = (size_t)(end - f->key) - 2;
+	if (memchr(f->key + 1, '\\', f->klen))
+		return 1;
+	for (i = 0; rec->f + i < f; i++)
+		if (rec->f[i].klen == f->klen && memcmp(rec->f[i].key + 1,
+		    f->key + 1, f->klen) == 0)
+			return 1;
+	return 0;
+}
+
+/* The members of the object at sc->p, checked, their keys and values
+ * where they are written (first pass); -1 when not taken. */
+static int
+members(struct scan *sc, struct bctx_flat *rec)
+{
+	struct bctx_field *f;
+	int rc;
+
+	rec->n = 0;
+	skip_ws(sc);
+	if (sc->p >= sc->end || *sc->p++ != '{')
+		return -1;
+	skip_ws(sc);
+	if (sc->p < sc->end && *sc->p == '}') {
+		sc->p++;
+		return 0;
+	}
+	for (;;) {
+		if (rec->n == BCTX_FLAT_MAX || sc->p >= sc->end || *sc->p != '"')
+			return -1;
+		f = &rec->f[rec->n++];
+		f->key = sc->p;
+		if (string(sc) < 0 || repeated(rec, f, sc->p))
+			return -1;
+		skip_ws(sc);
+		if (sc->p >= sc->end || *sc->p++ != ':')
+			return -1;
+		skip_ws(sc);
+		if (value(sc, f, 0) < 0)
+			return -1;
+		if ((rc = next_or_close(sc, '}')) <= 0)
+			return rc;
+	}
+}
+
+/* The string written at raw (its '"') decoded in place: its length;
+ * it starts at raw + 1. */
+static size_t
+decode(char *raw, const char *end)
+{
+	struct scan sc;
+
+	sc.p = raw;
+	sc.end = end;
+	sc.w = raw + 1;
+	string(&sc);		/* checked in the first pass */
+	return (size_t)(sc.w - (raw + 1));
+}
+
+/* The object of the line [p, end) into rec, its strings decoded in place;
+ * -1 when not taken (the line untouched). */
+static int
+object(char *p, const char *end, struct bctx_flat *rec)
+{
+	struct scan sc;
+	struct bctx_field *f;
+	size_t i;
+	char *raw;
+
+	sc.p = p;
+	sc.end = end;
+	sc.w = NULL;
+	if (members(&sc, rec) < 0)
+		return -1;
+	skip_ws(&sc);
+	if (sc.p != end)
+		return -1;
+	/* the line is the reader's own: p + (x - p) is x, writable */
+	for (i = 0; i < rec->n; i++) {
+		f = &rec->f[i];
+		raw = p + (f->key - p);
+		f->klen = decode(raw, end);
+		f->key = raw + 1;
+		raw = p + (f->s - p);
+		if (f->type == BCTX_F_STR) {
+			f->len = decode(raw, end);
+			f->s = raw + 1;
+		} else if (f->type == BCTX_F_NUM || f->type == BCTX_F_ARRAY)
+			raw[f->len] = '\0';	/* on what follows: ws , or } */
+		else
+			f->s = NULL;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------- lines */
+
+int
+bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec)
+{
+	struct scan sc;
+	ssize_t got;
+	size_t len, bad;
+	int e;
+
+	for (;;) {
+		errno = 0;
+		got = getdelim(&r->line, &r->cap, '\n', r->fp);
+		if (got < 0) {
+			if (errno == ENOMEM)
+				die("%s: out of memory reading a line", r->name);
+			if (!ferror(r->fp))
+				return BCTX_READ_END;
+			e = errno;
+			ndj_set_where(r->name, r->lineno + 1);
+			ndj_die("read error: %s", strerror(e));
+		}
+		r->lineno++;
+		r->len = (size_t)got;
+		ndj_set_where(r->name, r->lineno);
+		len = r->len;
+		if (len > 0 && r->line[len - 1] == '\n')
+			len--;
+		if (len > 0 && r->line[len - 1] == '\r')
+			len--;
+		if (memchr(r->line, '\0', len) || !utf8_valid(r->line, len, &bad))
+			return BCTX_READ_JSON;
+		sc.p = r->line;
+		sc.end = r->line + len;
+		skip_ws(&sc);
+		if (sc.p == sc.end)	/* a blank line */
+			continue;
+		return object(r->line, r->line + len, rec) == 0 ?
+		    BCTX_READ_FLAT : BCTX_READ_JSON;
+	}
+}
+
+json_t *
+bctx_reader_json(struct bctx_reader *r)
+{
+	struct ndj_reader nr;
+	FILE *fp;
+	json_t *v;
+
+	fp = fmemopen(r->line, r->len, "r");
+	if (fp == NULL)
+		die_errno("%s:%lu", r->name, r->lineno);
+	ndj_reader_init(&nr, fp, r->name);
+	nr.line = r->lineno - 1;
+	nr.cap = r->len + 1;		/* room for the line at once */
+	nr.buf = xmalloc(nr.cap);
+	v = ndj_next(&nr);
+	ndj_reader_close(&nr);
+	fclose(fp);
+	if (v == NULL)
+		die("%s:%lu: no record on the line", r->name, r->lineno);
+	return v;
+}
+
+const struct bctx_field *
+bctx_flat_get(const struct bctx_flat *rec, const char *key)
+{
+	size_t i, n = strlen(key);
+
+	for (i = 0; i < rec->n; i++)
+		if (rec->f[i].klen == n && memcmp(rec->f[i].key, key, n) == 0)
+			return &rec->f[i];
+	return NULL;
+}
+
+json_t *
+bctx_flat_value(const struct bctx_field *f)
+{
+	if (f == NULL)
+		return json_null();
+	switch (f->type) {
+	case BCTX_F_STR:
+		return json_stringn_nocheck(f->s, f->len);
+	case BCTX_F_NUM:	/* as jansson's lexer reads it */
+		if (strpbrk(f->s, ".eE"))
+			return json_real(strtod(f->s, NULL));
+		return json_integer(strtoll(f->s, NULL, 10));
+	case BCTX_F_ARRAY:	/* checked: jansson reads it */
+		return json_loadb(f->s, f->len, JSON_DECODE_ANY, NULL);
+	case BCTX_F_TRUE:
+		return json_true();
+	case BCTX_F_FALSE:
+		return json_false();
+	case BCTX_F_NULL:
+		break;
+	}
+	return json_null();
+}
+
+json_t *
+bctx_flat_object(const struct bctx_flat *rec)
+{
+	json_t *o = json_object(), *v;
+	size_t i;
+
+	for (i = 0; i < rec->n; i++) {
+		/* the first pass checked the value as jansson reads it */
+		if ((v = bctx_flat_value(&rec->f[i])) == NULL)
+			ndj_die("%s: a value jansson does not read", rec->f[i].key);
+		json_object_setn_new_nocheck(o, rec->f[i].key, rec->f[i].klen, v);
+	}
+	return o;
+}
+
+int
+bctx_flat_str_opt(const struct bctx_flat *rec, const char *key,
+    const char **s)
+{
+	const struct bctx_field *f = bctx_flat_get(rec, key);
+
+	*s = NULL;
+	if (f == NULL || f->type == BCTX_F_NULL)
+		return 0;
+	if (f->type != BCTX_F_STR)
+		return -1;
+	*s = f->s;
+	return 0;
+}

@@ -1,0 +1,264 @@
+/*
+ * parse.c - the page parsed by libxml2's HTML parser (parse.h).
+ *
+ * The text of <script> and <style> elements is near half of a modern
+ * page's bytes, and libxml2 (htmlParseScript, 2.9.14) reads it one
+ * character at a time: decode the character, test it, copy it into a
+ * 1000-byte buffer handed to the cdataBlock callback when full.  Here that
+ * callback, after taking the full buffer as libxml2 would, reads on itself
+ * through the plain text that follows, hands it over in the same 1000-byte
+ * blocks libxml2 would have made, and leaves the input where libxml2
+ * would have stopped: at the end tag (a "</" followed by the element's
+ * name, in any case), or at the end of the page.  Anything it does not
+ * read the same way - a control character, a noncharacter, bytes that are
+ * not UTF-8, a text node near libxml2's 10 MB limit - it leaves to libxml2
+ * at the last block boundary before it, where libxml2's own buffer is
+ * empty too, so the calls the tree is built from are the same calls, with
+ * the same bytes, and the tree the same tree.
+ *
+ * The callback relies on where libxml2 2.9.14 calls it from: inside
+ * htmlParseScript's loop, the input on the last character copied (which
+ * the loop steps over when the callback returns, counting its line and
+ * column).  It is installed only for that version of the library; with any
+ * other, libxml2 parses unaided.
+ *
+ * The startElement callback, SAX2's own first, adds each element made to
+ * the caller's tag set (dom.h), so that the elements readability.c looks
+ * for first are found without walking the tree after the parse.
+ */
+#include <limits.h>
+#include <string.h>
+#include <libxml/SAX2.h>
+#include <libxml/parserInternals.h>
+#include <libxml/xmlversion.h>
+#include "dom.h"
+#include "parse.h"
+
+/* libxml2's HTML_PARSER_BIG_BUFFER_SIZE: htmlParseScript's block size */
+#define SCRIPT_BLOCK 1000
+/* Stay this far under libxml2's text node limit (XML_MAX_TEXT_LENGTH). */
+#define TEXT_LIMIT (XML_MAX_TEXT_LENGTH - 4 * SCRIPT_BLOCK)
+
+/* Where the fast reading of one element's text stands. */
+struct scan {
+	const unsigned char *at;	/* the next byte */
+	const unsigned char *end;	/* the end of the input */
+	int line, col;			/* libxml2's count at at */
+};
+
+/* 1 when [p, end) starts with "</" and name, ASCII letters in any case. */
+static int
+end_tag_at(const unsigned char *p, const unsigned char *end, const char *name,
+    size_t nlen)
+{
+	size_t i;
+
+	if (p[0] != '<' || (size_t)(end - p) < nlen + 2 || p[1] != '/')
+		return 0;
+	for (i = 0; i < nlen; i++) {
+		unsigned char a = p[2 + i], b = (unsigned char)name[i];
+		if (a >= 'A' && a <= 'Z')
+			a = (unsigned char)(a - 'A' + 'a');
+		if (b >= 'A' && b <= 'Z')
+			b = (unsigned char)(b - 'A' + 'a');
+		if (a != b)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * The length of the character at p when libxml2 copies it unchanged (tab,
+ * line feed, carriage return, U+0020 and up in well-formed UTF-8, but not
+ * U+FFFE or U+FFFF), else 0.
+ */
+static int
+plain_char(const unsigned char *p, const unsigned char *end)
+{
+	size_t room = (size_t)(end - p);
+	unsigned char c = p[0];
+
+	if (c >= 0x20 && c < 0x80)
+		return 1;
+	if (c == '\t' || c == '\n' || c == '\r')
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		return room >= 2 && (p[1] & 0xC0) == 0x80 ? 2 : 0;
+	if (c >= 0xE0 && c <= 0xEF) {
+		if (room < 3 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80)
+			return 0;
+		if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] > 0x9F))
+			return 0;
+		if (c == 0xEF && p[1] == 0xBF && p[2] >= 0xBE)
+			return 0;
+		return 3;
+	}
+	if (c >= 0xF0 && c <= 0xF4) {
+		if (room < 4 || (p[1] & 0xC0) != 0x80 || (p[2] & 0xC0) != 0x80 ||
+		    (p[3] & 0xC0) != 0x80)
+			return 0;
+		if ((c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] > 0x8F))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+/* Hand the block [from, to) to libxml2's SAX2 callback, as htmlParseScript does. */
+static void
+hand_over(htmlParserCtxtPtr ctxt, const unsigned char *from,
+    const unsigned char *to)
+{
+	if (to > from)
+		xmlSAX2CDataBlock(ctxt, from, (int)(to - from));
+}
+
+/*
+ * Read the element's text from s->at, handing each full block to libxml2's
+ * SAX2 callback, to the end tag or the end of the input (the rest handed
+ * over too; 1 returned), or to the last block boundary before a character
+ * left to libxml2 or past budget bytes (0 returned).  s->at, line and col
+ * end where it stopped.
+ */
+static int
+read_text(htmlParserCtxtPtr ctxt, struct scan *s, const char *name, size_t budget)
+{
+	const unsigned char *start = s->at, *p = s->at, *block = s->at, *lim;
+	size_t nlen = strlen(name);
+	int line = s->line, col = s->col, k;
+
+	for (;;) {
+		/* the common run: printable ASCII but '<', to the block's end */
+		lim = s->end - block > SCRIPT_BLOCK ? block + SCRIPT_BLOCK : s->end;
+		while (p < lim && *p >= 0x20 && *p < 0x80 && *p != '<') {
+			p++;
+			col++;
+		}
+		if (p - block < SCRIPT_BLOCK) {
+			if (p == s->end || end_tag_at(p, s->end, name, nlen)) {
+				hand_over(ctxt, block, p);
+				s->at = p;
+				s->line = line;
+				s->col = col;
+				return 1;
+			}
+			if ((k = plain_char(p, s->end)) == 0)
+				return 0;
+			if (*p == '\n') {
+				line++;
+				col = 1;
+			} else
+				col++;
+			p += k;
+		}
+		if (p - block >= SCRIPT_BLOCK) {
+			hand_over(ctxt, block, p);
+			block = s->at = p;
+			s->line = line;
+			s->col = col;
+			if (ctxt->instate == XML_PARSER_EOF || ctxt->disableSAX ||
+			    (size_t)(p - start) >= budget)
+				return 0;
+		}
+	}
+}
+
+/*
+ * The cdataBlock callback: the block libxml2 filled, then the plain text
+ * after it, as above.  The input is left one byte before where the reading
+ * stopped, with line and column one step back, for libxml2's step over
+ * "the last character copied" to land there.
+ */
+static void
+script_block(void *ctx, const xmlChar *v, int len)
+{
+	htmlParserCtxtPtr ctxt = ctx;
+	xmlParserInputPtr in = ctxt->input;
+	struct scan s;
+	size_t budget;
+
+	xmlSAX2CDataBlock(ctx, v, len);
+	/* a block of the loop (the last one, under SCRIPT_BLOCK, is not) */
+	if (in == NULL || in->cur == NULL || in->end == NULL || len < SCRIPT_BLOCK ||
+	    in->cur >= in->end || *in->cur >= 0x80 || v[len - 1] != *in->cur ||
+	    ctxt->token != 0 || ctxt->instate == XML_PARSER_EOF ||
+	    ctxt->disableSAX || ctxt->name == NULL ||
+	    (strcmp((const char *)ctxt->name, "script") != 0 &&
+	    strcmp((const char *)ctxt->name, "style") != 0) ||
+	    ctxt->nodelen < 0 || ctxt->nodelen >= TEXT_LIMIT)
+		return;
+	budget = (size_t)(TEXT_LIMIT - ctxt->nodelen);
+	/* the last character copied, which libxml2 has yet to step over */
+	s.line = in->line;
+	s.col = in->col;
+	if (*in->cur == '\n') {
+		s.line++;
+		s.col = 1;
+	} else
+		s.col++;
+	s.at = in->cur + 1;
+	s.end = in->end;
+	(void)read_text(ctxt, &s, (const char *)ctxt->name, budget);
+	if (s.at == in->cur + 1)
+		return;
+	in->cur = s.at - 1;
+	if (*in->cur == '\n') {
+		in->line = s.line - 1;
+		in->col = s.col;
+	} else {
+		in->line = s.line;
+		in->col = s.col - 1;
+	}
+}
+
+/* The startElement callback: SAX2's, then the new element to the tag set. */
+static void
+start_element(void *ctx, const xmlChar *name, const xmlChar **atts)
+{
+	htmlParserCtxtPtr ctxt = ctx;
+	xmlNodePtr before = ctxt->node;
+
+	xmlSAX2StartElement(ctx, name, atts);
+	if (ctxt->node != NULL && ctxt->node != before)
+		bread_tagset_add(ctxt->_private, ctxt->node);
+}
+
+htmlDocPtr
+bread_parse(const char *utf8, size_t len, struct bread_tagset *ts)
+{
+	htmlParserCtxtPtr ctxt;
+	htmlDocPtr doc;
+
+	if (len > (size_t)INT_MAX)
+		len = INT_MAX;
+	ctxt = htmlCreateMemoryParserCtxt(utf8, (int)len);
+	if (ctxt == NULL)
+		return NULL;
+	htmlCtxtUseOptions(ctxt, BREAD_PARSE_OPTIONS);
+	ctxt->loadsubset |= XML_SKIP_IDS;
+	/*
+	 * Declaring the input UTF-8 parses it without a conversion pass:
+	 * htmlReadMemory(..., "UTF-8", ...) would copy every byte through
+	 * libxml2's UTF-8 encoder for the same tree.
+	 */
+	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
+	if (strcmp(xmlParserVersion, "20914") == 0 && ctxt->sax != NULL &&
+	    ctxt->sax->cdataBlock == xmlSAX2CDataBlock)
+		ctxt->sax->cdataBlock = script_block;
+	if (ts != NULL && ctxt->sax != NULL &&
+	    ctxt->sax->startElement == xmlSAX2StartElement) {
+		ctxt->_private = ts;
+		ctxt->sax->startElement = start_element;
+	}
+	htmlParseDocument(ctxt);
+	doc = ctxt->myDoc;
+	ctxt->myDoc = NULL;
+	if (ts != NULL && ctxt->_private != ts) {
+		/* libxml2's callback was not SAX2's: find them by a walk */
+		bread_tagset_free(ts);
+		bread_tagset_init(ts, doc ? xmlDocGetRootElement(doc) : NULL, ts->tags);
+	} else if (ts != NULL)
+		ts->root = doc ? xmlDocGetRootElement(doc) : NULL;
+	htmlFreeParserCtxt(ctxt);
+	return doc;
+}
