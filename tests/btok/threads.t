@@ -1,7 +1,9 @@
 #!/bin/sh
 # threads.t - btok's encoder from two threads at once (unit-threads.c): one
 # encoder per thread over a shared tokenizer, the same or another, gives the
-# counts and ids of one thread alone, for every tokenizer of the manifest.
+# counts and ids of one thread alone, for every tokenizer of the manifest;
+# and an encoder whose cache of long pieces filled and started again gives
+# the ids of a new one.
 . "${0%/*}/../lib/tap.sh"
 sh "$TOP/tools/btok/deps.sh" >&2
 unit=$CTXBENCH_BUILD/tests/btok/unit-threads

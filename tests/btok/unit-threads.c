@@ -7,6 +7,10 @@
  * of tests/btok/corpus, all of them joined, and generated pieces long
  * enough for each merge strategy of encode.c (a word of 70,000 letters
  * takes the bucket queue and is over the scratch the encoder keeps).
+ * Then, for each tokenizer, one encoder encodes a text of distinct words
+ * too long for the word cache, more than the cache of long pieces holds (it
+ * starts again empty when full), then the text's end again: the ids must be
+ * those of a new encoder.
  *
  * usage: unit-threads SHAREDIR TOKDIR CACHEDIR CORPUSDIR
  * (SHAREDIR holds btok's manifest; TOKDIR the tokenizer files.)
@@ -201,6 +205,41 @@ encode_all(void *v)
 	return NULL;
 }
 
+/*
+ * Distinct words of 30 to 60 letters, 1.8 MB of them: each takes the long-
+ * piece cache of encode.c about three times its bytes (its bytes and an id
+ * per two letters or so), so the cache (4 MiB) fills and starts again while
+ * an encoder encodes them all.  Its last tenth, encoded again by that
+ * encoder, which holds some of its words then, must give the ids a new
+ * encoder gives.
+ */
+static void
+refill(size_t k, const struct text *t)
+{
+	struct btok_enc *e = btok_enc_new(&toks[k]), *fresh = btok_enc_new(&toks[k]);
+	struct btok_ids a, b;
+	const char *tail = memchr(t->s + t->n / 10 * 9, ' ', t->n / 10);
+	size_t n;
+
+	memset(&a, 0, sizeof a);
+	memset(&b, 0, sizeof b);
+	if (!tail)
+		die("%s: no space in its last tenth", t->name);
+	n = (size_t)(t->s + t->n - tail);
+	btok_encode(e, t->s, t->n, 1, &a);
+	a.n = 0;
+	btok_encode(e, tail, n, 1, &a);
+	btok_encode(fresh, tail, n, 1, &b);
+	TAP_OK(a.n > n / 60 && a.n == b.n && memcmp(a.v, b.v, a.n * sizeof *a.v) == 0,
+	    "%s: the last tenth of %s, encoded again after the whole, its long "
+	    "pieces cached since the cache filled: the %zu ids of a new encoder",
+	    names[k], t->name, b.n);
+	btok_ids_free(&a);
+	btok_ids_free(&b);
+	btok_enc_free(e);
+	btok_enc_free(fresh);
+}
+
 /* Tokenizers ka and kb (maybe the same) in two threads at once. */
 static void
 two_threads(size_t ka, size_t kb)
@@ -256,6 +295,9 @@ main(int argc, char **argv)
 	/* Different tokenizers. */
 	for (size_t k = 0; k < ntok; k++)
 		two_threads(k, (k + 1) % ntok);
+	add_words("distinct words of 30 to 60 letters", 40000, 30, 60);
+	for (size_t k = 0; k < ntok; k++)
+		refill(k, &texts[ntext - 1]);
 	for (size_t k = 0; k < ntok; k++) {
 		for (size_t i = 0; i < ntext; i++)
 			for (int sp = 0; sp < 2; sp++)

@@ -206,7 +206,8 @@ uint32_t btok_nranks(const struct btok_hdr *h, const struct btok_merge *mtab);
 
 /*
  * A new encoder for t, which must stay attached until btok_enc_free.  It
- * holds caches of about 3 MB and scratch that grows with the longest piece
+ * holds caches of at most 14 MB (their pages taken as they are first used:
+ * a few for a short text) and scratch that grows with the longest piece
  * encoded (scratch above 64 Ki symbols is given back after each call).  One
  * encoder serves one caller at a time; threads each make their own, for the
  * same tokenizer or different ones.  Allocation failure dies (xmalloc).

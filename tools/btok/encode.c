@@ -59,14 +59,15 @@ struct work {
 #define WORK_KEEP ((size_t)1 << 16)
 
 /*
- * Small direct-mapped caches in front of the big hash tables, whose probes
- * miss the processor caches: pairs of ids -> (rank, id), characters -> id,
- * and short pieces -> their ids.  A pair's result depends only on the two
- * ids (their bytes are fixed), a piece's only on its bytes.
+ * Small caches in front of the big hash tables, whose probes miss the
+ * processor caches: pairs of ids -> (rank, id), characters -> id (both
+ * direct-mapped), and short pieces -> their ids (the word cache: sets of
+ * two slots, the newer first).  A pair's result depends only on the two ids
+ * (their bytes are fixed), a piece's only on its bytes.
  */
 #define PC_BITS 16
 #define CC_BITS 12
-#define WC_BITS 15
+#define WC_BITS 17
 /* Aligned to its size, so that an entry never straddles two cache lines
    (a lookup that misses would miss twice). */
 struct pc_ent { _Alignas(16) uint64_t key; uint32_t rank, id; };
@@ -78,6 +79,23 @@ struct wc_ent {
 	uint32_t ids[6];
 };
 
+/*
+ * The pieces the word cache cannot hold (longer than its bytes, or more
+ * ids than it keeps; runs of scripts written without spaces, words of
+ * scripts whose characters are several tokens), up to LC_MAX bytes: a
+ * direct-mapped table of slots, each naming its piece's ids and bytes in an
+ * arena, which starts again empty (every slot cleared) when it is full.
+ */
+#define LC_BITS 16
+#define LC_MAX 4096
+#define LC_ARENA ((uint32_t)1 << 20)	/* 32-bit words: 4 MiB */
+struct lc_ent { uint64_t h; uint32_t off; uint16_t len, nids; };	/* len 0: empty */
+struct lcache {
+	struct lc_ent slot[1u << LC_BITS];
+	uint32_t *arena;	/* at off: the ids, then the piece's bytes */
+	uint32_t used;		/* words of the arena in use */
+};
+
 struct btok_enc {
 	const struct btok *t;
 	struct work w;
@@ -87,13 +105,36 @@ struct btok_enc {
 	struct pc_ent pc[1u << PC_BITS];
 	struct cc_ent cc[1u << CC_BITS];
 	struct wc_ent wc[1u << WC_BITS];	/* len 0: empty */
+	struct lcache lc;
 };
+
+/*
+ * Ask for huge pages in the block p[0..len) (where the kernel gives them on
+ * request): the symbols of a long piece are written once, front to back,
+ * and the caches of an encoder are first written across a whole text; a
+ * fault per 4 KiB page would cost more than the writing.
+ */
+static void
+advise_huge(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20;
+	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+	uintptr_t b = ((uintptr_t)p + len) & ~(huge - 1);
+
+	if (b > a)
+		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
+#else
+	(void)p, (void)len;
+#endif
+}
 
 struct btok_enc *
 btok_enc_new(const struct btok *t)
 {
 	struct btok_enc *e = xcalloc(1, sizeof *e);
 
+	advise_huge(e, sizeof *e);
 	e->t = t;
 	return e;
 }
@@ -139,6 +180,7 @@ btok_enc_free(struct btok_enc *e)
 	if (!e)
 		return;
 	work_free(&e->w);
+	free(e->lc.arena);
 	free(e);
 }
 
@@ -219,26 +261,6 @@ hpop(struct work *w)
 		i = m;
 	}
 	return top;
-}
-
-/*
- * Ask for huge pages in the block p[0..len) (where the kernel gives them on
- * request): the symbols of a long piece are written once, front to back,
- * and a fault per 4 KiB page would cost more than the writing.
- */
-static void
-advise_huge(void *p, size_t len)
-{
-#ifdef MADV_HUGEPAGE
-	const uintptr_t huge = (uintptr_t)2 << 20;
-	uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
-	uintptr_t b = ((uintptr_t)p + len) & ~(huge - 1);
-
-	if (b > a)
-		(void)madvise((void *)a, b - a, MADV_HUGEPAGE);
-#else
-	(void)p, (void)len;
-#endif
 }
 
 /* Room for n symbols in w (which holds none): one block for a long piece,
@@ -638,11 +660,13 @@ symbols_chars(struct btok_enc *e, const char *p, size_t n)
 		sym_add(&e->w, h->unk_id, u.start, u.len);
 }
 
-/* Remember the ids of piece p[0..n) in its word-cache slot c. */
+/* Remember the ids of piece p[0..n) in its word-cache set c, whose older
+   slot it takes as the newer moves there. */
 static void
 wc_store(struct wc_ent *c, uint64_t hv, const char *p, size_t n,
     const uint32_t *ids, unsigned nids)
 {
+	c[1] = c[0];
 	c->h = hv;
 	c->len = (uint8_t)n;
 	memcpy(c->bytes, p, n);
@@ -650,7 +674,54 @@ wc_store(struct wc_ent *c, uint64_t hv, const char *p, size_t n,
 	memcpy(c->ids, ids, nids * sizeof *ids);
 }
 
-/* Emit the merged symbols; cache them in slot c (if any) when they fit. */
+/* The ids of piece p[0..n) (hash hv) from the long-piece cache, appended
+   to out; 0 when it does not hold them. */
+static int
+lc_get(const struct lcache *lc, uint64_t hv, const char *p, size_t n,
+    struct btok_ids *out)
+{
+	const struct lc_ent *c = &lc->slot[hv & ((1u << LC_BITS) - 1)];
+	const uint32_t *ids;
+
+	if (c->h != hv || c->len != n)
+		return 0;
+	ids = lc->arena + c->off;
+	if (memcmp(ids + c->nids, p, n) != 0)
+		return 0;
+	for (unsigned i = 0; i < c->nids; i++)
+		ids_push(out, ids[i]);
+	return 1;
+}
+
+/* Remember the merged symbols of w as the ids of piece p[0..n) (hash hv,
+   n <= LC_MAX, nids <= n) in the long-piece cache. */
+static void
+lc_put(struct lcache *lc, const struct work *w, uint64_t hv, const char *p,
+    size_t n, unsigned nids)
+{
+	struct lc_ent *c = &lc->slot[hv & ((1u << LC_BITS) - 1)];
+	uint32_t need = nids + (uint32_t)(n + 3) / 4, k = 0;
+
+	assert(n > 0 && n <= LC_MAX && nids <= n);
+	if (!lc->arena)
+		lc->arena = xreallocarray(NULL, LC_ARENA, sizeof *lc->arena);
+	if (LC_ARENA - lc->used < need) {
+		memset(lc->slot, 0, sizeof lc->slot);
+		lc->used = 0;
+	}
+	c->h = hv;
+	c->off = lc->used;
+	c->len = (uint16_t)n;
+	c->nids = (uint16_t)nids;
+	for (int32_t i = 0; i >= 0 && (size_t)i < w->ns; i = w->s[i].next)
+		lc->arena[c->off + k++] = w->s[i].id;
+	memcpy(lc->arena + c->off + nids, p, n);
+	lc->used += need;
+}
+
+/* Emit the merged symbols; cache them in word-cache set c (if any) when
+   they fit, else in the long-piece cache when the piece is short enough
+   (hv: its hash then). */
 static void
 emit_symbols(struct btok_enc *e, struct wc_ent *c, uint64_t hv, const char *p,
     size_t n, struct btok_ids *out)
@@ -667,10 +738,12 @@ emit_symbols(struct btok_enc *e, struct wc_ent *c, uint64_t hv, const char *p,
 	}
 	if (c && k <= 6)
 		wc_store(c, hv, p, n, first, k);
+	else if (n <= LC_MAX && k <= n)
+		lc_put(&e->lc, w, hv, p, n, k);
 }
 
 /* The model on one piece (bytes as the vocabulary holds them); hv is
-   btok_hash of the piece when it fits the word cache. */
+   btok_hash of the piece when it is at most LC_MAX bytes. */
 static void
 model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
     struct btok_ids *out)
@@ -689,13 +762,17 @@ model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 	/* The cache first: one memory access, where a vocabulary hit costs
 	   three (hash slot, token span, token bytes). */
 	if (n <= sizeof c->bytes) {
-		c = &e->wc[hv & ((1u << WC_BITS) - 1)];
-		if (c->h == hv && c->len == n && memcmp(c->bytes, p, n) == 0) {
-			for (unsigned i = 0; i < c->nids; i++)
-				ids_push(out, c->ids[i]);
+		c = &e->wc[hv & ((1u << WC_BITS) - 2)];
+		for (int k = 0; k < 2; k++) {
+			if (c[k].h != hv || c[k].len != n || memcmp(c[k].bytes, p, n) != 0)
+				continue;
+			for (unsigned i = 0; i < c[k].nids; i++)
+				ids_push(out, c[k].ids[i]);
 			return;
 		}
 	}
+	if (n <= LC_MAX && lc_get(&e->lc, hv, p, n, out))
+		return;
 	/* tiktoken and ignore_merges: a piece of the vocabulary is one token. */
 	if ((h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) &&
 	    (id = btok_vtab_find(e->t, p, n)) != BTOK_NONE) {
@@ -747,7 +824,7 @@ batch_flush(struct pctx *c)
 }
 
 /*
- * A piece from the pre-tokeniser joins the batch, and its word-cache slot is
+ * A piece from the pre-tokeniser joins the batch, and its word-cache set is
  * fetched: the slots of a batch, which mostly miss the processor caches, are
  * then read together instead of one after another.  The pieces point into
  * the segment, so pretok_model flushes the batch before it returns.
@@ -763,7 +840,11 @@ on_piece(const char *p, size_t n, void *vc)
 	b->h = 0;
 	if (n <= sizeof c->e->wc[0].bytes) {
 		b->h = btok_hash(p, n);
-		__builtin_prefetch(&c->e->wc[b->h & ((1u << WC_BITS) - 1)]);
+		__builtin_prefetch(&c->e->wc[b->h & ((1u << WC_BITS) - 2)]);
+		__builtin_prefetch(&c->e->wc[(b->h & ((1u << WC_BITS) - 2)) + 1]);
+	} else if (n <= LC_MAX) {
+		b->h = btok_hash(p, n);
+		__builtin_prefetch(&c->e->lc.slot[b->h & ((1u << LC_BITS) - 1)]);
 	}
 	if (c->nbatch == BATCH)
 		batch_flush(c);

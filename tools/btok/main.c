@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -265,6 +266,24 @@ load_all(struct run *r, const struct opts *o, const struct btok_manifest_entry *
 	}
 }
 
+/*
+ * Keep the memory freed after an input for the next one: each input's text
+ * and its normalised copy are allocated anew, and pages the kernel gives
+ * again cost more than the encoding that writes them.  glibc serves blocks
+ * above M_MMAP_THRESHOLD with mmap(2), unmapped when freed, and gives the
+ * top of the heap back above M_TRIM_THRESHOLD; inputs over 32 MB still
+ * come and go with mmap(2).  Set once the encoders are made, whose caches
+ * mmap(2) gives zeroed, where calloc would clear the top of the heap.
+ */
+static void
+malloc_keep(void)
+{
+#if defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+	(void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	(void)mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -303,6 +322,7 @@ main(int argc, char *argv[])
 		for (size_t i = 0; i < nm; i++)
 			add_name(&r, m[i].name);
 	load_all(&r, &o, m, nm, &p);
+	malloc_keep();
 	ndj_output_open(o.output);
 	r.records_only = o.output != NULL;
 	btok_run_inputs(&r, argc - optind, argv + optind, o.raw);

@@ -111,19 +111,36 @@ nfc_safe(uint32_t cp)
 	    p->comb_index == UINT16_MAX;
 }
 
+/* Code points of a run composed in a buffer on the stack. */
+#define NFC_STACK 64
+
 /* Append NFC of s[a..b): a run that is a safe starter and what follows it
-   up to the next safe starter. */
+   up to the next safe starter.  The steps of utf8proc_map (decompose, then
+   reencode, which composes), in a buffer on the stack when the run's
+   decomposition fits. */
 static void
 nfc_run(struct buf *o, const char *s, size_t a, size_t b, size_t first)
 {
+	const utf8proc_option_t opt = UTF8PROC_STABLE | UTF8PROC_COMPOSE;
+	utf8proc_int32_t cps[NFC_STACK];
 	utf8proc_uint8_t *out = NULL;
 	utf8proc_ssize_t r;
+
 	if (b - a == first) {
 		buf_add(o, s + a, first);
 		return;
 	}
+	r = utf8proc_decompose((const utf8proc_uint8_t *)s + a,
+	    (utf8proc_ssize_t)(b - a), cps, NFC_STACK, opt);
+	if (r >= 0 && r <= NFC_STACK) {
+		r = utf8proc_reencode(cps, r, opt);
+		if (r >= 0) {
+			buf_add(o, cps, (size_t)r);
+			return;
+		}
+	}
 	r = utf8proc_map((const utf8proc_uint8_t *)s + a, (utf8proc_ssize_t)(b - a), &out,
-	    UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+	    opt);
 	if (r < 0)
 		die("utf8proc: %s", utf8proc_errmsg(r));
 	buf_add(o, out, (size_t)r);
