@@ -37,16 +37,16 @@ n=$(wc -l <"$W/list" | tr -d ' ')
 # the reference's half a minute; on a shared machine a single short run
 # measures whatever the neighbours did in that second, and the two runs
 # around the reference see the load the reference saw.  Both runs count.
-set --
-r=0
-while [ "$r" -lt "$ROUNDS" ]; do
-	while IFS= read -r f; do set -- "$@" "$f"; done <"$W/list"
-	r=$((r + 1))
-done
-# CPU time of the bread process: its rusage as a child of a small Python
-run_bread() {	# output timefile pages...
+# A run's CPU time is the bread process's rusage, as a child of a small
+# Python.
+run_bread() {	# output timefile
 	_o=$1 _t=$2
-	shift 2
+	set --
+	_r=0
+	while [ "$_r" -lt "$ROUNDS" ]; do
+		while IFS= read -r f; do set -- "$@" "$f"; done <"$W/list"
+		_r=$((_r + 1))
+	done
 	$PY -c 'import resource, subprocess, sys
 rc = subprocess.call(sys.argv[2:], stdout=open(sys.argv[1], "wb"))
 u = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -54,7 +54,7 @@ print("%.3f %.3f" % (u.ru_utime, u.ru_stime))
 sys.exit(rc)' "$_o" "$BREAD" --json "$@" >"$_t"
 }
 t0=$(date +%s%N)
-run_bread "$W/bread.all" "$W/bread.time" "$@"
+run_bread "$W/bread.all" "$W/bread.time"
 t1=$(date +%s%N)
 head -n "$n" "$W/bread.all" >"$W/bread.ndjson"
 
@@ -66,14 +66,8 @@ BREAD_BENCH_NODE=$NODE_DIR BREAD_BENCH_ROUNDS=$ROUNDS \
 ref_ms=$(sed -n 's/^ms=\([0-9]*\).*/\1/p' "$W/ref.err")
 ref_cpu=$(sed -n 's/.* cpu_ms=\([0-9]*\).*/\1/p' "$W/ref.err")
 
-set --
-r=0
-while [ "$r" -lt "$ROUNDS" ]; do
-	while IFS= read -r f; do set -- "$@" "$f"; done <"$W/list"
-	r=$((r + 1))
-done
 t2=$(date +%s%N)
-run_bread "$W/bread2.all" "$W/bread2.time" "$@"
+run_bread "$W/bread2.all" "$W/bread2.time"
 t3=$(date +%s%N)
 cmp -s "$W/bread.all" "$W/bread2.all" || {
 	echo "bench: bread's two runs differ" >&2
