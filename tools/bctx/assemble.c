@@ -340,28 +340,27 @@ index_page_flat(struct asm_state *st, const struct bctx_flat *rec)
 	return 0;
 }
 
+static int
+page_flat(const struct bctx_flat *rec, void *st)
+{
+	return index_page_flat(st, rec);
+}
+
+static void
+page_json(json_t *rec, void *st)
+{
+	index_page_json(st, rec);
+}
+
 /* Every record of the page files (none: standard input). */
 static void
 read_pages(struct asm_state *st, int nfiles, char *const files[])
 {
-	struct bctx_reader r;
-	struct bctx_flat rec;
-	json_t *v;
-	int i, k;
+	int i;
 
-	for (i = 0; i < (nfiles > 0 ? nfiles : 1); i++) {
-		bctx_reader_open(&r, nfiles > 0 ? files[i] : NULL);
-		while ((k = bctx_reader_next(&r, &rec)) != BCTX_READ_END) {
-			if (k == BCTX_READ_FLAT && index_page_flat(st, &rec) == 0)
-				continue;
-			/* a record with a word to say about, or no flat one */
-			v = k == BCTX_READ_FLAT ? bctx_flat_object(&rec) :
-			    bctx_reader_json(&r);
-			index_page_json(st, v);
-			json_decref(v);
-		}
-		bctx_reader_close(&r);
-	}
+	for (i = 0; i < (nfiles > 0 ? nfiles : 1); i++)
+		bctx_reader_each(nfiles > 0 ? files[i] : NULL, page_flat,
+		    page_json, st);
 }
 
 static const struct page *

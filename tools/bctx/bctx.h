@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include <jansson.h>
 #include "buf.h"
 #include "err.h"
@@ -120,20 +121,28 @@ struct bctx_flat {
 	size_t n;
 };
 struct bctx_reader {
-	struct ndj_reader file;	/* the file, opened as the common reader does */
-	FILE *fp;
+	int fd;
+	int own;		/* fd opened here, closed by bctx_reader_close */
 	const char *name;	/* for messages: the path, or "<stdin>" */
 	unsigned long lineno;	/* of the line last read */
-	int own;
-	char *line;		/* the line as read, with its newline; a flat
-				 * record's strings decoded in place */
-	size_t cap, len;
+	char *buf;		/* bytes read: the lines, a flat record's
+				 * strings decoded in place */
+	size_t cap, beg, fill;	/* bytes [beg, fill) of buf not yet a line */
+	off_t left;		/* of a regular file, bytes not yet read;
+				 * -1: unknown (a pipe, a terminal) */
+	char *line;		/* the line last read (in buf), with its
+				 * newline, if any */
+	size_t len;
 };
 #define BCTX_READ_END	0
 #define BCTX_READ_FLAT	1
 #define BCTX_READ_JSON	2
 
-/* Open path ("-" or NULL: stdin); dies when it cannot be opened. */
+/*
+ * Open path ("-" or NULL: stdin); dies when it cannot be opened.  A
+ * regular file is read to the size it has when opened (a page file is
+ * written before bctx reads it), in one read when it is small.
+ */
 void bctx_reader_open(struct bctx_reader *r, const char *path);
 void bctx_reader_close(struct bctx_reader *r);
 /*
@@ -148,6 +157,16 @@ int bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec);
  * file and line when the line is no JSON object.
  */
 json_t *bctx_reader_json(struct bctx_reader *r);
+/*
+ * Every record of path ("-" or NULL: stdin), in order: a flat one to
+ * flat(rec, arg), which takes it (0) or declines it (-1, nothing done);
+ * one declined or not flat to json(v, arg) as the common reader makes it
+ * (v borrowed for the call).  The loop above, once for every caller.
+ */
+typedef int (*bctx_flat_fn)(const struct bctx_flat *rec, void *arg);
+typedef void (*bctx_json_fn)(json_t *v, void *arg);
+void bctx_reader_each(const char *path, bctx_flat_fn flat, bctx_json_fn json,
+    void *arg);
 /* The field called key (borrowed), or NULL. */
 const struct bctx_field *bctx_flat_get(const struct bctx_flat *rec,
     const char *key);

@@ -18,28 +18,51 @@
  * record it makes, or its message with the file and line.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ctx.h"
 #include "bctx.h"
 
+/* Bytes read at a time: a study's page files are read a chunk at a time,
+ * a small file in one read (and its end known from its size). */
+#define CHUNK (1u << 20)
+
 void
 bctx_reader_open(struct bctx_reader *r, const char *path)
 {
+	struct stat st;
+	off_t pos;
+
 	memset(r, 0, sizeof *r);
-	ndj_reader_open(&r->file, path);	/* the common reader's opening */
-	r->fp = r->file.fp;
-	r->name = r->file.name;
+	r->left = -1;
+	if (path == NULL || strcmp(path, "-") == 0) {
+		r->fd = 0;
+		r->name = "<stdin>";
+	} else {
+		/* as the common reader's opening (ndj_reader_open) says it */
+		if ((r->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			die_errno("%s", path);
+		r->own = 1;
+		r->name = path;
+	}
+	/* a regular file's end is known from its size: no read to find it */
+	if (fstat(r->fd, &st) == 0 && S_ISREG(st.st_mode) && (pos = r->own ? 0 :
+	    lseek(r->fd, 0, SEEK_CUR)) >= 0)
+		r->left = st.st_size > pos ? st.st_size - pos : 0;
 }
 
 void
 bctx_reader_close(struct bctx_reader *r)
 {
-	ndj_reader_close(&r->file);
-	free(r->line);
+	if (r->own)
+		close(r->fd);
+	free(r->buf);
 	memset(r, 0, sizeof *r);
 }
 
@@ -422,28 +445,81 @@ object(char *p, const char *end, struct bctx_flat *rec)
 
 /* ---------------------------------------------------------------- lines */
 
+/*
+ * More bytes after the unread ones [beg, fill), moved to the start of the
+ * buffer: a chunk, or what is left of a regular file when less.  The
+ * number of bytes read, 0 at end of input; a read error dies.
+ */
+static size_t
+fill_more(struct bctx_reader *r)
+{
+	size_t want;
+	ssize_t got;
+	int e;
+
+	if (r->left == 0)
+		return 0;
+	if (r->beg > 0) {
+		memmove(r->buf, r->buf + r->beg, r->fill - r->beg);
+		r->fill -= r->beg;
+		r->beg = 0;
+	}
+	want = r->left > 0 && r->left < (off_t)CHUNK ? (size_t)r->left : CHUNK;
+	if (r->cap - r->fill < want + 1) {
+		r->cap = r->fill + want + 1 > 2 * r->cap ? r->fill + want + 1 :
+		    2 * r->cap;
+		r->buf = xrealloc(r->buf, r->cap);
+	}
+	while ((got = read(r->fd, r->buf + r->fill, want)) < 0 && errno == EINTR)
+		;
+	if (got < 0) {
+		e = errno;
+		ndj_set_where(r->name, r->lineno + 1);
+		ndj_die("read error: %s", strerror(e));
+	}
+	r->fill += (size_t)got;
+	if (got == 0)
+		r->left = 0;
+	else if (r->left > 0)
+		r->left = r->left > got ? r->left - got : 0;
+	return (size_t)got;
+}
+
+/* The next line into r->line and r->len (with its newline, if any); 0 at
+ * end of input. */
+static int
+next_line(struct bctx_reader *r)
+{
+	size_t seen = 0;
+	char *nl;
+
+	for (;;) {
+		nl = r->fill > r->beg + seen ? memchr(r->buf + r->beg + seen,
+		    '\n', r->fill - r->beg - seen) : NULL;
+		if (nl != NULL)
+			break;
+		seen = r->fill - r->beg;
+		if (fill_more(r) == 0) {
+			if (r->fill == r->beg)
+				return 0;
+			nl = r->buf + r->fill - 1;	/* no newline at the end */
+			break;
+		}
+	}
+	r->line = r->buf + r->beg;
+	r->len = (size_t)(nl + 1 - r->line);
+	r->beg += r->len;
+	return 1;
+}
+
 int
 bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec)
 {
 	struct scan sc;
-	ssize_t got;
 	size_t len, bad;
-	int e;
 
-	for (;;) {
-		errno = 0;
-		got = getdelim(&r->line, &r->cap, '\n', r->fp);
-		if (got < 0) {
-			if (errno == ENOMEM)
-				die("%s: out of memory reading a line", r->name);
-			if (!ferror(r->fp))
-				return BCTX_READ_END;
-			e = errno;
-			ndj_set_where(r->name, r->lineno + 1);
-			ndj_die("read error: %s", strerror(e));
-		}
+	while (next_line(r)) {
 		r->lineno++;
-		r->len = (size_t)got;
 		ndj_set_where(r->name, r->lineno);
 		len = r->len;
 		if (len > 0 && r->line[len - 1] == '\n')
@@ -460,6 +536,29 @@ bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec)
 		return object(r->line, r->line + len, rec) == 0 ?
 		    BCTX_READ_FLAT : BCTX_READ_JSON;
 	}
+	return BCTX_READ_END;
+}
+
+void
+bctx_reader_each(const char *path, bctx_flat_fn flat, bctx_json_fn json,
+    void *arg)
+{
+	struct bctx_reader r;
+	struct bctx_flat rec;
+	json_t *v;
+	int k;
+
+	bctx_reader_open(&r, path);
+	while ((k = bctx_reader_next(&r, &rec)) != BCTX_READ_END) {
+		if (k == BCTX_READ_FLAT && flat(&rec, arg) == 0)
+			continue;
+		/* a record with a word to say about, or no flat one */
+		v = k == BCTX_READ_FLAT ? bctx_flat_object(&rec) :
+		    bctx_reader_json(&r);
+		json(v, arg);
+		json_decref(v);
+	}
+	bctx_reader_close(&r);
 }
 
 json_t *

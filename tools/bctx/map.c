@@ -223,25 +223,23 @@ bctx_env_add_flat(struct bctx_env *e, const struct bctx_flat *rec)
 	return 0;
 }
 
+static int
+links_flat(const struct bctx_flat *rec, void *e)
+{
+	return bctx_env_add_flat(e, rec);
+}
+
+/* an llms record, one with a word to say about, no flat one */
+static void
+links_json(json_t *rec, void *e)
+{
+	bctx_env_add_llms(e, rec);
+}
+
 void
 bctx_env_links_file(struct bctx_env *e, const char *path)
 {
-	struct bctx_reader r;
-	struct bctx_flat rec;
-	json_t *v;
-	int k;
-
-	bctx_reader_open(&r, path);
-	while ((k = bctx_reader_next(&r, &rec)) != BCTX_READ_END) {
-		if (k == BCTX_READ_FLAT && bctx_env_add_flat(e, &rec) == 0)
-			continue;
-		/* an llms record, one with a word to say about, no flat one */
-		v = k == BCTX_READ_FLAT ? bctx_flat_object(&rec) :
-		    bctx_reader_json(&r);
-		bctx_env_add_llms(e, v);
-		json_decref(v);
-	}
-	bctx_reader_close(&r);
+	bctx_reader_each(path, links_flat, links_json, e);
 }
 
 void
