@@ -45,7 +45,22 @@ err_progname(void)
 void
 vwarn_prefixed(const char *fmt, va_list ap)
 {
+	char line[1024];
+	va_list aq;
+	int p, n = -1;
+
 	fflush(stdout);
+	/* one write to the unbuffered stderr when the message fits, not three */
+	va_copy(aq, ap);
+	p = snprintf(line, sizeof line, "%s: ", progname);
+	if (p >= 0 && (size_t)p < sizeof line)
+		n = vsnprintf(line + p, sizeof line - (size_t)p, fmt, aq);
+	va_end(aq);
+	if (n >= 0 && (size_t)p + (size_t)n + 1 < sizeof line) {
+		line[p + n] = '\n';
+		fwrite(line, 1, (size_t)p + (size_t)n + 1, stderr);
+		return;
+	}
 	fprintf(stderr, "%s: ", progname);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);

@@ -59,36 +59,47 @@ mkdir_parents(const char *filepath, mode_t mode)
 	return rc;
 }
 
-/* Read all of fd (closed here) as read_file does. */
+/*
+ * Read all of fd (closed here) as read_file does: a regular file in reads
+ * to the size it has (no read more to find its end: a file is read as it
+ * is when opened), anything else to the end of its input.
+ */
 static char *
 read_fd(int fd, size_t *len, size_t cap)
 {
 	struct buf b = BUF_INIT;
-	char tmp[65536];
+	struct stat st;
+	size_t size = 0, room;
 	ssize_t n;
-	int e;
+	int e = 0;
 
-	buf_grow(&b, 0);
-	while ((n = read(fd, tmp, sizeof tmp)) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		size = (size_t)st.st_size;
+	if (cap && size > cap)
+		e = EFBIG;
+	else
+		buf_grow(&b, size ? size : 65536);
+	while (e == 0 && (size == 0 || b.len < size)) {
+		if (size == 0 && b.cap - b.len - 1 < 65536)
+			buf_grow(&b, 65536);
+		room = size ? size - b.len : b.cap - b.len - 1;
+		if ((n = read(fd, b.s + b.len, room)) == 0)
+			break;
+		if (n < 0 && errno != EINTR)
 			e = errno;
-			goto fail;
-		}
-		if (cap && b.len + (size_t)n > cap) {
+		else if (n > 0 && cap && b.len + (size_t)n > cap)
 			e = EFBIG;
-			goto fail;
-		}
-		buf_add(&b, tmp, (size_t)n);
+		else if (n > 0)
+			b.len += (size_t)n;
 	}
 	close(fd);
+	if (e) {
+		buf_release(&b);
+		errno = e;
+		return NULL;
+	}
+	b.s[b.len] = '\0';
 	return buf_detach(&b, len);
-fail:
-	close(fd);
-	buf_release(&b);
-	errno = e;
-	return NULL;
 }
 
 /* Without openat2: walk rel one name at a time, following no link. */
@@ -155,40 +166,43 @@ read_file_beneath(const char *dir, const char *rel, size_t *len, size_t cap)
 	return read_fd(fd, len, cap);
 }
 
-char *
-read_file(const char *path, size_t *len, size_t cap)
+/* Read all of stdin, a stream stdio may have read from already. */
+static char *
+read_stdin(size_t *len, size_t cap)
 {
-	FILE *fp;
 	struct buf b = BUF_INIT;
 	char tmp[65536];
 	size_t n;
 	int e;
 
-	fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (fp == NULL)
-		return NULL;
 	buf_grow(&b, 0);
-	while ((n = fread(tmp, 1, sizeof(tmp), fp)) > 0) {
+	while ((n = fread(tmp, 1, sizeof(tmp), stdin)) > 0) {
 		if (cap && b.len + n > cap) {
-			if (fp != stdin)
-				fclose(fp);
 			buf_release(&b);
 			errno = EFBIG;
 			return NULL;
 		}
 		buf_add(&b, tmp, n);
 	}
-	if (ferror(fp)) {
+	if (ferror(stdin)) {
 		e = errno;
-		if (fp != stdin)
-			fclose(fp);
 		buf_release(&b);
 		errno = e;
 		return NULL;
 	}
-	if (fp != stdin)
-		fclose(fp);
 	return buf_detach(&b, len);
+}
+
+char *
+read_file(const char *path, size_t *len, size_t cap)
+{
+	int fd;
+
+	if (strcmp(path, "-") == 0)
+		return read_stdin(len, cap);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	return read_fd(fd, len, cap);
 }
 
 int
