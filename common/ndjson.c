@@ -519,6 +519,15 @@ ndj_emit(json_t *rec)
 }
 
 void
+ndj_emit_text(const char *s, size_t n)
+{
+	FILE *fp = ndj_output();
+
+	if ((n > 0 && fwrite(s, 1, n, fp) != n) || putc('\n', fp) == EOF)
+		write_failed();
+}
+
+void
 ndj_emit_free(json_t *rec)
 {
 	ndj_emit(rec);
@@ -579,8 +588,8 @@ plain_run(const char *s, size_t n)
 	return i;
 }
 
-static void
-put_string(struct buf *b, const char *s, size_t n)
+void
+json_put_string(struct buf *b, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t i, start = 0;
@@ -616,8 +625,8 @@ put_string(struct buf *b, const char *s, size_t n)
 }
 
 /* The shortest "%.Ng" that reads back as the same double. */
-static void
-put_real(struct buf *b, double d)
+void
+json_put_real(struct buf *b, double d)
 {
 	char tmp[40];
 	int p;
@@ -661,7 +670,7 @@ json_compact_buf(struct buf *b, const json_t *v)
 			if (!first)
 				buf_addc(b, ',');
 			first = 0;
-			put_string(b, key, klen);
+			json_put_string(b, key, klen);
 			buf_addc(b, ':');
 			json_compact_buf(b, x);
 		}
@@ -677,13 +686,13 @@ json_compact_buf(struct buf *b, const json_t *v)
 		buf_addc(b, ']');
 		break;
 	case JSON_STRING:
-		put_string(b, json_string_value(v), json_string_length(v));
+		json_put_string(b, json_string_value(v), json_string_length(v));
 		break;
 	case JSON_INTEGER:
 		buf_addf(b, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
 		break;
 	case JSON_REAL:
-		put_real(b, json_real_value(v));
+		json_put_real(b, json_real_value(v));
 		break;
 	case JSON_TRUE:
 		buf_adds(b, "true");

@@ -104,6 +104,12 @@ FILE *ndj_output(void);
 void ndj_emit(json_t *rec);
 /* Write and release rec. */
 void ndj_emit_free(json_t *rec);
+/*
+ * Write s[0..n), one record a program put together in the compact form
+ * itself (json_put_string, json_put_real, json_compact_buf), and "\n",
+ * as ndj_emit writes a record.
+ */
+void ndj_emit_text(const char *s, size_t n);
 void ndj_output_close(void);
 
 /*
@@ -116,5 +122,19 @@ struct buf;
 void json_compact_buf(struct buf *out, const json_t *v);
 /* Write the compact form of v to fp; returns 0, or -1 on a write error. */
 int json_compact_fp(FILE *fp, const json_t *v);
+/*
+ * The pieces of the compact form, for a program that writes a record
+ * without building it (the bytes json_compact_buf writes for the same
+ * value):
+ *  - json_put_string: s[0..n) quoted, with '"', '\\', the bytes below
+ *    0x20 and 0x7F escaped (\n \r \t \b \f, else \u00xx), every other
+ *    byte as it is; s must be valid UTF-8 (not checked: a JSON string's
+ *    value, or text put together from such), and may hold no NUL that
+ *    jansson would not (n counts every byte);
+ *  - json_put_real: the shortest decimal that reads back as d, with ".0"
+ *    after an integral value; null when d is not finite.
+ */
+void json_put_string(struct buf *out, const char *s, size_t n);
+void json_put_real(struct buf *out, double d);
 
 #endif

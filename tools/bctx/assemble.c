@@ -61,6 +61,7 @@ struct asm_state {
 	json_t *vseen;		/* variant -> true: a page record carried it */
 	size_t ncontexts;	/* context records written */
 	json_t *excluded;	/* exclusion_reason -> contexts excluded for it */
+	struct buf line;	/* the context record being written */
 };
 
 /* ---------------------------------------------------------------- page index */
@@ -1117,19 +1118,81 @@ latest_modified(const json_t *pages)
 	return lm;
 }
 
+/*
+ * The context record is written as it is put together, member by member
+ * into one line (no JSON tree), in the compact form ndj_emit writes: the
+ * same bytes.  A member's value is a string (NULL: null), a JSON value as
+ * given or a number.
+ */
 static void
-set_share(json_t *rec, const char *key, double v)
+out_key(struct buf *b, const char *key)
 {
-	if (v < 0)
-		json_set_null(rec, key);
-	else
-		json_set_real(rec, key, (double)(long long)(v * 10000 + 0.5) / 10000);
+	buf_addc(b, b->len > 1 ? ',' : '{');
+	json_put_string(b, key, strlen(key));
+	buf_addc(b, ':');
 }
 
 static void
-set_json(json_t *rec, const char *key, json_t *v)
+out_str(struct buf *b, const char *key, const char *v)
 {
-	json_set_new(rec, key, v ? json_incref(v) : json_null());
+	out_key(b, key);
+	if (v)
+		json_put_string(b, v, strlen(v));
+	else
+		buf_adds(b, "null");
+}
+
+/* A value copied as given; none (NULL) is the error json_set_new dies of. */
+static void
+out_json(struct buf *b, const char *key, const json_t *v)
+{
+	if (v == NULL)
+		die("out of memory setting %s", key);
+	out_key(b, key);
+	json_compact_buf(b, v);
+}
+
+/* A value copied as given, null when there is none. */
+static void
+out_json_or_null(struct buf *b, const char *key, const json_t *v)
+{
+	out_key(b, key);
+	if (v)
+		json_compact_buf(b, v);
+	else
+		buf_adds(b, "null");
+}
+
+static void
+out_null(struct buf *b, const char *key)
+{
+	out_key(b, key);
+	buf_adds(b, "null");
+}
+
+static void
+out_bool(struct buf *b, const char *key, int v)
+{
+	out_key(b, key);
+	buf_adds(b, v ? "true" : "false");
+}
+
+static void
+out_int(struct buf *b, const char *key, long long v)
+{
+	out_key(b, key);
+	buf_addf(b, "%lld", v);
+}
+
+/* A share rounded to four decimals, null when undefined (< 0). */
+static void
+out_share(struct buf *b, const char *key, double v)
+{
+	out_key(b, key);
+	if (v < 0)
+		buf_adds(b, "null");
+	else
+		json_put_real(b, (double)(long long)(v * 10000 + 0.5) / 10000);
 }
 
 /*
@@ -1138,31 +1201,31 @@ set_json(json_t *rec, const char *key, json_t *v)
  * answer's facts on one side only (null without one), the drift flag.
  */
 static void
-set_parity(json_t *rec, const struct bctx_parity *par, int with_gold)
+out_parity(struct buf *b, const struct bctx_parity *par, int with_gold)
 {
 	static const struct bctx_parity none = { -1, -1, -1, -1, -1, -1,
 		NULL, NULL, NULL, 0, 0 };
 	const struct bctx_parity *p = par ? par : &none;
 
-	set_share(rec, "parity_b_in_a", p->b_in_a);
-	set_share(rec, "parity_a_in_b", p->a_in_b);
-	set_share(rec, "parity_code_b_in_a", p->code_b_in_a);
-	set_share(rec, "parity_code_a_in_b", p->code_a_in_b);
-	set_share(rec, "facts_b_in_a", p->facts_b_in_a);
-	set_share(rec, "facts_a_in_b", p->facts_a_in_b);
-	set_json(rec, "facts_changed", p->changed);
+	out_share(b, "parity_b_in_a", p->b_in_a);
+	out_share(b, "parity_a_in_b", p->a_in_b);
+	out_share(b, "parity_code_b_in_a", p->code_b_in_a);
+	out_share(b, "parity_code_a_in_b", p->code_a_in_b);
+	out_share(b, "facts_b_in_a", p->facts_b_in_a);
+	out_share(b, "facts_a_in_b", p->facts_a_in_b);
+	out_json_or_null(b, "facts_changed", p->changed);
 	if (par)
-		json_set_int(rec, "facts_changed_count", (long long)par->nchanged);
+		out_int(b, "facts_changed_count", (long long)par->nchanged);
 	else
-		json_set_null(rec, "facts_changed_count");
+		out_null(b, "facts_changed_count");
 	if (with_gold) {
-		set_json(rec, "gold_facts_only_a", p->gold_only_a);
-		set_json(rec, "gold_facts_only_b", p->gold_only_b);
+		out_json_or_null(b, "gold_facts_only_a", p->gold_only_a);
+		out_json_or_null(b, "gold_facts_only_b", p->gold_only_b);
 	}
 	if (par)
-		json_set_bool(rec, "pair_drift", par->drift);
+		out_bool(b, "pair_drift", par->drift);
 	else
-		json_set_null(rec, "pair_drift");
+		out_null(b, "pair_drift");
 }
 
 /* Count a context written, excluded for reason (NULL: not excluded). */
@@ -1215,15 +1278,15 @@ summary(const struct asm_state *st, int nfiles, char *const files[])
  * variant's own (v); null without a config or for an excluded context.
  */
 static void
-set_prompts(const struct asm_state *st, json_t *rec, const struct variant *v,
+out_prompts(const struct asm_state *st, struct buf *b, const struct variant *v,
     const struct result *r, const char *qtext)
 {
 	const char *sys, *user;
 	char *u;
 
 	if (st->cfg == NULL || r->excluded) {
-		json_set_null(rec, "system_prompt");
-		json_set_null(rec, "user_prompt");
+		out_null(b, "system_prompt");
+		out_null(b, "user_prompt");
 		return;
 	}
 	if (v && v->kind == VARIANT_PROMPT) {
@@ -1235,9 +1298,41 @@ set_prompts(const struct asm_state *st, json_t *rec, const struct variant *v,
 		    "Content:\n{assembled_content}\n\nQuestion: {question_text}");
 	}
 	u = fill_template(user, buf_str(&r->content), qtext);
-	json_set_str(rec, "system_prompt", sys);
-	json_set_str(rec, "user_prompt", u);
+	out_str(b, "system_prompt", sys);
+	out_str(b, "user_prompt", u);
 	free(u);
+}
+
+/* The question's own members of its context record (v: a variant). */
+static void
+out_question(const struct asm_state *st, struct buf *b, const json_t *q,
+    const char *cond, const struct variant *v)
+{
+	const char *site = json_string_value(json_object_get(q, "site_id"));
+	const char *qid = json_string_value(json_object_get(q, "question_id"));
+	const json_t *g, *site_obj, *sector;
+
+	out_str(b, "site_id", site);
+	out_str(b, "domain", json_string_value(json_object_get(q, "domain")));
+	out_str(b, "question_id", qid);
+	out_str(b, "condition", cond);
+	if (v)
+		out_str(b, "variant_of", v->of);
+	out_json(b, "complexity", json_object_get(q, "complexity"));
+	out_str(b, "question_text", json_string_value(json_object_get(q,
+	    "text")));
+	out_json(b, "source_urls", json_object_get(q, "source_urls"));
+	out_json(b, "source_sections", json_object_get(q, "source_sections"));
+	if (st->gold) {
+		g = json_object_get(st->gold, qid);
+		out_json(b, "gold_answer", g ? json_object_get(g, "gold_answer") :
+		    json_null());
+	}
+	if (st->env.site_list) {
+		site_obj = json_object_get(st->env.sites, site);
+		sector = site_obj ? json_object_get(site_obj, "sector") : NULL;
+		out_json_or_null(b, "sector", sector);
+	}
 }
 
 /*
@@ -1249,11 +1344,11 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
     const struct variant *v, const struct bctx_map *maps, size_t n,
     const struct result *r, const struct bctx_parity *par)
 {
-	const char *site = json_string_value(json_object_get(q, "site_id"));
 	const char *qid = json_string_value(json_object_get(q, "question_id"));
 	const char *qtext = json_string_value(json_object_get(q, "text"));
-	json_t *rec = json_object(), *g = NULL, *site_obj, *sector;
 	const char *lm, *reason = NULL;
+	struct buf *b = &st->line;
+	const json_t *g;
 	char *mapping;
 
 	if (r->excluded)
@@ -1263,50 +1358,33 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 	mapping = mapping_rules(st, v ? variants_base(&st->vars, cond) : cond,
 	    maps, n);
 	lm = latest_modified(r->pages);
-	json_set_str(rec, "site_id", site);
-	json_set_str(rec, "domain", json_string_value(json_object_get(q,
-	    "domain")));
-	json_set_str(rec, "question_id", qid);
-	json_set_str(rec, "condition", cond);
-	if (v)
-		json_set_str(rec, "variant_of", v->of);
-	json_set_new(rec, "complexity", json_incref(json_object_get(q, "complexity")));
-	json_set_str(rec, "question_text", qtext);
-	json_set_new(rec, "source_urls", json_incref(json_object_get(q, "source_urls")));
-	json_set_new(rec, "source_sections", json_incref(json_object_get(q,
-	    "source_sections")));
+	buf_reset(b);
+	out_question(st, b, q, cond, v);
+	/* JSON strings and ASCII put together: valid UTF-8, not checked again */
+	out_key(b, "content");
+	json_put_string(b, buf_str(&r->content), r->content.len);
+	out_int(b, "content_chars", (long long)utf8_count(buf_str(&r->content),
+	    r->content.len));
+	out_json(b, "pages", r->pages);
+	out_json(b, "dropped_urls", r->dropped);
+	out_str(b, "mapping", mapping);
+	out_str(b, "last_modified", lm);
+	out_bool(b, "excluded", r->excluded);
+	out_str(b, "exclusion_reason", reason);
+	count_context(st, reason);
+	out_prompts(st, b, v, r, qtext);
 	if (st->gold) {
 		g = json_object_get(st->gold, qid);
-		json_set_new(rec, "gold_answer", g ? json_incref(json_object_get(g,
-		    "gold_answer")) : json_null());
-	}
-	if (st->env.site_list) {
-		site_obj = json_object_get(st->env.sites, site);
-		sector = site_obj ? json_object_get(site_obj, "sector") : NULL;
-		json_set_new(rec, "sector", sector ? json_incref(sector) :
-		    json_null());
-	}
-	/* JSON strings and ASCII put together: valid UTF-8, not checked again */
-	json_set_new(rec, "content", json_stringn_nocheck(buf_str(&r->content),
-	    r->content.len));
-	json_set_int(rec, "content_chars", (long long)utf8_count(buf_str(&r->content),
-	    r->content.len));
-	json_set_new(rec, "pages", json_incref(r->pages));
-	json_set_new(rec, "dropped_urls", json_incref(r->dropped));
-	json_set_str(rec, "mapping", mapping);
-	json_set_new(rec, "last_modified", lm ? json_string(lm) : json_null());
-	json_set_bool(rec, "excluded", r->excluded);
-	json_set_new(rec, "exclusion_reason", reason ? json_string(reason) :
-	    json_null());
-	count_context(st, reason);
-	set_prompts(st, rec, v, r, qtext);
-	if (st->gold)
-		set_share(rec, "gold_coverage", g && !r->excluded ?
+		out_share(b, "gold_coverage", g && !r->excluded ?
 		    bctx_gold_coverage(json_string_value(json_object_get(g,
 		    "gold_answer")), buf_str(&r->content)) : -1);
-	set_parity(rec, par, st->gold != NULL);
+	}
+	out_parity(b, par, st->gold != NULL);
+	buf_addc(b, '}');
 	free(mapping);
-	ndj_emit_free(rec);
+	ndj_emit_text(b->s, b->len);
+	if (b->cap > (1u << 24))	/* a huge record's room not kept */
+		buf_release(b);
 }
 
 /* The gold answer of question q (borrowed), or NULL. */
@@ -1554,6 +1632,7 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 	json_decref(st.cfg);
 	variants_free(&st.vars);
 	json_decref(st.vseen);
+	buf_release(&st.line);
 	bctx_env_free(&st.env);
 	return 0;
 }
