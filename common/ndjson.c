@@ -519,11 +519,11 @@ ndj_emit(json_t *rec)
 }
 
 void
-ndj_emit_text(const char *s, size_t n)
+ndj_emit_text(const char *s, size_t n, int end)
 {
 	FILE *fp = ndj_output();
 
-	if ((n > 0 && fwrite(s, 1, n, fp) != n) || putc('\n', fp) == EOF)
+	if ((n > 0 && fwrite(s, 1, n, fp) != n) || (end && putc('\n', fp) == EOF))
 		write_failed();
 }
 
@@ -554,73 +554,131 @@ ndj_output_close(void)
 #define ONES ((uint64_t)0x0101010101010101ULL)
 #define HIGHS ((uint64_t)0x8080808080808080ULL)
 
-/* Any zero byte in x (exact for "any"; Hacker's Delight 6-1). */
-static int
-plain_zero8(uint64_t x)
-{
-	return ((x - ONES) & ~x & HIGHS) != 0;
-}
-
-/* Any byte of x below 0x20, '"' or '\\'. */
-static int
-plain_special8(uint64_t x)
-{
-	return ((x - ONES * 0x20) & ~x & HIGHS) != 0 ||
-	    plain_zero8(x ^ (ONES * '"')) || plain_zero8(x ^ (ONES * '\\'));
-}
+/* High bits of the zero bytes of y, and of some after the first (masked
+ * with HIGHS; Hacker's Delight 6-1). */
+#define ZERO8(y) (((y) - ONES) & ~(y))
 
 /*
- * The length of the run at s (at most n) of bytes a JSON string holds as
- * they are: none below 0x20, no '"', '\\' or 0x7F.
+ * The bytes of x a JSON string cannot hold as they are (below 0x20, '"',
+ * '\\', 0x7F): a high bit set in each byte of a mask whose lowest set bit
+ * is exact (a false one can only follow a true one: a borrow moves up).
  */
-static size_t
-plain_run(const char *s, size_t n)
+static uint64_t
+escaped8(uint64_t x)
+{
+	return (((x - ONES * 0x20) & ~x) | ZERO8(x ^ (ONES * '"')) |
+	    ZERO8(x ^ (ONES * '\\')) | ZERO8(x ^ (ONES * 0x7F))) & HIGHS;
+}
+
+/* Eight bytes at p, the first the least significant (the mask's lowest
+ * bit is then the first byte's). */
+static uint64_t
+load8(const char *p)
 {
 	uint64_t x;
-	size_t i = 0;
 
-	while (n - i >= 8) {
-		memcpy(&x, s + i, 8);
-		if (plain_special8(x) || plain_zero8(x ^ (ONES * 0x7F)))
-			break;
-		i += 8;
+	memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/* Write the escape of byte c (one escaped8 finds) at w; its length. */
+static size_t
+put_escape(char *w, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	w[0] = '\\';
+	switch (c) {
+	case '"': w[1] = '"'; return 2;
+	case '\\': w[1] = '\\'; return 2;
+	case '\n': w[1] = 'n'; return 2;
+	case '\r': w[1] = 'r'; return 2;
+	case '\t': w[1] = 't'; return 2;
+	case '\b': w[1] = 'b'; return 2;
+	case '\f': w[1] = 'f'; return 2;
 	}
-	return i;
+	w[1] = 'u'; w[2] = '0'; w[3] = '0';
+	w[4] = hex[c >> 4]; w[5] = hex[c & 15];
+	return 6;
+}
+
+/* Bytes a block is escaped in at a time: room for its worst case (six
+ * bytes a byte) is made once, then written without a check. */
+#define ESC_BLOCK 4096
+
+/* s[0..n) escaped at w, which has room for 6 * n bytes; the end. */
+static char *
+put_block(char *w, const char *p, const char *e)
+{
+	unsigned char c;
+	uint64_t m;
+	size_t k;
+
+	while (e - p >= 8) {
+		/* eight bytes stored, as many passed as come before the first
+		 * to escape (the room holds the eight) */
+		memcpy(w, p, 8);
+		if ((m = escaped8(load8(p))) == 0) {
+			w += 8;
+			p += 8;
+			continue;
+		}
+		k = (size_t)__builtin_ctzll(m) >> 3;
+		w += k;
+		p += k;
+		w += put_escape(w, (unsigned char)*p++);
+	}
+	while (p < e) {
+		c = (unsigned char)*p++;
+		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F)
+			*w++ = (char)c;
+		else
+			w += put_escape(w, c);
+	}
+	return w;
+}
+
+/* Output written a part at a time: about OUT_PART bytes, escaped in blocks
+ * of at most OUT_PART / 6 bytes, the room of their worst case. */
+#define OUT_PART 65536
+
+void
+ndj_emit_string(const char *s, size_t n)
+{
+	char part[OUT_PART + 2], *w = part;
+	size_t i, k;
+
+	*w++ = '"';
+	for (i = 0; i < n; i += k) {
+		k = (size_t)(part + OUT_PART - w) / 6;
+		if (k < ESC_BLOCK / 4) {
+			ndj_emit_text(part, (size_t)(w - part), 0);
+			w = part;
+			k = OUT_PART / 6;
+		}
+		if (k > n - i)
+			k = n - i;
+		w = put_block(w, s + i, s + i + k);
+	}
+	*w++ = '"';
+	ndj_emit_text(part, (size_t)(w - part), 0);
 }
 
 void
 json_put_string(struct buf *b, const char *s, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	size_t i, start = 0;
-	unsigned char c;
-	char esc[7];
+	size_t i, k;
 
 	buf_addc(b, '"');
-	for (i = 0; i < n; i++) {
-		i += plain_run(s + i, n - i);	/* bytes written as they are */
-		if (i >= n)
-			break;
-		c = (unsigned char)s[i];
-		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F)
-			continue;
-		buf_add(b, s + start, i - start);
-		start = i + 1;
-		switch (c) {
-		case '"': buf_add(b, "\\\"", 2); break;
-		case '\\': buf_add(b, "\\\\", 2); break;
-		case '\n': buf_add(b, "\\n", 2); break;
-		case '\r': buf_add(b, "\\r", 2); break;
-		case '\t': buf_add(b, "\\t", 2); break;
-		case '\b': buf_add(b, "\\b", 2); break;
-		case '\f': buf_add(b, "\\f", 2); break;
-		default:
-			esc[0] = '\\'; esc[1] = 'u'; esc[2] = '0'; esc[3] = '0';
-			esc[4] = hex[c >> 4]; esc[5] = hex[c & 15];
-			buf_add(b, esc, 6);
-		}
+	for (i = 0; i < n; i += k) {
+		k = n - i < ESC_BLOCK ? n - i : ESC_BLOCK;
+		buf_grow(b, 6 * k + 1);
+		b->len = (size_t)(put_block(b->s + b->len, s + i, s + i + k) -
+		    b->s);
 	}
-	buf_add(b, s + start, n - start);
 	buf_addc(b, '"');
 }
 

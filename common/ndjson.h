@@ -105,11 +105,14 @@ void ndj_emit(json_t *rec);
 /* Write and release rec. */
 void ndj_emit_free(json_t *rec);
 /*
- * Write s[0..n), one record a program put together in the compact form
- * itself (json_put_string, json_put_real, json_compact_buf), and "\n",
- * as ndj_emit writes a record.
+ * A record a program writes itself, in the compact form (json_put_string,
+ * json_put_real, json_compact_buf make its pieces): ndj_emit_text writes
+ * s[0..n), then "\n" when end (the record's last part); ndj_emit_string
+ * writes s[0..n) as json_put_string does, a part at a time (a long string
+ * is never held escaped in memory).  A write error dies as ndj_emit does.
  */
-void ndj_emit_text(const char *s, size_t n);
+void ndj_emit_text(const char *s, size_t n, int end);
+void ndj_emit_string(const char *s, size_t n);
 void ndj_output_close(void);
 
 /*
@@ -128,9 +131,8 @@ int json_compact_fp(FILE *fp, const json_t *v);
  * value):
  *  - json_put_string: s[0..n) quoted, with '"', '\\', the bytes below
  *    0x20 and 0x7F escaped (\n \r \t \b \f, else \u00xx), every other
- *    byte as it is; s must be valid UTF-8 (not checked: a JSON string's
- *    value, or text put together from such), and may hold no NUL that
- *    jansson would not (n counts every byte);
+ *    byte as it is (a NUL as \u0000); s should be valid UTF-8, which is
+ *    not checked (a JSON string's value, or text put together from such);
  *  - json_put_real: the shortest decimal that reads back as d, with ".0"
  *    after an integral value; null when d is not finite.
  */

@@ -61,7 +61,10 @@ struct asm_state {
 	json_t *vseen;		/* variant -> true: a page record carried it */
 	size_t ncontexts;	/* context records written */
 	json_t *excluded;	/* exclusion_reason -> contexts excluded for it */
-	struct buf line;	/* the context record being written */
+	struct out {		/* the context record being written */
+		struct buf b;	/* its members not yet written */
+		size_t n;	/* members so far */
+	} out;
 };
 
 /* ---------------------------------------------------------------- page index */
@@ -1120,79 +1123,79 @@ latest_modified(const json_t *pages)
 
 /*
  * The context record is written as it is put together, member by member
- * into one line (no JSON tree), in the compact form ndj_emit writes: the
- * same bytes.  A member's value is a string (NULL: null), a JSON value as
- * given or a number.
+ * (no JSON tree), in the compact form ndj_emit writes: the same bytes.  A
+ * member's value is a string (NULL: null), a JSON value as given or a
+ * number; the content is written straight from its buffer.
  */
 static void
-out_key(struct buf *b, const char *key)
+out_key(struct out *o, const char *key)
 {
-	buf_addc(b, b->len > 1 ? ',' : '{');
-	json_put_string(b, key, strlen(key));
-	buf_addc(b, ':');
+	buf_addc(&o->b, o->n++ ? ',' : '{');
+	json_put_string(&o->b, key, strlen(key));
+	buf_addc(&o->b, ':');
 }
 
 static void
-out_str(struct buf *b, const char *key, const char *v)
+out_str(struct out *o, const char *key, const char *v)
 {
-	out_key(b, key);
+	out_key(o, key);
 	if (v)
-		json_put_string(b, v, strlen(v));
+		json_put_string(&o->b, v, strlen(v));
 	else
-		buf_adds(b, "null");
+		buf_adds(&o->b, "null");
 }
 
 /* A value copied as given; none (NULL) is the error json_set_new dies of. */
 static void
-out_json(struct buf *b, const char *key, const json_t *v)
+out_json(struct out *o, const char *key, const json_t *v)
 {
 	if (v == NULL)
 		die("out of memory setting %s", key);
-	out_key(b, key);
-	json_compact_buf(b, v);
+	out_key(o, key);
+	json_compact_buf(&o->b, v);
 }
 
 /* A value copied as given, null when there is none. */
 static void
-out_json_or_null(struct buf *b, const char *key, const json_t *v)
+out_json_or_null(struct out *o, const char *key, const json_t *v)
 {
-	out_key(b, key);
+	out_key(o, key);
 	if (v)
-		json_compact_buf(b, v);
+		json_compact_buf(&o->b, v);
 	else
-		buf_adds(b, "null");
+		buf_adds(&o->b, "null");
 }
 
 static void
-out_null(struct buf *b, const char *key)
+out_null(struct out *o, const char *key)
 {
-	out_key(b, key);
-	buf_adds(b, "null");
+	out_key(o, key);
+	buf_adds(&o->b, "null");
 }
 
 static void
-out_bool(struct buf *b, const char *key, int v)
+out_bool(struct out *o, const char *key, int v)
 {
-	out_key(b, key);
-	buf_adds(b, v ? "true" : "false");
+	out_key(o, key);
+	buf_adds(&o->b, v ? "true" : "false");
 }
 
 static void
-out_int(struct buf *b, const char *key, long long v)
+out_int(struct out *o, const char *key, long long v)
 {
-	out_key(b, key);
-	buf_addf(b, "%lld", v);
+	out_key(o, key);
+	buf_addf(&o->b, "%lld", v);
 }
 
 /* A share rounded to four decimals, null when undefined (< 0). */
 static void
-out_share(struct buf *b, const char *key, double v)
+out_share(struct out *o, const char *key, double v)
 {
-	out_key(b, key);
+	out_key(o, key);
 	if (v < 0)
-		buf_adds(b, "null");
+		buf_adds(&o->b, "null");
 	else
-		json_put_real(b, (double)(long long)(v * 10000 + 0.5) / 10000);
+		json_put_real(&o->b, (double)(long long)(v * 10000 + 0.5) / 10000);
 }
 
 /*
@@ -1201,31 +1204,31 @@ out_share(struct buf *b, const char *key, double v)
  * answer's facts on one side only (null without one), the drift flag.
  */
 static void
-out_parity(struct buf *b, const struct bctx_parity *par, int with_gold)
+out_parity(struct out *o, const struct bctx_parity *par, int with_gold)
 {
 	static const struct bctx_parity none = { -1, -1, -1, -1, -1, -1,
 		NULL, NULL, NULL, 0, 0 };
 	const struct bctx_parity *p = par ? par : &none;
 
-	out_share(b, "parity_b_in_a", p->b_in_a);
-	out_share(b, "parity_a_in_b", p->a_in_b);
-	out_share(b, "parity_code_b_in_a", p->code_b_in_a);
-	out_share(b, "parity_code_a_in_b", p->code_a_in_b);
-	out_share(b, "facts_b_in_a", p->facts_b_in_a);
-	out_share(b, "facts_a_in_b", p->facts_a_in_b);
-	out_json_or_null(b, "facts_changed", p->changed);
+	out_share(o, "parity_b_in_a", p->b_in_a);
+	out_share(o, "parity_a_in_b", p->a_in_b);
+	out_share(o, "parity_code_b_in_a", p->code_b_in_a);
+	out_share(o, "parity_code_a_in_b", p->code_a_in_b);
+	out_share(o, "facts_b_in_a", p->facts_b_in_a);
+	out_share(o, "facts_a_in_b", p->facts_a_in_b);
+	out_json_or_null(o, "facts_changed", p->changed);
 	if (par)
-		out_int(b, "facts_changed_count", (long long)par->nchanged);
+		out_int(o, "facts_changed_count", (long long)par->nchanged);
 	else
-		out_null(b, "facts_changed_count");
+		out_null(o, "facts_changed_count");
 	if (with_gold) {
-		out_json_or_null(b, "gold_facts_only_a", p->gold_only_a);
-		out_json_or_null(b, "gold_facts_only_b", p->gold_only_b);
+		out_json_or_null(o, "gold_facts_only_a", p->gold_only_a);
+		out_json_or_null(o, "gold_facts_only_b", p->gold_only_b);
 	}
 	if (par)
-		out_bool(b, "pair_drift", par->drift);
+		out_bool(o, "pair_drift", par->drift);
 	else
-		out_null(b, "pair_drift");
+		out_null(o, "pair_drift");
 }
 
 /* Count a context written, excluded for reason (NULL: not excluded). */
@@ -1278,15 +1281,15 @@ summary(const struct asm_state *st, int nfiles, char *const files[])
  * variant's own (v); null without a config or for an excluded context.
  */
 static void
-out_prompts(const struct asm_state *st, struct buf *b, const struct variant *v,
+out_prompts(const struct asm_state *st, struct out *o, const struct variant *v,
     const struct result *r, const char *qtext)
 {
 	const char *sys, *user;
 	char *u;
 
 	if (st->cfg == NULL || r->excluded) {
-		out_null(b, "system_prompt");
-		out_null(b, "user_prompt");
+		out_null(o, "system_prompt");
+		out_null(o, "user_prompt");
 		return;
 	}
 	if (v && v->kind == VARIANT_PROMPT) {
@@ -1298,40 +1301,40 @@ out_prompts(const struct asm_state *st, struct buf *b, const struct variant *v,
 		    "Content:\n{assembled_content}\n\nQuestion: {question_text}");
 	}
 	u = fill_template(user, buf_str(&r->content), qtext);
-	out_str(b, "system_prompt", sys);
-	out_str(b, "user_prompt", u);
+	out_str(o, "system_prompt", sys);
+	out_str(o, "user_prompt", u);
 	free(u);
 }
 
 /* The question's own members of its context record (v: a variant). */
 static void
-out_question(const struct asm_state *st, struct buf *b, const json_t *q,
+out_question(const struct asm_state *st, struct out *o, const json_t *q,
     const char *cond, const struct variant *v)
 {
 	const char *site = json_string_value(json_object_get(q, "site_id"));
 	const char *qid = json_string_value(json_object_get(q, "question_id"));
 	const json_t *g, *site_obj, *sector;
 
-	out_str(b, "site_id", site);
-	out_str(b, "domain", json_string_value(json_object_get(q, "domain")));
-	out_str(b, "question_id", qid);
-	out_str(b, "condition", cond);
+	out_str(o, "site_id", site);
+	out_str(o, "domain", json_string_value(json_object_get(q, "domain")));
+	out_str(o, "question_id", qid);
+	out_str(o, "condition", cond);
 	if (v)
-		out_str(b, "variant_of", v->of);
-	out_json(b, "complexity", json_object_get(q, "complexity"));
-	out_str(b, "question_text", json_string_value(json_object_get(q,
+		out_str(o, "variant_of", v->of);
+	out_json(o, "complexity", json_object_get(q, "complexity"));
+	out_str(o, "question_text", json_string_value(json_object_get(q,
 	    "text")));
-	out_json(b, "source_urls", json_object_get(q, "source_urls"));
-	out_json(b, "source_sections", json_object_get(q, "source_sections"));
+	out_json(o, "source_urls", json_object_get(q, "source_urls"));
+	out_json(o, "source_sections", json_object_get(q, "source_sections"));
 	if (st->gold) {
 		g = json_object_get(st->gold, qid);
-		out_json(b, "gold_answer", g ? json_object_get(g, "gold_answer") :
+		out_json(o, "gold_answer", g ? json_object_get(g, "gold_answer") :
 		    json_null());
 	}
 	if (st->env.site_list) {
 		site_obj = json_object_get(st->env.sites, site);
 		sector = site_obj ? json_object_get(site_obj, "sector") : NULL;
-		out_json_or_null(b, "sector", sector);
+		out_json_or_null(o, "sector", sector);
 	}
 }
 
@@ -1347,7 +1350,7 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 	const char *qid = json_string_value(json_object_get(q, "question_id"));
 	const char *qtext = json_string_value(json_object_get(q, "text"));
 	const char *lm, *reason = NULL;
-	struct buf *b = &st->line;
+	struct out *o = &st->out;
 	const json_t *g;
 	char *mapping;
 
@@ -1358,33 +1361,34 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 	mapping = mapping_rules(st, v ? variants_base(&st->vars, cond) : cond,
 	    maps, n);
 	lm = latest_modified(r->pages);
-	buf_reset(b);
-	out_question(st, b, q, cond, v);
+	buf_reset(&o->b);
+	o->n = 0;
+	out_question(st, o, q, cond, v);
 	/* JSON strings and ASCII put together: valid UTF-8, not checked again */
-	out_key(b, "content");
-	json_put_string(b, buf_str(&r->content), r->content.len);
-	out_int(b, "content_chars", (long long)utf8_count(buf_str(&r->content),
+	out_key(o, "content");
+	ndj_emit_text(o->b.s, o->b.len, 0);
+	buf_reset(&o->b);
+	ndj_emit_string(buf_str(&r->content), r->content.len);
+	out_int(o, "content_chars", (long long)utf8_count(buf_str(&r->content),
 	    r->content.len));
-	out_json(b, "pages", r->pages);
-	out_json(b, "dropped_urls", r->dropped);
-	out_str(b, "mapping", mapping);
-	out_str(b, "last_modified", lm);
-	out_bool(b, "excluded", r->excluded);
-	out_str(b, "exclusion_reason", reason);
+	out_json(o, "pages", r->pages);
+	out_json(o, "dropped_urls", r->dropped);
+	out_str(o, "mapping", mapping);
+	out_str(o, "last_modified", lm);
+	out_bool(o, "excluded", r->excluded);
+	out_str(o, "exclusion_reason", reason);
 	count_context(st, reason);
-	out_prompts(st, b, v, r, qtext);
+	out_prompts(st, o, v, r, qtext);
 	if (st->gold) {
 		g = json_object_get(st->gold, qid);
-		out_share(b, "gold_coverage", g && !r->excluded ?
+		out_share(o, "gold_coverage", g && !r->excluded ?
 		    bctx_gold_coverage(json_string_value(json_object_get(g,
 		    "gold_answer")), buf_str(&r->content)) : -1);
 	}
-	out_parity(b, par, st->gold != NULL);
-	buf_addc(b, '}');
+	out_parity(o, par, st->gold != NULL);
+	buf_addc(&o->b, '}');
 	free(mapping);
-	ndj_emit_text(b->s, b->len);
-	if (b->cap > (1u << 24))	/* a huge record's room not kept */
-		buf_release(b);
+	ndj_emit_text(o->b.s, o->b.len, 1);
 }
 
 /* The gold answer of question q (borrowed), or NULL. */
@@ -1632,7 +1636,7 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 	json_decref(st.cfg);
 	variants_free(&st.vars);
 	json_decref(st.vseen);
-	buf_release(&st.line);
+	buf_release(&st.out.b);
 	bctx_env_free(&st.env);
 	return 0;
 }

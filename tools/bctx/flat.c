@@ -30,7 +30,7 @@
 #include "bctx.h"
 
 /* Bytes read at a time: a study's page files are read a chunk at a time,
- * a small file in one read (and its end known from its size). */
+ * a smaller file in one read (its end known from its size). */
 #define CHUNK (1u << 20)
 
 void
@@ -91,11 +91,32 @@ skip_ws(struct scan *sc)
 #define ONES8 ((uint64_t)0x0101010101010101ULL)
 #define HIGH8 ((uint64_t)0x8080808080808080ULL)
 
-/* Whether any byte of x is zero (Hacker's Delight 6-1, exact for "any"). */
-static int
-has_zero(uint64_t x)
+/*
+ * The bytes of the eight at p a string does not hold as they are ('"',
+ * '\\', a control byte): a high bit set in each byte of a mask whose
+ * lowest set bit is exact (a false one only follows a true one, where a
+ * borrow moves up; Hacker's Delight 6-1), the byte at p the least
+ * significant.
+ */
+#define ZERO8(y) (((y) - ONES8) & ~(y))
+
+static uint64_t
+special8(const char *p)
 {
-	return ((x - ONES8) & ~x & HIGH8) != 0;
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return (((x - ONES8 * 0x20) & ~x) | ZERO8(x ^ (ONES8 * '"')) |
+	    ZERO8(x ^ (ONES8 * '\\'))) & HIGH8;
+}
+
+static int
+plain(char c)
+{
+	return c != '"' && c != '\\' && (unsigned char)c >= 0x20;
 }
 
 /* The bytes at p (before end) a string holds as they are: no '"', no '\\',
@@ -103,18 +124,62 @@ has_zero(uint64_t x)
 static const char *
 plain_span(const char *p, const char *end)
 {
-	uint64_t x;
+	uint64_t m;
 
 	while (end - p >= 8) {
-		memcpy(&x, p, 8);
-		if (((x - ONES8 * 0x20) & ~x & HIGH8) != 0 ||
-		    has_zero(x ^ (ONES8 * '"')) || has_zero(x ^ (ONES8 * '\\')))
-			break;
+		if ((m = special8(p)) != 0)
+			return p + (__builtin_ctzll(m) >> 3);
 		p += 8;
 	}
-	while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20)
+	while (p < end && plain(*p))
 		p++;
 	return p;
+}
+
+/* The bytes plain_span passes at sc->p moved to sc->w, behind them since
+ * an escape (w <= p). */
+static void
+move_span(struct scan *sc)
+{
+	const char *p = sc->p, *end = sc->end;
+	char *w = sc->w;
+	uint64_t m;
+	size_t k;
+
+	if (w == p) {
+		sc->p = plain_span(p, end);
+		sc->w += sc->p - p;
+		return;
+	}
+	while (end - p >= 8) {
+		k = (m = special8(p)) ? (size_t)__builtin_ctzll(m) >> 3 : 8;
+		memmove(w, p, k);	/* no byte past the span written */
+		w += k;
+		p += k;
+		if (m)
+			break;
+	}
+	while (p < end && plain(*p))
+		*w++ = *p++;
+	sc->p = p;
+	sc->w = w;
+}
+
+/* The byte the one-character escape \c stands for, 0 when none. */
+static char
+simple_escape(char c)
+{
+	switch (c) {
+	case '"': return '"';
+	case '\\': return '\\';
+	case '/': return '/';
+	case 'b': return '\b';
+	case 'f': return '\f';
+	case 'n': return '\n';
+	case 'r': return '\r';
+	case 't': return '\t';
+	}
+	return 0;
 }
 
 static int
@@ -142,17 +207,15 @@ hex4(const char *p, uint32_t *cp)
 static int
 escape(struct scan *sc)
 {
-	static const char from[] = "\"\\/bfnrt", to[] = "\"\\/\b\f\n\r\t";
-	const char *q;
 	uint32_t cp;
 	size_t n;
-	char u[4];
+	char u[4], c;
 
 	if (sc->p >= sc->end)
 		return -1;
-	if (*sc->p != '\0' && (q = strchr(from, *sc->p)) != NULL) {
+	if ((c = simple_escape(*sc->p)) != 0) {
 		if (sc->w)
-			*sc->w++ = to[q - from];
+			*sc->w++ = c;
 		sc->p++;
 		return 0;
 	}
@@ -178,12 +241,11 @@ string(struct scan *sc)
 
 	sc->p++;
 	for (;;) {
-		q = plain_span(sc->p, sc->end);
-		if (sc->w && sc->w != sc->p)	/* behind since an escape */
-			memmove(sc->w, sc->p, (size_t)(q - sc->p));
 		if (sc->w)
-			sc->w += q - sc->p;
-		sc->p = q;
+			move_span(sc);
+		else
+			sc->p = plain_span(sc->p, sc->end);
+		q = sc->p;
 		if (q >= sc->end || (unsigned char)*q < 0x20)
 			return -1;
 		sc->p++;
