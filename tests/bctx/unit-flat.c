@@ -80,13 +80,56 @@ mutate(const char *seed, char *out, size_t cap, uint32_t *rs)
 
 #define NLINES 20000
 
+/*
+ * Long strings: one piece that needs care (an escape, UTF-8 of two to
+ * four bytes, a control byte, a byte that is no UTF-8) at each position
+ * modulo eight around the reader's eight-byte steps, near a string's
+ * start and end, in strings of several lengths; and two pieces apart.
+ */
+static const char *const pieces[] = { "\\n", "\\\"", "\\\\", "\\/",
+	"\\u00e9", "\\u20ac", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+	"\x7f", "\\ud83d\\ude00", "\x01", "\xff", "\\u0000", "\\x" };
+#define NPIECES (sizeof pieces / sizeof *pieces)
+static const size_t plens[] = { 8, 9, 15, 16, 17, 63, 64, 65, 300 };
+#define NPLENS (sizeof plens / sizeof *plens)
+#define NPOS 20
+#define NLONG (NPIECES * NPLENS * NPOS * 2 + NPIECES * NPIECES)
+
+/* Long line i (0 <= i < NLONG) into out: its length. */
+static size_t
+long_line(size_t i, char *out)
+{
+	size_t n = 0, len, at, k, k2;
+	char body[400];
+
+	if (i < NPIECES * NPLENS * NPOS * 2) {
+		k = i % NPIECES;
+		len = plens[i / NPIECES % NPLENS];
+		at = i / (NPIECES * NPLENS) % NPOS;
+		if (i >= NPIECES * NPLENS * NPOS)	/* counted from the end */
+			at = len > at ? len - at : 0;
+		memset(body, 'x', len);
+		body[len] = '\0';
+		n = (size_t)snprintf(out, 1024, "{\"site_id\":\"S1\",\"markdown\":"
+		    "\"%.*s%s%s\",\"n\":1}", (int)at, body, pieces[k], body + at);
+	} else {
+		k = (i - NPIECES * NPLENS * NPOS * 2) % NPIECES;
+		k2 = (i - NPIECES * NPLENS * NPOS * 2) / NPIECES;
+		memset(body, 'y', 37);
+		body[37] = '\0';
+		n = (size_t)snprintf(out, 1024, "{\"t\":\"%s%s%s%s%s\"}", body,
+		    pieces[k], body + 30, pieces[k2], body);
+	}
+	return n;
+}
+
 int
 main(void)
 {
 	const char *tmp = getenv("TMPDIR");
-	char path[4096], line[512];
-	char **orig = calloc(NLINES, sizeof *orig);
-	size_t nflat = 0, njson = 0, bad = 0, i, n;
+	char path[4096], line[1024];
+	char **orig = calloc(NLINES + NLONG, sizeof *orig);
+	size_t nflat = 0, njson = 0, nlong = 0, bad = 0, i, n;
 	struct bctx_reader r;
 	struct bctx_flat rec;
 	uint32_t rs = 2463534242u;
@@ -98,13 +141,22 @@ main(void)
 	    "/tmp");
 	fd = mkstemp(path);
 	fp = fd < 0 ? NULL : fdopen(fd, "w");
-	if (fp == NULL || orig == NULL)
+	if (fp == NULL || orig == NULL) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(path);
+		}
+		free(orig);
 		return 1;
-	for (i = 0; i < NLINES; i++) {
+	}
+	for (i = 0; i < NLINES + NLONG; i++) {
 		const char *seed = seeds[i % NSEEDS];
 
-		n = i < NSEEDS ? strlen(seed) : mutate(seed, line, sizeof line,
-		    &rs);
+		if (i >= NLINES)
+			n = long_line(i - NLINES, line);
+		else
+			n = i < NSEEDS ? strlen(seed) : mutate(seed, line,
+			    sizeof line, &rs);
 		if (i < NSEEDS)
 			memcpy(line, seed, n);
 		orig[i] = malloc(n + 1);
@@ -124,6 +176,7 @@ main(void)
 			continue;
 		}
 		nflat++;
+		nlong += r.lineno > NLINES;
 		got = bctx_flat_object(&rec);
 		ref = json_loadb(want, strlen(want), JSON_REJECT_DUPLICATES, NULL);
 		g = json_dumps(got, JSON_COMPACT);
@@ -143,7 +196,11 @@ main(void)
 	TAP_IS_INT(bad, 0, "every line taken flat is json_loadb's same object "
 	    "(%zu taken, %zu refused)", nflat, njson);
 	TAP_OK(nflat > 1000 && njson > 1000, "both readings exercised");
-	for (i = 0; i < NLINES; i++)
+	/* the first ten pieces are taken flat, the last five never */
+	TAP_IS_INT(nlong, NPLENS * NPOS * 2 * 10 + 10 * 10, "long strings: "
+	    "those without a control byte, a byte that is no UTF-8 or an escape "
+	    "jansson reads its own way, taken flat");
+	for (i = 0; i < NLINES + NLONG; i++)
 		free(orig[i]);
 	free(orig);
 	return tap_done();
