@@ -14,6 +14,7 @@
 #include "atomic.h"
 #include "buf.h"
 #include "err.h"
+#include "jsonscan.h"
 #include "ndjson.h"
 #include "utf8.h"
 
@@ -551,40 +552,7 @@ ndj_output_close(void)
 
 /* ---------------------------------------------------------------- writer */
 
-#define ONES ((uint64_t)0x0101010101010101ULL)
-#define HIGHS ((uint64_t)0x8080808080808080ULL)
-
-/* High bits of the zero bytes of y, and of some after the first (masked
- * with HIGHS; Hacker's Delight 6-1). */
-#define ZERO8(y) (((y) - ONES) & ~(y))
-
-/*
- * The bytes of x a JSON string cannot hold as they are (below 0x20, '"',
- * '\\', 0x7F): a high bit set in each byte of a mask whose lowest set bit
- * is exact (a false one can only follow a true one: a borrow moves up).
- */
-static uint64_t
-escaped8(uint64_t x)
-{
-	return (((x - ONES * 0x20) & ~x) | ZERO8(x ^ (ONES * '"')) |
-	    ZERO8(x ^ (ONES * '\\')) | ZERO8(x ^ (ONES * 0x7F))) & HIGHS;
-}
-
-/* Eight bytes at p, the first the least significant (the mask's lowest
- * bit is then the first byte's). */
-static uint64_t
-load8(const char *p)
-{
-	uint64_t x;
-
-	memcpy(&x, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	return x;
-}
-
-/* Write the escape of byte c (one escaped8 finds) at w; its length. */
+/* Write the escape of byte c (one jscan_special8 finds) at w; its length. */
 static size_t
 put_escape(char *w, unsigned char c)
 {
@@ -621,12 +589,12 @@ put_block(char *w, const char *p, const char *e)
 		/* eight bytes stored, as many passed as come before the first
 		 * to escape (the room holds the eight) */
 		memcpy(w, p, 8);
-		if ((m = escaped8(load8(p))) == 0) {
+		if ((m = jscan_special8(p, 1)) == 0) {
 			w += 8;
 			p += 8;
 			continue;
 		}
-		k = (size_t)__builtin_ctzll(m) >> 3;
+		k = jscan_first(m);
 		w += k;
 		p += k;
 		w += put_escape(w, (unsigned char)*p++);

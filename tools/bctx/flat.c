@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "ctx.h"
+#include "jsonscan.h"
 #include "bctx.h"
 
 /* Bytes read at a time: a study's page files are read a chunk at a time,
@@ -88,31 +89,6 @@ skip_ws(struct scan *sc)
 		sc->p++;
 }
 
-#define ONES8 ((uint64_t)0x0101010101010101ULL)
-#define HIGH8 ((uint64_t)0x8080808080808080ULL)
-
-/*
- * The bytes of the eight at p a string does not hold as they are ('"',
- * '\\', a control byte): a high bit set in each byte of a mask whose
- * lowest set bit is exact (a false one only follows a true one, where a
- * borrow moves up; Hacker's Delight 6-1), the byte at p the least
- * significant.
- */
-#define ZERO8(y) (((y) - ONES8) & ~(y))
-
-static uint64_t
-special8(const char *p)
-{
-	uint64_t x;
-
-	memcpy(&x, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	return (((x - ONES8 * 0x20) & ~x) | ZERO8(x ^ (ONES8 * '"')) |
-	    ZERO8(x ^ (ONES8 * '\\'))) & HIGH8;
-}
-
 static int
 plain(char c)
 {
@@ -127,8 +103,8 @@ plain_span(const char *p, const char *end)
 	uint64_t m;
 
 	while (end - p >= 8) {
-		if ((m = special8(p)) != 0)
-			return p + (__builtin_ctzll(m) >> 3);
+		if ((m = jscan_special8(p, 0)) != 0)
+			return p + jscan_first(m);
 		p += 8;
 	}
 	while (p < end && plain(*p))
@@ -152,7 +128,7 @@ move_span(struct scan *sc)
 		return;
 	}
 	while (end - p >= 8) {
-		k = (m = special8(p)) ? (size_t)__builtin_ctzll(m) >> 3 : 8;
+		k = (m = jscan_special8(p, 0)) != 0 ? jscan_first(m) : 8;
 		memmove(w, p, k);	/* no byte past the span written */
 		w += k;
 		p += k;
