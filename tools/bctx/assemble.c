@@ -1155,6 +1155,37 @@ out_json(struct out *o, const char *key, const json_t *v)
 	json_compact_buf(&o->b, v);
 }
 
+/* What is put together so far written out once it is OUT_PART bytes: a
+ * record is never held whole. */
+#define OUT_PART 65536
+
+static void
+out_flush(struct out *o, size_t over)
+{
+	if (o->b.len < over)
+		return;
+	ndj_emit_text(o->b.s, o->b.len, 0);
+	buf_reset(&o->b);
+}
+
+/* An array (the pages, the dropped URLs), written a part at a time. */
+static void
+out_array(struct out *o, const char *key, const json_t *a)
+{
+	const json_t *v;
+	size_t i;
+
+	out_key(o, key);
+	buf_addc(&o->b, '[');
+	json_array_foreach(a, i, v) {
+		if (i > 0)
+			buf_addc(&o->b, ',');
+		json_compact_buf(&o->b, v);
+		out_flush(o, OUT_PART);
+	}
+	buf_addc(&o->b, ']');
+}
+
 /* A value copied as given, null when there is none. */
 static void
 out_json_or_null(struct out *o, const char *key, const json_t *v)
@@ -1366,13 +1397,12 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 	out_question(st, o, q, cond, v);
 	/* JSON strings and ASCII put together: valid UTF-8, not checked again */
 	out_key(o, "content");
-	ndj_emit_text(o->b.s, o->b.len, 0);
-	buf_reset(&o->b);
+	out_flush(o, 0);
 	ndj_emit_string(buf_str(&r->content), r->content.len);
 	out_int(o, "content_chars", (long long)utf8_count(buf_str(&r->content),
 	    r->content.len));
-	out_json(o, "pages", r->pages);
-	out_json(o, "dropped_urls", r->dropped);
+	out_array(o, "pages", r->pages);
+	out_array(o, "dropped_urls", r->dropped);
 	out_str(o, "mapping", mapping);
 	out_str(o, "last_modified", lm);
 	out_bool(o, "excluded", r->excluded);

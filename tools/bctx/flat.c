@@ -503,6 +503,10 @@ fill_more(struct bctx_reader *r)
 		r->beg = 0;
 	}
 	want = r->left > 0 && r->left < (off_t)CHUNK ? (size_t)r->left : CHUNK;
+	/* the room after a line begun will do, unless it is small: the
+	 * buffer grows for long lines only */
+	if (r->cap > r->fill + want / 4 && r->cap - r->fill - 1 < want)
+		want = r->cap - r->fill - 1;
 	if (r->cap - r->fill < want + 1) {
 		r->cap = r->fill + want + 1 > 2 * r->cap ? r->fill + want + 1 :
 		    2 * r->cap;
