@@ -2638,8 +2638,8 @@ leave_node(xmlNodePtr n, const xmlNode *root, struct open_cand *st, size_t *dept
 static void
 link_densities(xmlNodePtr root)
 {
-	struct open_cand *st = NULL;
-	size_t depth = 0, cap = 0;
+	size_t depth = 0, cap = 32;
+	struct open_cand *st = xreallocarray(NULL, cap, sizeof *st);
 	struct rinfo *r;
 	xmlNodePtr n = root;
 
@@ -2649,7 +2649,7 @@ link_densities(xmlNodePtr root)
 		if (n->type == XML_ELEMENT_NODE) {
 			if ((r = info_get(n)) != NULL && r->ld_state == LD_WANTED) {
 				if (depth == cap)
-					st = xreallocarray(st, cap = cap ? 2 * cap : 32, sizeof *st);
+					st = xreallocarray(st, cap *= 2, sizeof *st);
 				memset(&st[depth], 0, sizeof *st);
 				st[depth++].n = n;
 			}
