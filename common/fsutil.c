@@ -59,36 +59,58 @@ mkdir_parents(const char *filepath, mode_t mode)
 	return rc;
 }
 
+/*
+ * Read fd to its end into b, straight into b's memory: a regular file's
+ * size sizes b once (no copy through a small buffer, no regrowth).
+ * 0, or -1 with errno (EFBIG past cap bytes, cap 0: no cap).
+ */
+static int
+read_all(int fd, struct buf *b, size_t cap)
+{
+	struct stat st;
+	size_t want = 65536;
+	ssize_t n;
+
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		want = cap && (size_t)st.st_size > cap ? cap + 1 :
+		    (size_t)st.st_size + 1;
+	buf_grow(b, want);
+	for (;;) {
+		if (b->cap - b->len - 1 == 0)
+			buf_grow(b, 65536);
+		n = read(fd, b->s + b->len, b->cap - b->len - 1);
+		if (n == 0)
+			return 0;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (cap && b->len + (size_t)n > cap) {
+			errno = EFBIG;
+			return -1;
+		}
+		b->len += (size_t)n;
+		b->s[b->len] = '\0';
+	}
+}
+
 /* Read all of fd (closed here) as read_file does. */
 static char *
 read_fd(int fd, size_t *len, size_t cap)
 {
 	struct buf b = BUF_INIT;
-	char tmp[65536];
-	ssize_t n;
 	int e;
 
-	buf_grow(&b, 0);
-	while ((n = read(fd, tmp, sizeof tmp)) != 0) {
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			e = errno;
-			goto fail;
-		}
-		if (cap && b.len + (size_t)n > cap) {
-			e = EFBIG;
-			goto fail;
-		}
-		buf_add(&b, tmp, (size_t)n);
+	if (read_all(fd, &b, cap) != 0) {
+		e = errno;
+		close(fd);
+		buf_release(&b);
+		errno = e;
+		return NULL;
 	}
 	close(fd);
 	return buf_detach(&b, len);
-fail:
-	close(fd);
-	buf_release(&b);
-	errno = e;
-	return NULL;
 }
 
 /* Without openat2: walk rel one name at a time, following no link. */
@@ -158,36 +180,32 @@ read_file_beneath(const char *dir, const char *rel, size_t *len, size_t cap)
 char *
 read_file(const char *path, size_t *len, size_t cap)
 {
-	FILE *fp;
 	struct buf b = BUF_INIT;
 	char tmp[65536];
 	size_t n;
-	int e;
+	int fd, e;
 
-	fp = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (fp == NULL)
-		return NULL;
+	if (strcmp(path, "-") != 0) {
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			return NULL;
+		return read_fd(fd, len, cap);
+	}
+	/* stdin through stdio, which may hold some of it already */
 	buf_grow(&b, 0);
-	while ((n = fread(tmp, 1, sizeof(tmp), fp)) > 0) {
+	while ((n = fread(tmp, 1, sizeof(tmp), stdin)) > 0) {
 		if (cap && b.len + n > cap) {
-			if (fp != stdin)
-				fclose(fp);
 			buf_release(&b);
 			errno = EFBIG;
 			return NULL;
 		}
 		buf_add(&b, tmp, n);
 	}
-	if (ferror(fp)) {
+	if (ferror(stdin)) {
 		e = errno;
-		if (fp != stdin)
-			fclose(fp);
 		buf_release(&b);
 		errno = e;
 		return NULL;
 	}
-	if (fp != stdin)
-		fclose(fp);
 	return buf_detach(&b, len);
 }
 
