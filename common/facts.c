@@ -950,9 +950,14 @@ tokenize(struct xs *x, size_t from, size_t to)
 		if (x->ntk >= MAXRUN)
 			flush_run(x);
 		c = getch(x, i, to, &adv);
-		if (is_space(c) || (e = skip_markup(x, i, to, c, &sc)) > 0) {
+		if (is_space(c)) {
 			pc = ' ';
-			i = is_space(c) ? i + adv : e;
+			i += adv;
+			continue;
+		}
+		if ((e = skip_markup(x, i, to, c, &sc)) > 0) {
+			pc = ' ';
+			i = e;
 			continue;
 		}
 		if ((is_dquote(c) || is_squote(c)) && open_ok(pc) &&

@@ -78,20 +78,16 @@ with open(w + "/log") as f, open(w + "/curl.cfg", "w") as cfg:
                   'output = "/dev/null"\n' % (url, w, k))
 PYEOF
 
-# measure CMD...: prints "wall_s cpu_s" of the command (children's rusage);
-# its standard error only when it fails (binfer ends every run with a line)
+. "$TOP/tests/bench/bench-lib"
+# measure CMD...: prints "wall_s cpu_s" of the command (bench_rusage); its
+# standard error only when it fails (binfer ends every run with a line)
 measure() {
-	$PY - "$@" <<'PYEOF'
-import resource, subprocess, sys, time
-t = time.monotonic()
-p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-wall = time.monotonic() - t
-if p.returncode != 0:
-    sys.stderr.write(p.stderr.decode())
-    sys.exit("%s failed (%d)" % (sys.argv[1], p.returncode))
-ru = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.6f %.6f" % (wall, ru.ru_utime + ru.ru_stime))
-PYEOF
+	bench_rusage /dev/null "$@" >"$W/rusage" 2>"$W/measure.err" || {
+		cat "$W/measure.err" >&2
+		echo "bench: $1 failed" >&2
+		exit 1
+	}
+	awk '{ printf "%.6f %.6f\n", $1, $2 + $3 }' "$W/rusage"
 }
 
 echo "binfer: CPU per request, $N requests to a server that answers at once ($(curl --version | head -n 1 | cut -d' ' -f1-2))"

@@ -34,12 +34,8 @@ fi
 ROUNDS=${BMDPREP_BENCH_ROUNDS:-20}
 NODE_DIR=$BUILD/bench-node
 
-if [ ! -f "$NODE_DIR/node_modules/marked/package.json" ]; then
-	echo "bench: installing marked@18 into $NODE_DIR"
-	mkdir -p "$NODE_DIR"
-	(cd "$NODE_DIR" && [ -f package.json ] || printf '{"private":true}\n' >package.json)
-	(cd "$NODE_DIR" && npm install --no-audit --no-fund --silent marked@18)
-fi
+. "$TOP/tests/bench/bench-lib"
+bench_npm "$NODE_DIR" marked@18
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/bmdprep-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
@@ -50,18 +46,16 @@ nl=$(wc -l <"$W/llms.list" | tr -d ' ')
 now() { date +%s.%N; }
 
 # bmdprep: all llms.txt files ROUNDS times in one process, then the page
+bench_repeat "$W/llms.list" "$ROUNDS" >"$W/llms.all"
 set --
-r=0
-while [ "$r" -lt "$ROUNDS" ]; do
-	while IFS= read -r f; do set -- "$@" "$f"; done <"$W/llms.list"
-	r=$((r + 1))
-done
+while IFS= read -r f; do set -- "$@" "$f"; done <"$W/llms.all"
 t0=$(now)
 "$BMDPREP" --llms "$@" >"$W/c.ndjson"
 t1=$(now)
+echo "$W/page.md" >"$W/page.list"
+bench_repeat "$W/page.list" "$ROUNDS" >"$W/page.all"
 set --
-r=0
-while [ "$r" -lt "$ROUNDS" ]; do set -- "$@" "$W/page.md"; r=$((r + 1)); done
+while IFS= read -r f; do set -- "$@" "$f"; done <"$W/page.all"
 t2=$(now)
 "$BMDPREP" --raw "$@" >/dev/null
 t3=$(now)

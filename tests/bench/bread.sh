@@ -18,14 +18,8 @@ ROUNDS=${BREAD_BENCH_ROUNDS:-3}
 NODE_DIR=$BUILD/bench-node
 PY=/usr/bin/python3
 
-if [ ! -f "$NODE_DIR/node_modules/@mozilla/readability/package.json" ] ||
-   [ ! -f "$NODE_DIR/node_modules/linkedom/package.json" ]; then
-	echo "bench: installing @mozilla/readability@0.6.0 and linkedom@0.18 into $NODE_DIR"
-	mkdir -p "$NODE_DIR"
-	(cd "$NODE_DIR" && [ -f package.json ] || printf '{"private":true}\n' >package.json)
-	(cd "$NODE_DIR" && npm install --no-audit --no-fund --silent \
-		@mozilla/readability@0.6.0 linkedom@0.18)
-fi
+. "$TOP/tests/bench/bench-lib"
+bench_npm "$NODE_DIR" @mozilla/readability@0.6.0 linkedom@0.18
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/bread-bench.XXXXXX")
 trap 'rm -rf "$W"' EXIT INT TERM
@@ -37,21 +31,14 @@ n=$(wc -l <"$W/list" | tr -d ' ')
 # the reference's half a minute; on a shared machine a single short run
 # measures whatever the neighbours did in that second, and the two runs
 # around the reference see the load the reference saw.  Both runs count.
-# A run's CPU time is the bread process's rusage, as a child of a small
-# Python.
+# A run's CPU time is the bread process's rusage (bench_rusage).
+bench_repeat "$W/list" "$ROUNDS" >"$W/list.all"
 run_bread() {	# output timefile
 	_o=$1 _t=$2
 	set --
-	_r=0
-	while [ "$_r" -lt "$ROUNDS" ]; do
-		while IFS= read -r f; do set -- "$@" "$f"; done <"$W/list"
-		_r=$((_r + 1))
-	done
-	$PY -c 'import resource, subprocess, sys
-rc = subprocess.call(sys.argv[2:], stdout=open(sys.argv[1], "wb"))
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.3f %.3f" % (u.ru_utime, u.ru_stime))
-sys.exit(rc)' "$_o" "$BREAD" --json "$@" >"$_t"
+	while IFS= read -r f; do set -- "$@" "$f"; done <"$W/list.all"
+	bench_rusage "$_o" "$BREAD" --json "$@" >"$W/rusage"
+	awk '{ print $2, $3 }' "$W/rusage" >"$_t"
 }
 t0=$(date +%s%N)
 run_bread "$W/bread.all" "$W/bread.time"

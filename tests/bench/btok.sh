@@ -33,14 +33,11 @@ w=$(mktemp -d "${TMPDIR:-/tmp}/btok-bench.XXXXXX")
 trap 'rm -rf "$w"' EXIT
 export TOKENIZERS_PARALLELISM=false
 
+. "$top/tests/bench/bench-lib"
 cpu() {	# command...: CPU ms (user + system, to the microsecond) and peak RSS
 	# in kB of the command, whose output goes to $w/cpu.out
-	/usr/bin/python3 -c '
-import resource, subprocess, sys
-with open(sys.argv[1], "wb") as f:
-    subprocess.run(sys.argv[2:], stdout=f, check=True)
-r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.3f %d" % ((r.ru_utime + r.ru_stime) * 1000, r.ru_maxrss))' "$w/cpu.out" "$@"
+	bench_rusage "$w/cpu.out" "$@" >"$w/rusage"
+	awk '{ printf "%.3f %d\n", ($2 + $3) * 1000, $4 }' "$w/rusage"
 }
 best() {	# command...: the least CPU ms of $rep runs, and the peak RSS
 	b=; m=0

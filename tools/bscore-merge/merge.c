@@ -65,10 +65,28 @@ struct merge {
 	json_t *raters;		/* rater_id -> {kind, where} */
 };
 
+/* The key of m->entries: response, rater and self-check.  Caller frees. */
+static char *
+entry_key(const char *rid, const char *rater, int self)
+{
+	return xasprintf("%s\x1f%s\x1f%d", rid, rater, self);
+}
+
+/* The entry of (rid, rater, self), or NULL when there is none. */
+static struct entry *
+find_entry(const struct merge *m, const char *rid, const char *rater, int self)
+{
+	char *k = entry_key(rid, rater, self);
+	json_t *v = json_object_get(m->entries, k);
+
+	free(k);
+	return v ? &m->e[json_integer_value(v) - 1] : NULL;
+}
+
 static struct entry *
 get_entry(struct merge *m, const char *rid, const char *rater, int self, const char *where)
 {
-	char *k = xasprintf("%s\x1f%s\x1f%d", rid, rater, self);
+	char *k = entry_key(rid, rater, self);
 	json_t *v = json_object_get(m->entries, k);
 	struct entry *e;
 
@@ -1162,41 +1180,50 @@ add_details(struct run *u, struct outputs *os, const char *rid, const struct ent
 	json_decref(d);
 }
 
+/*
+ * The record of one rater's score (self: that rater's self-check) of a
+ * blinded response, when there is one.  The first rater in order with a
+ * score, or the --primary rater, gives the primary record (*primary_done).
+ */
+static void
+write_rating(struct run *u, struct outputs *os, const struct resp *r,
+    const json_t *base, const char *rater, int self, int *primary_done)
+{
+	const struct bsm_opts *o = u->o;
+	struct entry *e = find_entry(&u->m, r->rid, rater, self);
+	json_t *out;
+	int prim = 0;
+
+	if (!e)
+		return;
+	if (!self && !*primary_done && (!o->primary || !strcmp(o->primary, rater)))
+		prim = *primary_done = 1;
+	out = json_deep_copy(base);
+	json_set_str(out, "response_id", r->rid);
+	json_set_str(out, "rater_id", e->rater_id);
+	json_set_str(out, "rater_kind", e->kind);
+	json_set_bool(out, "primary", prim);
+	json_set_bool(out, "self_check", self);
+	json_set_bool(out, "second_rater_subset", json_object_get(os->in2set, r->rid) != NULL);
+	put_scores(&u->m, out, e);
+	emit(os->sfp, out);
+	if (prim && os->rfp)
+		raw_row(&u->m, os, out);
+	if (prim && os->dfp)
+		add_details(u, os, r->rid, e);
+	json_decref(out);
+}
+
 /* One record per (rater, self-check) of a blinded response, primary first. */
 static void
 write_scored(struct run *u, struct outputs *os, const struct resp *r, const json_t *base)
 {
-	const struct bsm_opts *o = u->o;
-	size_t ri, norder = u->norder;
-	int primary_done = 0;
+	size_t i;
+	int self, primary_done = 0;
 
-	for (ri = 0; ri < 2 * norder; ri++) {
-		const char *rater = u->order[ri % norder];
-		int self = ri >= norder, prim = 0;
-		char *k = xasprintf("%s\x1f%s\x1f%d", r->rid, rater, self);
-		json_t *idx = json_object_get(u->m.entries, k), *out;
-		struct entry *e;
-		free(k);
-		if (!idx)
-			continue;
-		e = &u->m.e[json_integer_value(idx) - 1];
-		if (!self && !primary_done && (!o->primary || !strcmp(o->primary, rater)))
-			prim = primary_done = 1;
-		out = json_deep_copy(base);
-		json_set_str(out, "response_id", r->rid);
-		json_set_str(out, "rater_id", e->rater_id);
-		json_set_str(out, "rater_kind", e->kind);
-		json_set_bool(out, "primary", prim);
-		json_set_bool(out, "self_check", self);
-		json_set_bool(out, "second_rater_subset", json_object_get(os->in2set, r->rid) != NULL);
-		put_scores(&u->m, out, e);
-		emit(os->sfp, out);
-		if (prim && os->rfp)
-			raw_row(&u->m, os, out);
-		if (prim && os->dfp)
-			add_details(u, os, r->rid, e);
-		json_decref(out);
-	}
+	for (self = 0; self <= 1; self++)
+		for (i = 0; i < u->norder; i++)
+			write_rating(u, os, r, base, u->order[i], self, &primary_done);
 }
 
 static void

@@ -601,12 +601,13 @@ tuple(const struct bst_study *s, size_t i, json_t *pairs,
 	char qkey[512];
 	size_t j;
 
-	for (j = i; j < s->nobs && bst_same_triple(s->idx[j], o); j++) {
+	j = i;
+	do {	/* o itself, then the rest of its triple */
 		if (s->idx[j]->cond == 'A')
 			a = s->idx[j];
 		else
 			b = s->idx[j];
-	}
+	} while (++j < s->nobs && bst_same_triple(s->idx[j], o));
 	snprintf(qkey, sizeof qkey, "%s\t%s", o->site, o->question);
 	q = question(o, qkey, sh);
 	json_set_int(p, "order", (long long)json_array_size(pairs));

@@ -508,6 +508,8 @@ merge_small(struct btok_enc *e, const char *piece)
 	size_t n = w->ns;
 
 	assert(n <= SMALL_PIECE);
+	if (n < 2)
+		return;		/* no pair to merge */
 	for (size_t i = 0; i + 1 < n; i++) {
 		uint64_t key = (uint64_t)w->s[i].id << 32 | w->s[i + 1].id;
 		__builtin_prefetch(&e->pc[btok_mix64(key) & ((1u << PC_BITS) - 1)]);
@@ -515,8 +517,7 @@ merge_small(struct btok_enc *e, const char *piece)
 	for (size_t i = 0; i + 1 < n; i++)
 		if (!pair_rank(e, piece, &w->s[i], &w->s[i + 1], &rk[i], &nid[i]))
 			rk[i] = BTOK_NONE;
-	if (n)
-		rk[n - 1] = BTOK_NONE;
+	rk[n - 1] = BTOK_NONE;
 	for (;;) {
 		uint32_t best = BTOK_NONE;
 		int32_t bi = -1;
