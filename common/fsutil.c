@@ -60,45 +60,56 @@ mkdir_parents(const char *filepath, mode_t mode)
 }
 
 /*
- * Read all of fd (closed here) as read_file does: a regular file in reads
- * to the size it has (no read more to find its end: a file is read as it
- * is when opened), anything else to the end of its input.
+ * Read fd to its end into b, straight into b's memory: a regular file's
+ * size sizes b once (no copy through a small buffer, no regrowth).
+ * 0, or -1 with errno (EFBIG past cap bytes, cap 0: no cap).
  */
+static int
+read_all(int fd, struct buf *b, size_t cap)
+{
+	struct stat st;
+	size_t want = 65536;
+	ssize_t n;
+
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
+		want = cap && (size_t)st.st_size > cap ? cap + 1 :
+		    (size_t)st.st_size + 1;
+	buf_grow(b, want);
+	for (;;) {
+		if (b->cap - b->len - 1 == 0)
+			buf_grow(b, 65536);
+		n = read(fd, b->s + b->len, b->cap - b->len - 1);
+		if (n == 0)
+			return 0;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (cap && b->len + (size_t)n > cap) {
+			errno = EFBIG;
+			return -1;
+		}
+		b->len += (size_t)n;
+		b->s[b->len] = '\0';
+	}
+}
+
+/* Read all of fd (closed here) as read_file does. */
 static char *
 read_fd(int fd, size_t *len, size_t cap)
 {
 	struct buf b = BUF_INIT;
-	struct stat st;
-	size_t size = 0, room;
-	ssize_t n;
-	int e = 0;
+	int e;
 
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0)
-		size = (size_t)st.st_size;
-	if (cap && size > cap)
-		e = EFBIG;
-	else
-		buf_grow(&b, size ? size : 65536);
-	while (e == 0 && (size == 0 || b.len < size)) {
-		if (size == 0 && b.cap - b.len - 1 < 65536)
-			buf_grow(&b, 65536);
-		room = size ? size - b.len : b.cap - b.len - 1;
-		if ((n = read(fd, b.s + b.len, room)) == 0)
-			break;
-		if (n < 0 && errno != EINTR)
-			e = errno;
-		else if (n > 0 && cap && b.len + (size_t)n > cap)
-			e = EFBIG;
-		else if (n > 0)
-			b.len += (size_t)n;
-	}
-	close(fd);
-	if (e) {
+	if (read_all(fd, &b, cap) != 0) {
+		e = errno;
+		close(fd);
 		buf_release(&b);
 		errno = e;
 		return NULL;
 	}
-	b.s[b.len] = '\0';
+	close(fd);
 	return buf_detach(&b, len);
 }
 
@@ -166,15 +177,20 @@ read_file_beneath(const char *dir, const char *rel, size_t *len, size_t cap)
 	return read_fd(fd, len, cap);
 }
 
-/* Read all of stdin, a stream stdio may have read from already. */
-static char *
-read_stdin(size_t *len, size_t cap)
+char *
+read_file(const char *path, size_t *len, size_t cap)
 {
 	struct buf b = BUF_INIT;
 	char tmp[65536];
 	size_t n;
-	int e;
+	int fd, e;
 
+	if (strcmp(path, "-") != 0) {
+		if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+			return NULL;
+		return read_fd(fd, len, cap);
+	}
+	/* stdin through stdio, which may hold some of it already */
 	buf_grow(&b, 0);
 	while ((n = fread(tmp, 1, sizeof(tmp), stdin)) > 0) {
 		if (cap && b.len + n > cap) {
@@ -191,18 +207,6 @@ read_stdin(size_t *len, size_t cap)
 		return NULL;
 	}
 	return buf_detach(&b, len);
-}
-
-char *
-read_file(const char *path, size_t *len, size_t cap)
-{
-	int fd;
-
-	if (strcmp(path, "-") == 0)
-		return read_stdin(len, cap);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		return NULL;
-	return read_fd(fd, len, cap);
 }
 
 int

@@ -70,6 +70,38 @@ tsum_cuts_agree(const char *s)
 
 #define PARA "<p>Paragraph text that is long enough to count, with commas, commas, and more words to read.</p>"
 
+/*
+ * bread_decode_view: valid UTF-8 without NUL bytes is read in place (after
+ * a UTF-8 byte order mark); anything else is bread_decode's string.
+ */
+static void
+check_view(void)
+{
+	static const char *const cases[] = {
+		"caf\xc3\xa9", "\xef\xbb\xbf" "caf\xc3\xa9", "caf\xe9",
+		"\xff\xfe" "a\0", "a\0b", ""
+	};
+	static const size_t lens[] = { 5, 8, 4, 4, 3, 0 };
+	static const int in_place[] = { 1, 1, 0, 0, 0, 1 };
+	const char *v, *cs1, *cs2;
+	char *owned, *want;
+	size_t i, n1, n2;
+	int bad = 0;
+
+	for (i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		v = bread_decode_view(cases[i], lens[i], NULL, &n1, &cs1, &owned);
+		want = bread_decode(cases[i], lens[i], NULL, &n2, &cs2);
+		if (n1 != n2 || memcmp(v, want, n1) != 0 || strcmp(cs1, cs2) != 0 ||
+		    (owned == NULL) != in_place[i] || (owned != NULL && v != owned) ||
+		    (owned == NULL && (v < cases[i] || v > cases[i] + lens[i])))
+			bad++;
+		free(owned);
+		free(want);
+	}
+	TAP_IS_INT(bad, 0, "bread_decode_view: bread_decode's text, in place "
+	    "only for valid UTF-8 without NUL bytes");
+}
+
 int
 main(void)
 {
@@ -102,6 +134,7 @@ main(void)
 	s = decode("\xff\xfe" "a\0", 4, NULL, &cs);
 	TAP_IS_STR(s, "a", "UTF-16LE by BOM");
 	free(s);
+	check_view();
 	s = decode("x\x81y", 3, "text/html; charset=utf-8", &cs);
 	TAP_IS_STR(s, "x\xef\xbf\xbdy", "declared UTF-8 with a bad byte: repaired");
 	free(s);

@@ -355,6 +355,29 @@ test_csv(void)
 	free(out);
 }
 
+/* read_file on a file of several reads, and on an empty one. */
+static void
+check_read_large(const char *q)
+{
+	char *big = xmalloc(200001), *data;
+	size_t i, len;
+
+	for (i = 0; i < 200000; i++)
+		big[i] = (char)('a' + i % 26);
+	big[200000] = '\0';
+	data = atomic_write(q, big, 200000, 0644) == 0 ? read_file(q, &len, 0) : NULL;
+	TAP_OK(data && len == 200000 && strcmp(data, big) == 0,
+	    "read_file reads a 200000-byte file whole, NUL-terminated");
+	free(data);
+	errno = 0;
+	TAP_OK(read_file(q, &len, 199999) == NULL && errno == EFBIG,
+	    "read_file: one byte over its cap fails");
+	data = atomic_write(q, "", 0, 0644) == 0 ? read_file(q, &len, 0) : NULL;
+	TAP_OK(data && len == 0 && data[0] == '\0', "read_file reads an empty file");
+	free(data);
+	free(big);
+}
+
 static void
 test_files(void)
 {
@@ -384,6 +407,11 @@ test_files(void)
 	free(data);
 	errno = 0;
 	TAP_OK(read_file(q, &len, 3) == NULL && errno == EFBIG, "read_file honours its cap");
+	data = read_file(q, &len, 6);
+	TAP_OK(data && len == 6 && strcmp(data, "hello\n") == 0,
+	    "read_file: a file of exactly cap bytes is read");
+	free(data);
+	check_read_large(q);
 	free(p);
 	p = path_dirname("a/b/c.txt");
 	TAP_IS_STR(p, "a/b", "path_dirname");

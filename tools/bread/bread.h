@@ -75,6 +75,17 @@ char *bread_decode(const char *data, size_t len, const char *content_type,
     size_t *outlen, const char **charset);
 
 /*
+ * bread_decode without a copy where none is needed: when data (after a
+ * UTF-8 byte order mark) is valid UTF-8 without NUL bytes, returns a
+ * pointer into data, not NUL-terminated, and *owned = NULL; otherwise
+ * bread_decode's string, which *owned also points to and the caller frees.
+ * *outlen and *charset as bread_decode's.
+ */
+const char *bread_decode_view(const char *data, size_t len,
+    const char *content_type, size_t *outlen, const char **charset,
+    char **owned);
+
+/*
  * The charset label found in a Content-Type value ("text/html;
  * charset=ISO-8859-1" -> "ISO-8859-1") copied into out (size outsz);
  * returns 0 when there is none.

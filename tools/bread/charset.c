@@ -285,3 +285,27 @@ utf8:
 		*charset = "UTF-8";
 	return clean_utf8(data, len, valid, outlen);
 }
+
+const char *
+bread_decode_view(const char *data, size_t len, const char *ct,
+    size_t *outlen, const char **charset, char **owned)
+{
+	const unsigned char *u = (const unsigned char *)data;
+	const char *t = data;
+	size_t n = len;
+
+	*owned = NULL;
+	if (len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
+		t += 3;
+		n -= 3;
+	}
+	/* a UTF-16 byte order mark is never valid UTF-8 */
+	if (utf8_valid(t, n, NULL) && memchr(t, '\0', n) == NULL) {
+		if (charset)
+			*charset = "UTF-8";
+		*outlen = n;
+		return t;
+	}
+	*owned = bread_decode(data, len, ct, outlen, charset);
+	return *owned;
+}

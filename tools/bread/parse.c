@@ -226,6 +226,13 @@ start_element(void *ctx, const xmlChar *name, const xmlChar **atts)
 htmlDocPtr
 bread_parse(const char *utf8, size_t len, struct bread_tagset *ts)
 {
+	return bread_parse_dict(utf8, len, ts, NULL);
+}
+
+htmlDocPtr
+bread_parse_dict(const char *utf8, size_t len, struct bread_tagset *ts,
+    xmlDictPtr dict)
+{
 	htmlParserCtxtPtr ctxt;
 	htmlDocPtr doc;
 
@@ -234,6 +241,12 @@ bread_parse(const char *utf8, size_t len, struct bread_tagset *ts)
 	ctxt = htmlCreateMemoryParserCtxt(utf8, (int)len);
 	if (ctxt == NULL)
 		return NULL;
+	if (dict != NULL) {
+		/* as libxml2's xmlParseInNodeContext: the names in dict's */
+		xmlDictFree(ctxt->dict);
+		ctxt->dict = dict;
+		xmlDictReference(dict);
+	}
 	htmlCtxtUseOptions(ctxt, BREAD_PARSE_OPTIONS);
 	ctxt->loadsubset |= XML_SKIP_IDS;
 	/*

@@ -33,4 +33,13 @@
  * that root, without its walk.
  */
 htmlDocPtr bread_parse(const char *utf8, size_t len, struct bread_tagset *ts);
+
+/*
+ * bread_parse, with the names and short strings of the document in dict
+ * (which it references, as the document does) when dict is not NULL: the
+ * same tree, whose nodes can move into a document of that dictionary and
+ * be freed there.
+ */
+htmlDocPtr bread_parse_dict(const char *utf8, size_t len,
+    struct bread_tagset *ts, xmlDictPtr dict);
 #endif

@@ -67,6 +67,10 @@ struct rd {
 	struct nvec infos;	/* nodes whose _private we set */
 	struct buf tmp;
 	const struct bread_tagset *tags;	/* by_tag's, while one is in force */
+	const char *utf8;	/* the page, parsed again for a retry */
+	size_t len;
+	htmlDocPtr redo[3];	/* the documents parsed for retries */
+	size_t nredo;
 };
 
 static void
@@ -963,6 +967,24 @@ prep_document(struct rd *rd, xmlNodePtr root)
 	for (i = 0; i < v.n; i++)
 		set_tag(v.v[i], "span");
 	bread_nvec_free(&v);
+}
+
+/*
+ * The tree made ready after the page's script data is read: the elements
+ * whose text is never the article's go, <br> runs become paragraphs, and
+ * the rest of _prepDocument.  rd->tags holds the page's tag set.
+ */
+static void
+prep_tree(struct rd *rd, xmlNodePtr root)
+{
+	xmlNodePtr body;
+
+	remove_tags(rd, root, "script");
+	remove_tags(rd, root, "noscript");
+	remove_tags(rd, root, "style");
+	if ((body = doc_body(rd->doc)) != NULL)
+		replace_brs(rd, body);
+	prep_document(rd, root);
 }
 
 /* ---------------------------------------------------------------- metadata */
@@ -2411,19 +2433,76 @@ prep_article(struct rd *rd, xmlNodePtr ac)
 	bread_tagset_free(&ts);
 }
 
-/* Replace the children of page with copies of those of cache (page.innerHTML = ...). */
+/*
+ * The tags rd_parse looks for from the parse to the metadata, found as the
+ * parser makes the tree.  Until then the tree changes by removals, by
+ * <font> renamed <span>, by images out of <noscript> put in place of the
+ * element before it (after the last look-up of <img> and <noscript>), and
+ * by _replaceBrs moving the run after a <br> into a new <p> where the <br>
+ * was, which keeps every node in document order.
+ */
+static const char *const article_tags[] = {
+	"img", "noscript", "script", "style", "br", "a", "font", "meta", "h1",
+	NULL
+};
+/*
+ * Join each run of adjacent text nodes under n into its first, as copying
+ * the tree does (libxml2's xmlAddChild, in xmlDocCopyNode).
+ */
 static void
-restore_page(struct rd *rd, xmlNodePtr page, xmlNodePtr cache)
+join_texts(struct rd *rd, xmlNodePtr n)
 {
-	xmlNodePtr c, copy;
+	xmlNodePtr c, next;
+
+	for (c = n->children; c != NULL; c = next) {
+		next = c->next;
+		if (c->type == XML_TEXT_NODE && c->prev != NULL &&
+		    c->prev->type == XML_TEXT_NODE && c->prev->name == c->name) {
+			xmlNodeAddContent(c->prev, c->content);
+			bury(rd, c);
+		} else if (c->type == XML_ELEMENT_NODE)
+			join_texts(rd, c);
+	}
+}
+
+/*
+ * The page as it was before the first pass (page.innerHTML = pageCacheHtml):
+ * the page parsed again and made ready as rd_parse made it, its body's
+ * children, joined as a copy would join them, in place of page's.  Only
+ * the pages that need a retry pay for it, instead of every page paying
+ * for a copy kept in case.
+ */
+static void
+restore_page(struct rd *rd, xmlNodePtr page)
+{
+	struct bread_tagset ts;
+	htmlDocPtr doc = rd->doc, again;
+	xmlNodePtr root, body;
 
 	while (page->children)
 		bury(rd, page->children);
-	for (c = cache->children; c; c = c->next) {
-		copy = xmlDocCopyNode(c, rd->doc, 1);
-		if (copy)
-			bread_append(page, copy);
+	assert(rd->nredo < sizeof rd->redo / sizeof rd->redo[0]);
+	bread_tagset_start(&ts, article_tags);
+	again = bread_parse_dict(rd->utf8, rd->len, &ts, doc->dict);
+	if (again == NULL || (root = xmlDocGetRootElement(again)) == NULL) {
+		bread_tagset_free(&ts);
+		if (again != NULL)
+			rd->redo[rd->nredo++] = again;
+		return;
 	}
+	rd->redo[rd->nredo++] = again;
+	rd->doc = again;
+	rd->tags = &ts;
+	unwrap_noscript_images(rd, root);
+	prep_tree(rd, root);
+	rd->tags = NULL;
+	bread_tagset_free(&ts);
+	if ((body = doc_body(again)) != NULL) {
+		join_texts(rd, body);
+		while (body->children != NULL)
+			bread_append(page, body->children);
+	}
+	rd->doc = doc;
 }
 
 struct attempt {
@@ -2638,8 +2717,8 @@ leave_node(xmlNodePtr n, const xmlNode *root, struct open_cand *st, size_t *dept
 static void
 link_densities(xmlNodePtr root)
 {
-	struct open_cand *st = NULL;
-	size_t depth = 0, cap = 0;
+	size_t depth = 0, cap = 32;
+	struct open_cand *st = xreallocarray(NULL, cap, sizeof *st);
 	struct rinfo *r;
 	xmlNodePtr n = root;
 
@@ -2649,7 +2728,7 @@ link_densities(xmlNodePtr root)
 		if (n->type == XML_ELEMENT_NODE) {
 			if ((r = info_get(n)) != NULL && r->ld_state == LD_WANTED) {
 				if (depth == cap)
-					st = xreallocarray(st, cap = cap ? 2 * cap : 32, sizeof *st);
+					st = xreallocarray(st, cap *= 2, sizeof *st);
 				memset(&st[depth], 0, sizeof *st);
 				st[depth++].n = n;
 			}
@@ -2858,23 +2937,18 @@ grab_once(struct rd *rd, xmlNodePtr page, struct buf *mb)
 static xmlNodePtr
 grab_article(struct rd *rd, size_t threshold)
 {
-	xmlNodePtr page = doc_body(rd->doc), cache, ac;
+	xmlNodePtr page = doc_body(rd->doc), ac;
 	struct attempt att[4];
 	size_t natt = 0, i, best, tlen;
 	struct buf mb = BUF_INIT;
 
 	if (page == NULL)
 		return NULL;
-	cache = xmlDocCopyNode(page, rd->doc, 1);
-	if (cache == NULL)
-		return NULL;
-	bread_nvec_push(&rd->grave, cache);
 	for (;;) {
 		ac = grab_once(rd, page, &mb);
 		tlen = bread_inner_len(ac, 1);
 		if (tlen >= threshold)
 			break;
-		restore_page(rd, page, cache);
 		assert(natt < sizeof att / sizeof att[0]);
 		att[natt].content = ac;
 		att[natt].len = tlen;
@@ -2893,6 +2967,7 @@ grab_article(struct rd *rd, size_t threshold)
 			ac = att[best].len ? att[best].content : NULL;
 			break;
 		}
+		restore_page(rd, page);
 	}
 	buf_release(&mb);
 	return ac;
@@ -2955,7 +3030,7 @@ static xmlNodePtr
 rd_parse(struct rd *rd, struct bread_tagset *ts, size_t threshold)
 {
 	xmlNodePtr root = xmlDocGetRootElement(rd->doc);
-	xmlNodePtr ac, body;
+	xmlNodePtr ac;
 	struct jsonld jl;
 
 	if (root == NULL) {
@@ -2965,12 +3040,7 @@ rd_parse(struct rd *rd, struct bread_tagset *ts, size_t threshold)
 	rd->tags = ts;
 	unwrap_noscript_images(rd, root);
 	get_jsonld(rd, &jl);
-	remove_tags(rd, root, "script");
-	remove_tags(rd, root, "noscript");
-	remove_tags(rd, root, "style");
-	if ((body = doc_body(rd->doc)) != NULL)
-		replace_brs(rd, body);
-	prep_document(rd, root);
+	prep_tree(rd, root);
 	get_metadata(rd, &jl);
 	rd->tags = NULL;
 	free(jl.title);
@@ -3032,18 +3102,6 @@ render_whole(struct rd *rd, struct bread_tagset *ts, const struct bread_opts *o,
 		bread_render(body, o->style, out);
 }
 
-/*
- * The tags rd_parse looks for from the parse to the metadata, found as the
- * parser makes the tree.  Until then the tree changes by removals, by
- * <font> renamed <span>, by images out of <noscript> put in place of the
- * element before it (after the last look-up of <img> and <noscript>), and
- * by _replaceBrs moving the run after a <br> into a new <p> where the <br>
- * was, which keeps every node in document order.
- */
-static const char *const article_tags[] = {
-	"img", "noscript", "script", "style", "br", "a", "font", "meta", "h1",
-	NULL
-};
 /* --whole: the elements never seen, which only go (removals only) */
 static const char *const whole_tags[] = {
 	"script", "style", "noscript", "template", NULL
@@ -3057,9 +3115,12 @@ bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
 	struct rd rd;
 	xmlNodePtr ac = NULL;
 	struct buf out = BUF_INIT;
+	size_t i;
 	int arena;
 
 	memset(&rd, 0, sizeof rd);
+	rd.utf8 = utf8;
+	rd.len = len;
 	rd.flags = FLAG_STRIP_UNLIKELYS | FLAG_WEIGHT_CLASSES | FLAG_CLEAN_CONDITIONALLY;
 	arena = bread_xmem_begin();
 	bread_tagset_start(&ts, o->whole ? whole_tags : article_tags);
@@ -3106,13 +3167,21 @@ bread_rd_run(const char *utf8, size_t len, const struct bread_opts *o,
 	res->excerpt = rd.meta_excerpt;
 	rd.meta_excerpt = NULL;
 	if (arena) {
-		/* the dictionary's lock is the C library's, the rest the arena's */
+		/*
+		 * the dictionary's lock is the C library's, the rest the
+		 * arena's: its references dropped, the retries' documents' too
+		 */
+		for (i = 0; i < rd.nredo; i++)
+			if (rd.redo[i]->dict != NULL)
+				xmlDictFree(rd.redo[i]->dict);
 		if (rd.doc->dict != NULL)
 			xmlDictFree(rd.doc->dict);
 		bread_xmem_end();
 	} else {
 		clear_private(&rd);
 		free_grave(&rd);
+		for (i = 0; i < rd.nredo; i++)
+			xmlFreeDoc(rd.redo[i]);
 		xmlFreeDoc(rd.doc);
 	}
 	rd_release(&rd);
