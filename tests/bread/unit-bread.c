@@ -11,7 +11,7 @@
 #include "../../tools/bread/dom.h"
 
 static char *
-decode(const char *s, size_t n, const char *ct, const char **cs)
+decode(const char *s, size_t n, const char *ct, char *cs)
 {
 	size_t len;
 	return bread_decode(s, n, ct, &len, cs);
@@ -83,14 +83,15 @@ check_view(void)
 	};
 	static const size_t lens[] = { 5, 8, 4, 4, 3, 0 };
 	static const int in_place[] = { 1, 1, 0, 0, 0, 1 };
-	const char *v, *cs1, *cs2;
+	char cs1[BREAD_CHARSET_MAX], cs2[BREAD_CHARSET_MAX];
+	const char *v;
 	char *owned, *want;
 	size_t i, n1, n2;
 	int bad = 0;
 
 	for (i = 0; i < sizeof lens / sizeof lens[0]; i++) {
-		v = bread_decode_view(cases[i], lens[i], NULL, &n1, &cs1, &owned);
-		want = bread_decode(cases[i], lens[i], NULL, &n2, &cs2);
+		v = bread_decode_view(cases[i], lens[i], NULL, &n1, cs1, &owned);
+		want = bread_decode(cases[i], lens[i], NULL, &n2, cs2);
 		if (n1 != n2 || memcmp(v, want, n1) != 0 || strcmp(cs1, cs2) != 0 ||
 		    (owned == NULL) != in_place[i] || (owned != NULL && v != owned) ||
 		    (owned == NULL && (v < cases[i] || v > cases[i] + lens[i])))
@@ -106,7 +107,7 @@ int
 main(void)
 {
 	char label[64];
-	const char *cs;
+	char cs[BREAD_CHARSET_MAX];
 	char *s;
 	struct bread_result r;
 
@@ -121,21 +122,30 @@ main(void)
 	TAP_OK(!bread_ct_charset(NULL, label, sizeof label), "no header");
 
 	/* decoding */
-	s = decode("caf\xe9", 4, "text/html; charset=latin1", &cs);
+	s = decode("caf\xe9", 4, "text/html; charset=latin1", cs);
 	TAP_IS_STR(s, "caf\xc3\xa9", "latin1 decoded");
 	TAP_IS_STR(cs, "WINDOWS-1252", "latin1 is windows-1252");
 	free(s);
-	s = decode("caf\xc3\xa9", 5, "text/html; charset=gbk", &cs);
+	s = decode("caf\xc3\xa9", 5, "text/html; charset=gbk", cs);
 	TAP_IS_STR(s, "caf\xc3\xa9", "valid UTF-8 wins over a GBK declaration");
 	free(s);
-	s = decode("a\0b", 3, NULL, &cs);
+	s = decode("a\0b", 3, NULL, cs);
 	TAP_IS_STR(s, "a\xef\xbf\xbd" "b", "NUL becomes U+FFFD");
 	free(s);
-	s = decode("\xff\xfe" "a\0", 4, NULL, &cs);
+	s = decode("\xff\xfe" "a\0", 4, NULL, cs);
 	TAP_IS_STR(s, "a", "UTF-16LE by BOM");
 	free(s);
 	check_view();
-	s = decode("x\x81y", 3, "text/html; charset=utf-8", &cs);
+	{	/* each caller's name is its own: a later page does not change it */
+		char cs2[BREAD_CHARSET_MAX];
+		char *s1 = decode("caf\xe9", 4, "text/html; charset=latin1", cs);
+		char *s2 = decode("\xff\xfe" "a\0", 4, NULL, cs2);
+		TAP_IS_STR(cs, "WINDOWS-1252", "a page's charset kept after another page's decoding");
+		TAP_IS_STR(cs2, "UTF-16LE", "the other page's charset");
+		free(s1);
+		free(s2);
+	}
+	s = decode("x\x81y", 3, "text/html; charset=utf-8", cs);
 	TAP_IS_STR(s, "x\xef\xbf\xbdy", "declared UTF-8 with a bad byte: repaired");
 	free(s);
 

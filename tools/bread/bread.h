@@ -44,6 +44,9 @@ struct bread_opts {
 	size_t char_threshold;	/* Readability.js charThreshold; 0: 500 */
 };
 
+/* The room for a charset's name, with its NUL (bread_decode). */
+#define BREAD_CHARSET_MAX 64
+
 /* What one page gives.  Every string is malloc'd UTF-8 or NULL. */
 struct bread_result {
 	char *text;		/* the article text, never NULL after extract */
@@ -51,7 +54,7 @@ struct bread_result {
 	char *title;		/* never NULL after extract ("" when none) */
 	char *byline;		/* NULL when none */
 	char *excerpt;		/* NULL when none */
-	const char *charset;	/* the charset the page was decoded from */
+	char charset[BREAD_CHARSET_MAX];	/* the charset the page was decoded from */
 	int parsed;		/* 0 when libxml2 gave no document at all */
 };
 
@@ -69,21 +72,21 @@ void bread_result_release(struct bread_result *res);
  * Decode data to UTF-8 (see charset.c for the order of the evidence).
  * Returns a malloc'd, NUL-terminated, valid UTF-8 string without NUL bytes
  * (each invalid sequence and NUL becomes U+FFFD); *outlen receives its length
- * and *charset (when not NULL) a static name of the charset used.
+ * and charset (when not NULL; BREAD_CHARSET_MAX bytes) the name of the
+ * charset used, in capitals.
  */
 char *bread_decode(const char *data, size_t len, const char *content_type,
-    size_t *outlen, const char **charset);
+    size_t *outlen, char *charset);
 
 /*
  * bread_decode without a copy where none is needed: when data (after a
  * UTF-8 byte order mark) is valid UTF-8 without NUL bytes, returns a
  * pointer into data, not NUL-terminated, and *owned = NULL; otherwise
  * bread_decode's string, which *owned also points to and the caller frees.
- * *outlen and *charset as bread_decode's.
+ * *outlen and charset as bread_decode's.
  */
 const char *bread_decode_view(const char *data, size_t len,
-    const char *content_type, size_t *outlen, const char **charset,
-    char **owned);
+    const char *content_type, size_t *outlen, char *charset, char **owned);
 
 /*
  * The charset label found in a Content-Type value ("text/html;

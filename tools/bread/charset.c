@@ -223,9 +223,8 @@ clean_utf8(const char *s, size_t n, int valid, size_t *outlen)
 
 char *
 bread_decode(const char *data, size_t len, const char *ct, size_t *outlen,
-    const char **charset)
+    char *charset)
 {
-	static char used[64];
 	char label[64];
 	const unsigned char *u = (const unsigned char *)data;
 	const char *name = NULL;
@@ -269,12 +268,12 @@ conv:
 		if (convert(name, data, len, step, &b) < 0)
 			goto utf8;
 	}
-	snprintf(used, sizeof used, "%s", name);
-	for (s = used; *s; s++)
-		if (*s >= 'a' && *s <= 'z')
-			*s = (char)(*s - 'a' + 'A');
-	if (charset)
-		*charset = used;
+	if (charset) {
+		snprintf(charset, BREAD_CHARSET_MAX, "%s", name);
+		for (s = charset; *s; s++)
+			if (*s >= 'a' && *s <= 'z')
+				*s = (char)(*s - 'a' + 'A');
+	}
 	buf_adds(&b, "");
 	r = clean_utf8(b.s, b.len, 0, &n);
 	buf_release(&b);
@@ -282,13 +281,13 @@ conv:
 	return r;
 utf8:
 	if (charset)
-		*charset = "UTF-8";
+		snprintf(charset, BREAD_CHARSET_MAX, "UTF-8");
 	return clean_utf8(data, len, valid, outlen);
 }
 
 const char *
 bread_decode_view(const char *data, size_t len, const char *ct,
-    size_t *outlen, const char **charset, char **owned)
+    size_t *outlen, char *charset, char **owned)
 {
 	const unsigned char *u = (const unsigned char *)data;
 	const char *t = data;
@@ -302,7 +301,7 @@ bread_decode_view(const char *data, size_t len, const char *ct,
 	/* a UTF-16 byte order mark is never valid UTF-8 */
 	if (utf8_valid(t, n, NULL) && memchr(t, '\0', n) == NULL) {
 		if (charset)
-			*charset = "UTF-8";
+			snprintf(charset, BREAD_CHARSET_MAX, "UTF-8");
 		*outlen = n;
 		return t;
 	}

@@ -11,14 +11,15 @@ void
 bread_extract(const char *data, size_t len, const char *content_type,
     const struct bread_opts *opts, struct bread_result *res)
 {
-	const char *charset = "UTF-8", *utf8;
+	char charset[BREAD_CHARSET_MAX];
+	const char *utf8;
 	size_t ulen;
 	char *owned;
 
 	memset(res, 0, sizeof *res);
-	utf8 = bread_decode_view(data, len, content_type, &ulen, &charset, &owned);
+	utf8 = bread_decode_view(data, len, content_type, &ulen, charset, &owned);
 	bread_rd_run(utf8, ulen, opts, res);
-	res->charset = charset;
+	memcpy(res->charset, charset, sizeof res->charset);
 	free(owned);
 }
 
