@@ -18,6 +18,9 @@
 #include "ndjson.h"
 #include "utf8.h"
 
+/* The size of the stdio buffer of a file ndj_reader_open opens. */
+#define NDJ_IOBUF (64u * 1024)
+
 static const char *where_file = "<stdin>";
 static unsigned long where_line;
 
@@ -86,11 +89,14 @@ ndj_reader_open(struct ndj_reader *r, const char *path)
 	fp = fopen(path, "r");
 	if (fp == NULL)
 		die_errno("%s", path);
-	/* a read of 1 MB, not of 4 kB: a study of 100 times the corpus is
-	 * 90,000 system calls fewer (a failure keeps stdio's buffer) */
-	(void)setvbuf(fp, NULL, _IOFBF, 1u << 20);
 	ndj_reader_init(r, fp, path);
 	r->own = 1;
+	/* reads of 64 kB, not stdio's 4 kB: a study of 100 times the corpus
+	 * (380 MB) is about 90,000 system calls fewer.  glibc sizes a buffer
+	 * by the file's block size when given none, whatever size is asked,
+	 * so the reader gives its own (a failure keeps stdio's buffer). */
+	r->iobuf = xmalloc(NDJ_IOBUF);
+	(void)setvbuf(fp, r->iobuf, _IOFBF, NDJ_IOBUF);
 }
 
 void
@@ -98,6 +104,8 @@ ndj_reader_close(struct ndj_reader *r)
 {
 	if (r->own && r->fp)
 		fclose(r->fp);
+	free(r->iobuf);		/* after fclose, which last used it */
+	r->iobuf = NULL;
 	free(r->buf);
 	r->buf = NULL;
 	r->fp = NULL;

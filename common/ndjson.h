@@ -38,6 +38,7 @@ struct ndj_reader {
 	const char *name;	/* for messages: the file name, or "<stdin>" */
 	unsigned long line;	/* line number of the record last returned */
 	int own;		/* fclose at ndj_reader_close */
+	char *iobuf;		/* stdio's buffer of a file opened here, or NULL */
 	char *buf;		/* line buffer, grown as needed */
 	size_t cap;
 	size_t maxline;		/* 0: unlimited; else a longer line is an error */
