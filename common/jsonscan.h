@@ -45,4 +45,69 @@ jscan_first(uint64_t m)
 	return (size_t)__builtin_ctzll(m) >> 3;
 }
 
+/*
+ * The same test on a wider block where the machine has one (SSE2: sixteen
+ * bytes), else on eight: jscan_wide(p, del) marks the special bytes of the
+ * JSCAN_WIDE at p, its lowest mark exact (0: all plain), jscan_wide_first
+ * gives that mark's index, and jscan_wide_high(p) is not 0 when a byte of
+ * the block is not ASCII.
+ */
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#define JSCAN_WIDE 16
+typedef unsigned jscan_wide_t;
+
+static inline jscan_wide_t
+jscan_wide(const char *p, int del)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)p), m;
+
+	/* below 0x20: the unsigned minimum with 0x1F is the byte itself */
+	m = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('"')),
+	    _mm_cmpeq_epi8(x, _mm_set1_epi8('\\')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(_mm_min_epu8(x,
+	    _mm_set1_epi8(0x1F)), x));
+	if (del)
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(0x7F)));
+	return (jscan_wide_t)_mm_movemask_epi8(m);
+}
+
+static inline size_t
+jscan_wide_first(jscan_wide_t m)
+{
+	return (size_t)__builtin_ctz(m);
+}
+
+static inline int
+jscan_wide_high(const char *p)
+{
+	return _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)
+	    p));
+}
+#else
+#define JSCAN_WIDE 8
+typedef uint64_t jscan_wide_t;
+
+static inline jscan_wide_t
+jscan_wide(const char *p, int del)
+{
+	return jscan_special8(p, del);
+}
+
+static inline size_t
+jscan_wide_first(jscan_wide_t m)
+{
+	return jscan_first(m);
+}
+
+static inline int
+jscan_wide_high(const char *p)
+{
+	uint64_t x;
+
+	memcpy(&x, p, 8);
+	return (x & JSCAN_HIGHS) != 0;
+}
+#endif
+
 #endif

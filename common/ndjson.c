@@ -590,19 +590,19 @@ static char *
 put_block(char *w, const char *p, const char *e)
 {
 	unsigned char c;
-	uint64_t m;
+	jscan_wide_t m;
 	size_t k;
 
-	while (e - p >= 8) {
-		/* eight bytes stored, as many passed as come before the first
-		 * to escape (the room holds the eight) */
-		memcpy(w, p, 8);
-		if ((m = jscan_special8(p, 1)) == 0) {
-			w += 8;
-			p += 8;
+	while (e - p >= JSCAN_WIDE) {
+		/* a block stored, as many bytes passed as come before the
+		 * first to escape (the room holds the block) */
+		memcpy(w, p, JSCAN_WIDE);
+		if ((m = jscan_wide(p, 1)) == 0) {
+			w += JSCAN_WIDE;
+			p += JSCAN_WIDE;
 			continue;
 		}
-		k = jscan_first(m);
+		k = jscan_wide_first(m);
 		w += k;
 		p += k;
 		w += put_escape(w, (unsigned char)*p++);

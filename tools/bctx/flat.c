@@ -8,7 +8,9 @@
  *
  * The common reader (ndjson.h) stays the judge of what is JSON.  A line
  * read here is exactly one that json_loadb accepts as the same object: its
- * UTF-8 is checked as ndjson.c checks it (utf8_valid), and anything this
+ * UTF-8 is checked as ndjson.c checks it (utf8_valid), in the strings that
+ * hold a byte other than ASCII (the grammar takes no such byte, nor a NUL,
+ * outside a string), and anything this
  * reader does not take for certain (an object within, arrays nested
  * deeper than BCTX_FLAT_DEPTH, a repeated key or one written with an
  * escape, a control byte in a string, \u0000, an escaped surrogate, a
@@ -79,6 +81,9 @@ bctx_reader_close(struct bctx_reader *r)
 struct scan {
 	const char *p, *end;
 	char *w;		/* where decoded bytes go; NULL in the first pass */
+	int high;		/* first pass: not 0 when a string's plain
+				 * runs (or a few bytes after) hold a byte
+				 * other than ASCII */
 };
 
 static void
@@ -96,19 +101,25 @@ plain(char c)
 }
 
 /* The bytes at p (before end) a string holds as they are: no '"', no '\\',
- * no control byte; eight at a time, then one by one. */
+ * no control byte; a block at a time, then one by one.  *high is set
+ * when a byte passed (or one of the block after them) is not ASCII. */
 static const char *
-plain_span(const char *p, const char *end)
+plain_span(const char *p, const char *end, int *high)
 {
-	uint64_t m;
+	jscan_wide_t m;
+	int h = 0;
 
-	while (end - p >= 8) {
-		if ((m = jscan_special8(p, 0)) != 0)
-			return p + jscan_first(m);
-		p += 8;
+	while (end - p >= JSCAN_WIDE) {
+		h |= jscan_wide_high(p);
+		if ((m = jscan_wide(p, 0)) != 0) {
+			*high |= h;
+			return p + jscan_wide_first(m);
+		}
+		p += JSCAN_WIDE;
 	}
 	while (p < end && plain(*p))
-		p++;
+		h |= (unsigned char)*p++ & 0x80;
+	*high |= h;
 	return p;
 }
 
@@ -118,22 +129,34 @@ static void
 move_span(struct scan *sc)
 {
 	const char *p = sc->p, *end = sc->end;
-	char *w = sc->w;
-	uint64_t m;
+	char *w = sc->w, x[JSCAN_WIDE];
+	jscan_wide_t m;
 	size_t k;
 
 	if (w == p) {
-		sc->p = plain_span(p, end);
+		sc->p = plain_span(p, end, &sc->high);
 		sc->w += sc->p - p;
 		return;
 	}
-	while (end - p >= 8) {
-		k = (m = jscan_special8(p, 0)) != 0 ? jscan_first(m) : 8;
-		memmove(w, p, k);	/* no byte past the span written */
+	while (end - p >= JSCAN_WIDE) {
+		/* a block loaded before any byte is stored: w < p */
+		memcpy(x, p, JSCAN_WIDE);
+		if ((m = jscan_wide(p, 0)) == 0) {
+			memcpy(w, x, JSCAN_WIDE);
+			w += JSCAN_WIDE;
+			p += JSCAN_WIDE;
+			continue;
+		}
+		k = jscan_wide_first(m);
+		/* the block stored whole where it ends before the escape at
+		 * p + k, else no byte past the span written */
+		if (p - w >= JSCAN_WIDE)
+			memcpy(w, x, JSCAN_WIDE);
+		else
+			memmove(w, p, k);
 		w += k;
 		p += k;
-		if (m)
-			break;
+		break;
 	}
 	while (p < end && plain(*p))
 		*w++ = *p++;
@@ -213,14 +236,15 @@ escape(struct scan *sc)
 static int
 string(struct scan *sc)
 {
-	const char *q;
+	const char *q, *start = ++sc->p;
+	size_t bad;
 
-	sc->p++;
+	sc->high = 0;
 	for (;;) {
 		if (sc->w)
 			move_span(sc);
 		else
-			sc->p = plain_span(sc->p, sc->end);
+			sc->p = plain_span(sc->p, sc->end, &sc->high);
 		q = sc->p;
 		if (q >= sc->end || (unsigned char)*q < 0x20)
 			return -1;
@@ -232,6 +256,11 @@ string(struct scan *sc)
 	}
 	if (sc->w)
 		*sc->w = '\0';
+	/* the line's UTF-8 checked where it can be other than ASCII: the
+	 * grammar takes no such byte outside a string */
+	else if (sc->high &&
+	    !utf8_valid(start, (size_t)(q - start), &bad))
+		return -1;
 	return 0;
 }
 
@@ -558,7 +587,7 @@ int
 bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec)
 {
 	struct scan sc;
-	size_t len, bad;
+	size_t len;
 
 	while (next_line(r)) {
 		r->lineno++;
@@ -568,8 +597,6 @@ bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec)
 			len--;
 		if (len > 0 && r->line[len - 1] == '\r')
 			len--;
-		if (memchr(r->line, '\0', len) || !utf8_valid(r->line, len, &bad))
-			return BCTX_READ_JSON;
 		sc.p = r->line;
 		sc.end = r->line + len;
 		skip_ws(&sc);
