@@ -44,7 +44,8 @@ struct page {
 	int has_http;		/* http_status is an integer */
 	int is_text;		/* the body is bread's text (condition A) */
 	int usable;
-	char *body;		/* NULL when not a string or not usable */
+	const char *body;	/* NULL when not a string or not usable */
+	char *block;		/* the block holding body, or NULL */
 	json_t *archive_path, *fetch_status_v, *last_modified;
 };
 
@@ -192,7 +193,7 @@ page_release(struct page *p)
 {
 	free(p->fetch_status);
 	free(p->exclusion);
-	free(p->body);
+	free(p->block);
 	json_decref(p->archive_path);
 	json_decref(p->fetch_status_v);
 	json_decref(p->last_modified);
@@ -237,10 +238,12 @@ dup_or_null(const char *s)
 	return s ? xstrdup(s) : NULL;
 }
 
-/* A page record read by the common reader (any record bctx takes). */
+/* A page record read by the common reader (any record bctx takes) into
+ * the struct asm_state at arg. */
 static void
-index_page_json(struct asm_state *st, json_t *rec)
+index_page_json(json_t *rec, void *arg)
 {
+	struct asm_state *st = arg;
 	const char *site, *url, *cond, *fs, *variant, *body;
 	struct page p;
 	json_t *h;
@@ -285,7 +288,7 @@ index_page_json(struct asm_state *st, json_t *rec)
 	p.usable = usable(rec);
 	body = json_string_value(json_object_get(rec, p.is_text ? "text" :
 	    "markdown"));
-	p.body = p.usable ? dup_or_null(body) : NULL;
+	p.body = p.block = p.usable ? dup_or_null(body) : NULL;
 	p.archive_path = value_or_null(json_object_get(rec, "archive_path"));
 	p.fetch_status_v = value_or_null(json_object_get(rec, "fetch_status"));
 	p.last_modified = value_or_null(json_object_get(rec, "last_modified"));
@@ -295,18 +298,20 @@ index_page_json(struct asm_state *st, json_t *rec)
 /*
  * A flat page record that index_page_json would take without a word: its
  * page kept when wanted, 0.  -1 (nothing done) for any other record:
- * index_page_json reads it and says what is wrong with it.
+ * index_page_json reads it and says what is wrong with it.  arg: the
+ * struct asm_state.
  */
 static int
-index_page_flat(struct asm_state *st, const struct bctx_flat *rec)
+index_page_flat(const struct bctx_flat *rec, void *arg)
 {
+	struct asm_state *st = arg;
 	const struct bctx_field *h, *bf;
 	const char *site, *url, *cond, *fs, *variant, *ex;
 	struct page p;
 	int is_a, use;
 
 	if (bctx_flat_get(rec, "kind"))		/* an llms.txt record */
-		return bctx_env_add_flat(&st->env, rec);
+		return bctx_env_add_flat(rec, &st->env);
 	if (bctx_flat_str_opt(rec, "site_id", &site) < 0 || !site ||
 	    bctx_flat_str_opt(rec, "url", &url) < 0 || !url ||
 	    bctx_flat_str_opt(rec, "condition", &cond) < 0 || !cond ||
@@ -335,25 +340,14 @@ index_page_flat(struct asm_state *st, const struct bctx_flat *rec)
 	p.http_status = p.has_http ? strtoll(h->s, NULL, 10) : 0;
 	p.is_text = is_a;
 	p.usable = use;
+	/* a long body kept where it was read, not copied */
 	if (use && bf && bf->type == BCTX_F_STR)
-		p.body = xstrndup(bf->s, bf->len);
+		p.body = bctx_flat_keep(rec, bf, &p.block);
 	p.archive_path = bctx_flat_value(bctx_flat_get(rec, "archive_path"));
 	p.fetch_status_v = bctx_flat_value(bctx_flat_get(rec, "fetch_status"));
 	p.last_modified = bctx_flat_value(bctx_flat_get(rec, "last_modified"));
 	keep_page(st, site, variant ? variant : cond, url, &p);
 	return 0;
-}
-
-static int
-page_flat(const struct bctx_flat *rec, void *st)
-{
-	return index_page_flat(st, rec);
-}
-
-static void
-page_json(json_t *rec, void *st)
-{
-	index_page_json(st, rec);
 }
 
 /* Every record of the page files (none: standard input). */
@@ -363,8 +357,8 @@ read_pages(struct asm_state *st, int nfiles, char *const files[])
 	int i;
 
 	for (i = 0; i < (nfiles > 0 ? nfiles : 1); i++)
-		bctx_reader_each(nfiles > 0 ? files[i] : NULL, page_flat,
-		    page_json, st);
+		bctx_reader_each(nfiles > 0 ? files[i] : NULL, index_page_flat,
+		    index_page_json, st);
 }
 
 static const struct page *

@@ -119,6 +119,7 @@ struct bctx_field {
 struct bctx_flat {
 	struct bctx_field f[BCTX_FLAT_MAX];	/* in the line's order */
 	size_t n;
+	struct bctx_reader *from;	/* the reader of the line */
 };
 struct bctx_reader {
 	int fd;
@@ -182,6 +183,16 @@ int bctx_flat_str_opt(const struct bctx_flat *rec, const char *key,
  */
 json_t *bctx_flat_value(const struct bctx_field *f);
 json_t *bctx_flat_object(const struct bctx_flat *rec);
+/*
+ * String field f of rec (the record bctx_reader_next made last) kept past
+ * the next line: the string (NUL-terminated), in a block *owner that the
+ * caller frees.  When the input not yet read is shorter than the string,
+ * the block is the reader's buffer itself, the line it holds (rec's
+ * fields stay valid in it) given away and the unread bytes moved to a new
+ * one; else it is a copy of the string.
+ */
+const char *bctx_flat_keep(const struct bctx_flat *rec,
+    const struct bctx_field *f, char **owner);
 
 /* ---------------------------------------------------------------- render.c */
 
@@ -250,10 +261,11 @@ void bctx_env_sites(struct bctx_env *e, const char *path);
 /* Add a bmdprep --llms record (kind llms or link; others ignored). */
 void bctx_env_add_llms(struct bctx_env *e, json_t *rec);
 /*
- * Add a flat bmdprep --llms link record; -1 (nothing done) for any other
- * record, or one bctx_env_add_llms would have a word to say about.
+ * Add a flat bmdprep --llms link record to env (a struct bctx_env: the
+ * function is a bctx_flat_fn); -1 (nothing done) for any other record, or
+ * one bctx_env_add_llms would have a word to say about.
  */
-int bctx_env_add_flat(struct bctx_env *e, const struct bctx_flat *rec);
+int bctx_env_add_flat(const struct bctx_flat *rec, void *env);
 /* Read an NDJSON file of bmdprep --llms records. */
 void bctx_env_links_file(struct bctx_env *e, const char *path);
 /* Load a user mapping CSV (site_id,html_url,md_url). */

@@ -602,6 +602,7 @@ bctx_reader_next(struct bctx_reader *r, struct bctx_flat *rec)
 		skip_ws(&sc);
 		if (sc.p == sc.end)	/* a blank line */
 			continue;
+		rec->from = r;
 		return object(r->line, r->line + len, rec) == 0 ?
 		    BCTX_READ_FLAT : BCTX_READ_JSON;
 	}
@@ -700,6 +701,28 @@ bctx_flat_object(const struct bctx_flat *rec)
 		json_object_setn_new_nocheck(o, rec->f[i].key, rec->f[i].klen, v);
 	}
 	return o;
+}
+
+const char *
+bctx_flat_keep(const struct bctx_flat *rec, const struct bctx_field *f,
+    char **owner)
+{
+	struct bctx_reader *r = rec->from;
+	size_t rest = r->fill - r->beg;
+
+	if (rest >= f->len) {
+		*owner = xstrndup(f->s, f->len);
+		return *owner;
+	}
+	*owner = r->buf;
+	r->cap = rest + 1;
+	r->buf = xmalloc(r->cap);
+	memcpy(r->buf, *owner + r->beg, rest);
+	r->fill = rest;
+	r->beg = 0;
+	r->line = NULL;
+	r->len = 0;
+	return f->s;
 }
 
 int

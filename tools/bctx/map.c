@@ -203,8 +203,9 @@ bctx_env_add_llms(struct bctx_env *e, json_t *rec)
 }
 
 int
-bctx_env_add_flat(struct bctx_env *e, const struct bctx_flat *rec)
+bctx_env_add_flat(const struct bctx_flat *rec, void *env)
 {
+	struct bctx_env *e = env;
 	const struct bctx_field *opt = bctx_flat_get(rec, "optional");
 	const struct bctx_field *sec = bctx_flat_get(rec, "section");
 	const char *kind, *site, *url, *section, *title, *desc;
@@ -223,12 +224,6 @@ bctx_env_add_flat(struct bctx_env *e, const struct bctx_flat *rec)
 	return 0;
 }
 
-static int
-links_flat(const struct bctx_flat *rec, void *e)
-{
-	return bctx_env_add_flat(e, rec);
-}
-
 /* an llms record, one with a word to say about, no flat one */
 static void
 links_json(json_t *rec, void *e)
@@ -239,7 +234,7 @@ links_json(json_t *rec, void *e)
 void
 bctx_env_links_file(struct bctx_env *e, const char *path)
 {
-	bctx_reader_each(path, links_flat, links_json, e);
+	bctx_reader_each(path, bctx_env_add_flat, links_json, e);
 }
 
 void
