@@ -123,6 +123,63 @@ long_line(size_t i, char *out)
 	return n;
 }
 
+/*
+ * bctx_flat_keep: a short string before a long line is copied, a long
+ * string before a short line takes the reader's buffer; both stay whole
+ * while the reader goes on, and the lines after them read as written.
+ */
+static void
+keep_test(const char *dir)
+{
+	char path[4096], *own[3] = { NULL, NULL, NULL }, *big = malloc(9001);
+	const char *kept[3] = { NULL, NULL, NULL };
+	struct bctx_reader r;
+	struct bctx_flat rec;
+	size_t i;
+	int fd, ok = 1;
+	FILE *fp;
+
+	snprintf(path, sizeof path, "%s/unit-flat-keep.XXXXXX", dir);
+	fd = mkstemp(path);
+	fp = fd < 0 ? NULL : fdopen(fd, "w");
+	if (fp == NULL || big == NULL) {
+		TAP_OK(0, "bctx_flat_keep: a file to read");
+		free(big);
+		return;
+	}
+	for (i = 0; i < 9000; i++)
+		big[i] = (char)('a' + i % 26);
+	big[9000] = '\0';
+	/* the long line's string written with escapes: decoded in place */
+	fprintf(fp, "{\"m\":\"ab\"}\n{\"m\":\"%.4000s\\n%s\"}\n{\"m\":\"cd\"}\n",
+	    big, big + 4000);
+	fclose(fp);
+	bctx_reader_open(&r, path);
+	for (i = 0; i < 3; i++) {
+		if (bctx_reader_next(&r, &rec) != BCTX_READ_FLAT) {
+			ok = 0;
+			break;
+		}
+		kept[i] = bctx_flat_keep(&rec, bctx_flat_get(&rec, "m"), &own[i]);
+	}
+	TAP_IS_INT(bctx_reader_next(&r, &rec), BCTX_READ_END,
+	    "bctx_flat_keep: the reader goes on to the end");
+	bctx_reader_close(&r);
+	unlink(path);
+	TAP_OK(ok && strcmp(kept[0], "ab") == 0 && strcmp(kept[2], "cd") == 0,
+	    "bctx_flat_keep: the short strings kept");
+	TAP_OK(ok && strlen(kept[1]) == 9001 && memcmp(kept[1], big, 4000) == 0 &&
+	    kept[1][4000] == '\n' && strcmp(kept[1] + 4001, big + 4000) == 0,
+	    "bctx_flat_keep: the long string kept whole, decoded, past the next "
+	    "line");
+	TAP_OK(ok && own[1] != NULL && kept[1] != own[1] && own[0] == kept[0],
+	    "bctx_flat_keep: the long string in the reader's buffer, the short "
+	    "one copied");
+	for (i = 0; i < 3; i++)
+		free(own[i]);
+	free(big);
+}
+
 int
 main(void)
 {
@@ -203,5 +260,6 @@ main(void)
 	for (i = 0; i < NLINES + NLONG; i++)
 		free(orig[i]);
 	free(orig);
+	keep_test(tmp && *tmp ? tmp : "/tmp");
 	return tap_done();
 }
