@@ -49,8 +49,9 @@ jscan_first(uint64_t m)
  * The same test on a wider block where the machine has one (SSE2: sixteen
  * bytes), else on eight: jscan_wide(p, del) marks the special bytes of the
  * JSCAN_WIDE at p, its lowest mark exact (0: all plain), jscan_wide_first
- * gives that mark's index, and jscan_wide_high(p) is not 0 when a byte of
- * the block is not ASCII.
+ * gives that mark's index, jscan_wide_high(p) is not 0 when a byte of
+ * the block is not ASCII, and jscan_cont(p, n) is the number of UTF-8
+ * continuation bytes (10xxxxxx) of p[0..n).
  */
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -84,6 +85,29 @@ jscan_wide_high(const char *p)
 	return _mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)
 	    p));
 }
+
+static inline size_t
+jscan_cont(const char *p, size_t n)
+{
+	const __m128i lim = _mm_set1_epi8(-64), zero = _mm_setzero_si128();
+	__m128i acc, sad;
+	size_t i = 0, cont = 0, j;
+
+	while (n - i >= 16) {
+		/* 0x80..0xBF are the signed bytes below -64: each a -1
+		 * taken from a byte's count, 255 blocks at most */
+		acc = zero;
+		for (j = 0; j < 255 && n - i >= 16; j++, i += 16)
+			acc = _mm_sub_epi8(acc, _mm_cmplt_epi8(_mm_loadu_si128(
+			    (const __m128i *)(const void *)(p + i)), lim));
+		sad = _mm_sad_epu8(acc, zero);
+		cont += (size_t)_mm_cvtsi128_si32(sad) +
+		    (size_t)_mm_extract_epi16(sad, 4);
+	}
+	for (; i < n; i++)
+		cont += ((unsigned char)p[i] & 0xC0) == 0x80;
+	return cont;
+}
 #else
 #define JSCAN_WIDE 8
 typedef uint64_t jscan_wide_t;
@@ -107,6 +131,16 @@ jscan_wide_high(const char *p)
 
 	memcpy(&x, p, 8);
 	return (x & JSCAN_HIGHS) != 0;
+}
+
+static inline size_t
+jscan_cont(const char *p, size_t n)
+{
+	size_t i, cont = 0;
+
+	for (i = 0; i < n; i++)
+		cont += ((unsigned char)p[i] & 0xC0) == 0x80;
+	return cont;
 }
 #endif
 

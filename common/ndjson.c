@@ -621,11 +621,11 @@ put_block(char *w, const char *p, const char *e)
  * of at most OUT_PART / 6 bytes, the room of their worst case. */
 #define OUT_PART 65536
 
-void
+size_t
 ndj_emit_string(const char *s, size_t n)
 {
 	char part[OUT_PART + 2], *w = part;
-	size_t i, k;
+	size_t i, k, chars = 0;
 
 	*w++ = '"';
 	for (i = 0; i < n; i += k) {
@@ -637,10 +637,13 @@ ndj_emit_string(const char *s, size_t n)
 		}
 		if (k > n - i)
 			k = n - i;
+		/* counted while the block is at hand, then escaped */
+		chars += k - jscan_cont(s + i, k);
 		w = put_block(w, s + i, s + i + k);
 	}
 	*w++ = '"';
 	ndj_emit_text(part, (size_t)(w - part), 0);
+	return chars;
 }
 
 void

@@ -110,10 +110,13 @@ void ndj_emit_free(json_t *rec);
  * json_put_real, json_compact_buf make its pieces): ndj_emit_text writes
  * s[0..n), then "\n" when end (the record's last part); ndj_emit_string
  * writes s[0..n) as json_put_string does, a part at a time (a long string
- * is never held escaped in memory).  A write error dies as ndj_emit does.
+ * is never held escaped in memory) and returns the number of its bytes
+ * that are not UTF-8 continuation bytes (10xxxxxx), counted as it goes:
+ * its characters when s is valid UTF-8, as utf8_count counts them.  A
+ * write error dies as ndj_emit does.
  */
 void ndj_emit_text(const char *s, size_t n, int end);
-void ndj_emit_string(const char *s, size_t n);
+size_t ndj_emit_string(const char *s, size_t n);
 void ndj_output_close(void);
 
 /*

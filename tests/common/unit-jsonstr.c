@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "ndjson.h"
 #include "tap.h"
+#include "utf8.h"
 
 /* The rule, one byte at a time. */
 static void
@@ -47,9 +48,9 @@ model(struct buf *b, const char *s, size_t n)
 	buf_addc(b, '"');
 }
 
-/* What ndj_emit_string writes of s. */
+/* What ndj_emit_string writes of s; *chars what it returns. */
 static char *
-emitted(const char *s, size_t n, size_t *len)
+emitted(const char *s, size_t n, size_t *len, size_t *chars)
 {
 	char *m = NULL;
 	FILE *fp = open_memstream(&m, len);
@@ -57,7 +58,7 @@ emitted(const char *s, size_t n, size_t *len)
 	if (fp == NULL)
 		return NULL;
 	ndj_output_stream(fp);
-	ndj_emit_string(s, n);
+	*chars = ndj_emit_string(s, n);
 	ndj_output_stream(NULL);
 	fclose(fp);
 	return m;
@@ -69,13 +70,20 @@ check(const char *s, size_t n)
 {
 	struct buf want = BUF_INIT, got = BUF_INIT;
 	json_t *v;
-	size_t elen = 0;
-	char *e = emitted(s, n, &elen);
+	size_t elen = 0, chars = 0, lead = 0, i;
+	char *e = emitted(s, n, &elen, &chars);
 	int bad;
+
+	/* the bytes that are no continuation byte, utf8_count's count of
+	 * valid UTF-8 */
+	for (i = 0; i < n; i++)
+		lead += ((unsigned char)s[i] & 0xC0) != 0x80;
+	bad = chars != lead || (utf8_valid(s, n, NULL) && chars !=
+	    utf8_count(s, n));
 
 	model(&want, s, n);
 	json_put_string(&got, s, n);
-	bad = got.len != want.len || memcmp(got.s, want.s, want.len) != 0 ||
+	bad |= got.len != want.len || memcmp(got.s, want.s, want.len) != 0 ||
 	    e == NULL || elen != want.len || memcmp(e, want.s, want.len) != 0;
 	v = json_loadb(got.s, got.len, JSON_DECODE_ANY | JSON_ALLOW_NUL, NULL);
 	if (v == NULL || json_string_length(v) != n ||
@@ -147,7 +155,8 @@ main(void)
 		n++;
 	}
 	TAP_IS_INT(bad, 0, "json_put_string and ndj_emit_string write the rule's "
-	    "bytes, which json_loadb reads back (%zu strings)", n);
+	    "bytes, which json_loadb reads back, and ndj_emit_string counts "
+	    "the characters (%zu strings)", n);
 	free(s);
 	return tap_done();
 }

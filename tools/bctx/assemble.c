@@ -1378,6 +1378,7 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 	struct out *o = &st->out;
 	const json_t *g;
 	char *mapping;
+	size_t chars;
 
 	if (r->excluded)
 		reason = json_array_size(r->dropped) > 0 ? json_string_value(
@@ -1389,12 +1390,12 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 	buf_reset(&o->b);
 	o->n = 0;
 	out_question(st, o, q, cond, v);
-	/* JSON strings and ASCII put together: valid UTF-8, not checked again */
+	/* JSON strings and ASCII put together: valid UTF-8, not checked
+	 * again, its characters counted as it is written */
 	out_key(o, "content");
 	out_flush(o, 0);
-	ndj_emit_string(buf_str(&r->content), r->content.len);
-	out_int(o, "content_chars", (long long)utf8_count(buf_str(&r->content),
-	    r->content.len));
+	chars = ndj_emit_string(buf_str(&r->content), r->content.len);
+	out_int(o, "content_chars", (long long)chars);
 	out_array(o, "pages", r->pages);
 	out_array(o, "dropped_urls", r->dropped);
 	out_str(o, "mapping", mapping);
