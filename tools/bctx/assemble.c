@@ -83,19 +83,29 @@ usable(const json_t *rec)
 /*
  * The index key of a page: site, condition and the URL's key (host case,
  * default port, trailing slash do not matter), with the fragment when
- * with_frag: two questions may cite two anchors of one page.
+ * with_frag: two questions may cite two anchors of one page.  k is the
+ * URL's key (bctx_url_key(url), NULL when it has none).
  */
 static char *
-page_key(const char *site, const char *cond, const char *url, int with_frag)
+page_key_of(const char *site, const char *cond, const char *url,
+    const char *k, int with_frag)
 {
-	char *k = bctx_url_key(url), *key;
 	const char *f = bctx_url_fragment(url);
 	const char *parts[3];
 
 	parts[0] = site;
 	parts[1] = cond;
 	parts[2] = k ? k : url;
-	key = bctx_join_nl(parts, 3, k && f && with_frag ? f : "");
+	return bctx_join_nl(parts, 3, k && f && with_frag ? f : "");
+}
+
+/* The same, the URL's key made here. */
+static char *
+page_key(const char *site, const char *cond, const char *url, int with_frag)
+{
+	char *k = bctx_url_key(url), *key;
+
+	key = page_key_of(site, cond, url, k, with_frag);
 	free(k);
 	return key;
 }
@@ -170,12 +180,13 @@ want_pages(struct asm_state *st, const json_t *qs)
 	}
 }
 
-/* A page some context may use (see want_pages)? */
+/* A page some context may use (see want_pages)?  k: its URL's key (NULL:
+ * none). */
 static int
-wanted(const struct asm_state *st, const char *site, const char *url)
+wanted(const struct asm_state *st, const char *site, const char *k)
 {
-	char *k = bctx_url_key(url), *sk;
 	const char *parts[2];
+	char *sk;
 	int w;
 
 	parts[0] = site;
@@ -184,7 +195,6 @@ wanted(const struct asm_state *st, const char *site, const char *url)
 	w = wordset_find(&st->wanted, sk, strlen(sk)) > 0 ||
 	    wordset_find(&st->wanted, sk, strlen(site) + 1) > 0;
 	free(sk);
-	free(k);
 	return w;
 }
 
@@ -200,15 +210,15 @@ page_release(struct page *p)
 }
 
 /*
- * Keep page p (taken) of site's url under condition cond (a variant's
- * pages apart from condition A's, under its name).  A re-run may repeat
- * a page: a usable record wins, else the last.
+ * Keep page p (taken) of site's url (its key uk, NULL: none) under
+ * condition cond (a variant's pages apart from condition A's, under its
+ * name).  A re-run may repeat a page: a usable record wins, else the last.
  */
 static void
 keep_page(struct asm_state *st, const char *site, const char *cond,
-    const char *url, struct page *p)
+    const char *url, const char *uk, struct page *p)
 {
-	char *key = page_key(site, cond, url, 1);
+	char *key = page_key_of(site, cond, url, uk, 1);
 	size_t k = wordset_find(&st->pagekeys, key, strlen(key));
 
 	if (k == 0) {
@@ -247,6 +257,7 @@ index_page_json(json_t *rec, void *arg)
 	const char *site, *url, *cond, *fs, *variant, *body;
 	struct page p;
 	json_t *h;
+	char *k;
 
 	if (json_object_get(rec, "kind")) {
 		bctx_env_add_llms(&st->env, rec);
@@ -276,8 +287,11 @@ index_page_json(json_t *rec, void *arg)
 	}
 	if (variant)
 		json_object_set_new(st->vseen, variant, json_true());
-	if (!wanted(st, site, url))
+	k = bctx_url_key(url);
+	if (!wanted(st, site, k)) {
+		free(k);
 		return;		/* validated, not kept: no context uses it */
+	}
 	memset(&p, 0, sizeof p);
 	p.fetch_status = dup_or_null(fs);
 	p.exclusion = dup_or_null(rec_str_opt(rec, "exclusion_reason"));
@@ -292,7 +306,8 @@ index_page_json(json_t *rec, void *arg)
 	p.archive_path = value_or_null(json_object_get(rec, "archive_path"));
 	p.fetch_status_v = value_or_null(json_object_get(rec, "fetch_status"));
 	p.last_modified = value_or_null(json_object_get(rec, "last_modified"));
-	keep_page(st, site, variant ? variant : cond, url, &p);
+	keep_page(st, site, variant ? variant : cond, url, k, &p);
+	free(k);
 }
 
 /*
@@ -309,6 +324,7 @@ index_page_flat(const struct bctx_flat *rec, void *arg)
 	const char *site, *url, *cond, *fs, *variant, *ex;
 	struct page p;
 	int is_a, use;
+	char *k;
 
 	if (bctx_flat_get(rec, "kind"))		/* an llms.txt record */
 		return bctx_env_add_flat(rec, &st->env);
@@ -330,8 +346,11 @@ index_page_flat(const struct bctx_flat *rec, void *arg)
 		return -1;
 	if (variant)
 		json_object_set_new(st->vseen, variant, json_true());
-	if (!wanted(st, site, url))
+	k = bctx_url_key(url);
+	if (!wanted(st, site, k)) {
+		free(k);
 		return 0;
+	}
 	memset(&p, 0, sizeof p);
 	p.fetch_status = dup_or_null(fs);
 	p.exclusion = dup_or_null(ex);
@@ -346,7 +365,8 @@ index_page_flat(const struct bctx_flat *rec, void *arg)
 	p.archive_path = bctx_flat_value(bctx_flat_get(rec, "archive_path"));
 	p.fetch_status_v = bctx_flat_value(bctx_flat_get(rec, "fetch_status"));
 	p.last_modified = bctx_flat_value(bctx_flat_get(rec, "last_modified"));
-	keep_page(st, site, variant ? variant : cond, url, &p);
+	keep_page(st, site, variant ? variant : cond, url, k, &p);
+	free(k);
 	return 0;
 }
 

@@ -82,16 +82,24 @@ add_lower(struct buf *b, const char *s, size_t n)
 static void
 add_pct(struct buf *b, const char *s, size_t n)
 {
-	size_t i;
+	const char *pc;
+	size_t i = 0, run;
 
-	for (i = 0; i < n; i++) {
-		buf_addc(b, s[i]);
-		if (s[i] == '%' && i + 2 < n && isxdigit((unsigned char)s[i + 1]) &&
+	while (i < n) {
+		/* the run up to the next '%' as it is */
+		pc = memchr(s + i, '%', n - i);
+		run = pc ? (size_t)(pc - (s + i)) : n - i;
+		buf_add(b, s + i, run);
+		if ((i += run) >= n)
+			break;
+		buf_addc(b, '%');
+		if (i + 2 < n && isxdigit((unsigned char)s[i + 1]) &&
 		    isxdigit((unsigned char)s[i + 2])) {
 			buf_addc(b, toupper((unsigned char)s[i + 1]));
 			buf_addc(b, toupper((unsigned char)s[i + 2]));
 			i += 2;
 		}
+		i++;
 	}
 }
 
@@ -157,6 +165,7 @@ bctx_url_key(const char *url)
 
 	if (split(url, &p) < 0)
 		return NULL;
+	buf_grow(&b, strlen(url));	/* no longer than the URL */
 	add_origin(&b, &p);
 	add_pct(&b, p.path, trim_slashes(p.path, p.pathlen));
 	if (p.query && p.querylen > 0) {
