@@ -45,6 +45,7 @@ struct page {
 	int is_text;		/* the body is bread's text (condition A) */
 	int usable;
 	const char *body;	/* NULL when not a string or not usable */
+	size_t blen;		/* strlen(body) */
 	char *block;		/* the block holding body, or NULL */
 	json_t *archive_path, *fetch_status_v, *last_modified;
 };
@@ -303,6 +304,7 @@ index_page_json(json_t *rec, void *arg)
 	body = json_string_value(json_object_get(rec, p.is_text ? "text" :
 	    "markdown"));
 	p.body = p.block = p.usable ? dup_or_null(body) : NULL;
+	p.blen = p.body ? strlen(p.body) : 0;
 	p.archive_path = value_or_null(json_object_get(rec, "archive_path"));
 	p.fetch_status_v = value_or_null(json_object_get(rec, "fetch_status"));
 	p.last_modified = value_or_null(json_object_get(rec, "last_modified"));
@@ -360,8 +362,10 @@ index_page_flat(const struct bctx_flat *rec, void *arg)
 	p.is_text = is_a;
 	p.usable = use;
 	/* a long body kept where it was read, not copied */
-	if (use && bf && bf->type == BCTX_F_STR)
+	if (use && bf && bf->type == BCTX_F_STR) {
 		p.body = bctx_flat_keep(rec, bf, &p.block);
+		p.blen = bf->len;	/* no NUL: \u0000 is the common reader's */
+	}
 	p.archive_path = bctx_flat_value(bctx_flat_get(rec, "archive_path"));
 	p.fetch_status_v = bctx_flat_value(bctx_flat_get(rec, "fetch_status"));
 	p.last_modified = bctx_flat_value(bctx_flat_get(rec, "last_modified"));
@@ -560,6 +564,7 @@ struct doc {
 	const char *desc;	/* borrowed, may be NULL */
 	char *url;
 	const char *body;	/* borrowed */
+	size_t blen;		/* strlen(body) */
 	char *fallback_title;
 };
 
@@ -611,7 +616,7 @@ render_doc(struct buf *b, const struct doc *d, int reference)
 		if (d->desc)
 			bctx_ref_attr(b, "desc", d->desc);
 		buf_addc(b, '>');
-		buf_adds(b, d->body);
+		buf_add(b, d->body, d->blen);
 		buf_adds(b, "</doc>");
 	} else {
 		if (title)
@@ -695,6 +700,10 @@ render_project(struct buf *b, const struct asm_state *st, const char *domain,
 	size_t i, j;
 	char *tag = NULL;
 
+	/* room for the bodies at once: no long body moved as b grows */
+	for (i = 0, j = ldoc ? ldoc->blen : 0; i < ndocs; i++)
+		j += docs[i].blen;
+	buf_grow(b, j);
 	buf_adds(b, "<project");
 	if (title)
 		(ref ? bctx_ref_attr : bctx_xml_attr)(b, "title", title);
@@ -854,7 +863,7 @@ assemble_a(struct asm_state *st, const char *site, const char *cond,
 		}
 		if (r->ndocs++ > 0)
 			buf_adds(&r->content, "\n\n---\n\n");
-		buf_adds(&r->content, rec->body);
+		buf_add(&r->content, rec->body, rec->blen);
 		kept_entry(&r->pages, m->a_url, m->source, rec);
 	}
 	json_decref(used);
@@ -883,6 +892,7 @@ doc_push(struct docs *d, long pos, const char *section, const char *url,
 	x->section = section;
 	x->url = bctx_url_defrag(url);
 	x->body = rec->body;
+	x->blen = rec->blen;
 	return x;
 }
 
@@ -962,6 +972,7 @@ llms_doc(struct asm_state *st, const char *site, const struct bctx_map *m,
 			d->ldoc.title = json_string_value(json_object_get(lrec, "title"));
 			d->ldoc.url = xstrdup(fk);
 			d->ldoc.body = json_string_value(json_object_get(lrec, "content"));
+			d->ldoc.blen = strlen(d->ldoc.body);
 			if (d->ldoc.title == NULL)
 				d->ldoc.fallback_title = xstrdup("llms.txt");
 			record_entry(&r->pages, m->b_url, m->source, lrec);
@@ -981,6 +992,7 @@ llms_doc(struct asm_state *st, const char *site, const struct bctx_map *m,
 		d->ldoc.pos = -1;
 		d->ldoc.url = xstrdup(fk);
 		d->ldoc.body = rec->body;
+		d->ldoc.blen = rec->blen;
 		d->ldoc.fallback_title = xstrdup(slash ? slash + 1 : fk);
 		kept_entry(&r->pages, m->b_url, m->source, rec);
 	}

@@ -87,12 +87,35 @@ final_sigma(const utf8proc_int32_t *cp, size_t n, size_t i)
 	return before && !after;
 }
 
+/* s lower-cased when it is ASCII (the whole of str.lower() there: A-Z to
+ * a-z), else NULL. */
+static char *
+ascii_lower(const char *s)
+{
+	size_t n, i;
+	char *t;
+
+	for (n = 0; s[n]; n++)
+		if ((unsigned char)s[n] >= 0x80)
+			return NULL;
+	t = xmalloc(n + 1);
+	for (i = 0; i <= n; i++)
+		t[i] = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') :
+		    s[i];
+	return t;
+}
+
 char *
 bctx_py_lower(const char *s)
 {
 	struct buf b = BUF_INIT;
 	size_t n, i;
-	utf8proc_int32_t *cp = decode(s, &n);
+	utf8proc_int32_t *cp;
+	char *t;
+
+	if ((t = ascii_lower(s)) != NULL)
+		return t;
+	cp = decode(s, &n);
 
 	for (i = 0; i < n; i++) {
 		if (cp[i] == 0x130) {		/* SpecialCasing: İ -> i + U+0307 */
