@@ -33,7 +33,7 @@
 #include "bctx.h"
 
 /* Bytes read at a time: a study's page files are read a chunk at a time,
- * a smaller file in one read (its end known from its size). */
+ * a file of two chunks or less in one read (its end known from its size). */
 #define CHUNK (1u << 20)
 
 void
@@ -514,8 +514,10 @@ object(char *p, const char *end, struct bctx_flat *rec)
 
 /*
  * More bytes after the unread ones [beg, fill), moved to the start of the
- * buffer: a chunk, or what is left of a regular file when less.  The
- * number of bytes read, 0 at end of input; a read error dies.
+ * buffer: a chunk, or what is left of a regular file when no more than two
+ * (a chunk would leave less than one more, which a line longer than the
+ * chunk would grow the buffer for, moving what was read).  The number of
+ * bytes read, 0 at end of input; a read error dies.
  */
 static size_t
 fill_more(struct bctx_reader *r)
@@ -531,7 +533,8 @@ fill_more(struct bctx_reader *r)
 		r->fill -= r->beg;
 		r->beg = 0;
 	}
-	want = r->left > 0 && r->left < (off_t)CHUNK ? (size_t)r->left : CHUNK;
+	want = r->left > 0 && r->left <= 2 * (off_t)CHUNK ? (size_t)r->left :
+	    CHUNK;
 	/* the room after a line begun will do, unless it is small: the
 	 * buffer grows for long lines only */
 	if (r->cap > r->fill + want / 4 && r->cap - r->fill - 1 < want)
