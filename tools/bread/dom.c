@@ -378,6 +378,37 @@ js_space(uint32_t c)
 	return bread_js_space(c);
 }
 
+/*
+ * feed's length only, over the ASCII run at p: each word at once, each
+ * run of white space between words one.  Returns the first byte past the
+ * run (NUL or non-ASCII).
+ */
+static const unsigned char *
+ascii_len(struct tstate *t, const unsigned char *p)
+{
+	const unsigned char *q;
+
+	for (;;) {
+		if (*p == ' ' || (*p >= 0x09 && *p <= 0x0D)) {
+			if (t->run++ == 0)
+				t->runcp = *p;
+			p++;
+			continue;
+		}
+		if (*p == 0 || *p >= 0x80)
+			return p;
+		/* a word: printable ASCII, or a control character on its own */
+		if (t->run && t->started)
+			t->len++;
+		t->run = 0;
+		t->started = 1;
+		for (q = p + 1; (unsigned char)(*q - 0x21) < 0x5F; q++)
+			continue;
+		t->len += (size_t)(q - p);
+		p = q;
+	}
+}
+
 static void
 feed(struct tstate *t, const char *s)
 {
@@ -387,19 +418,7 @@ feed(struct tstate *t, const char *s)
 
 	while (*p) {
 		if (t->out == NULL && t->normalize && *p < 0x80) {
-			/* a length only: ASCII words and spaces in one loop */
-			for (; *p != 0 && *p < 0x80; p++) {
-				if (*p == ' ' || (*p >= 0x09 && *p <= 0x0D)) {
-					if (t->run++ == 0)
-						t->runcp = *p;
-					continue;
-				}
-				if (t->run && t->started)
-					t->len++;
-				t->run = 0;
-				t->started = 1;
-				t->len++;
-			}
+			p = ascii_len(t, p);
 			continue;
 		}
 		if (*p > 0x20 && *p < 0x80) {
