@@ -258,42 +258,6 @@ bread_replace(xmlNodePtr old, xmlNodePtr node)
 	xmlUnlinkNode(old);
 }
 
-int
-bread_js_space(uint32_t c)
-{
-	if (c < 0x80)
-		return c == ' ' || (c >= 0x09 && c <= 0x0D);
-	return c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
-	    c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
-	    c == 0x3000 || c == 0xFEFF;
-}
-
-int
-bread_u8(const unsigned char *s, uint32_t *cp)
-{
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if ((s[0] & 0xE0) == 0xC0 && s[1]) {
-		*cp = ((uint32_t)(s[0] & 0x1F) << 6) | (s[1] & 0x3F);
-		return 2;
-	}
-	if ((s[0] & 0xF0) == 0xE0 && s[1] && s[2]) {
-		*cp = ((uint32_t)(s[0] & 0x0F) << 12) |
-		    ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
-		return 3;
-	}
-	if ((s[0] & 0xF8) == 0xF0 && s[1] && s[2] && s[3]) {
-		*cp = ((uint32_t)(s[0] & 0x07) << 18) |
-		    ((uint32_t)(s[1] & 0x3F) << 12) |
-		    ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
-		return 4;
-	}
-	*cp = 0xFFFD;
-	return 1;
-}
-
 size_t
 bread_js_len(const char *s, size_t n)
 {
