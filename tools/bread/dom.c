@@ -353,11 +353,15 @@ ascii_len(struct tstate *t, const unsigned char *p)
 	const unsigned char *q;
 
 	for (;;) {
-		if (*p == ' ' || (*p >= 0x09 && *p <= 0x0D)) {
-			if (t->run++ == 0)
+		if (*p == ' ' || (unsigned char)(*p - 0x09) <= 0x0D - 0x09) {
+			/* a run of white space, a page's indentation */
+			if (t->run == 0)
 				t->runcp = *p;
-			p++;
-			continue;
+			for (q = p + 1; *q == ' ' ||
+			    (unsigned char)(*q - 0x09) <= 0x0D - 0x09; q++)
+				continue;
+			t->run += (size_t)(q - p);
+			p = q;
 		}
 		if (*p == 0 || *p >= 0x80)
 			return p;
