@@ -357,9 +357,12 @@ ascii_len(struct tstate *t, const unsigned char *p)
 			/* a run of white space, a page's indentation */
 			if (t->run == 0)
 				t->runcp = *p;
-			for (q = p + 1; *q == ' ' ||
-			    (unsigned char)(*q - 0x09) <= 0x0D - 0x09; q++)
-				continue;
+			for (q = p + 1;; q++) {
+				while (*q == ' ')
+					q++;
+				if ((unsigned char)(*q - 0x09) > 0x0D - 0x09)
+					break;
+			}
 			t->run += (size_t)(q - p);
 			p = q;
 		}
