@@ -156,7 +156,7 @@ byteset_has(const struct byteset *b, unsigned char c)
 	return (int)(b->seen[c >> 6] >> (c & 63) & 1);
 }
 
-/* 1 when one of alts is a substring of lc. */
+/* 1 when one of alts (words: not empty, without spaces) is a substring of lc. */
 static int
 any_of(const char *lc, const char *const *alts)
 {
@@ -165,6 +165,10 @@ any_of(const char *lc, const char *const *alts)
 
 	for (p = (const unsigned char *)lc; *p; p++)
 		b.seen[*p >> 6] |= (uint64_t)1 << (*p & 63);
+	/* lc only spaces (an element without class and id): no word in it */
+	if ((b.seen[0] & ~((uint64_t)1 << ' ')) == 0 &&
+	    (b.seen[1] | b.seen[2] | b.seen[3]) == 0)
+		return 0;
 	for (; *alts; alts++) {
 		a = (const unsigned char *)*alts;
 		/* its first two characters not both in lc: not a substring */
