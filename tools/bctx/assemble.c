@@ -449,80 +449,34 @@ add_dropped(json_t *dropped, const char *url, const char *reason)
 	    "reason", reason));
 }
 
-/*
- * The page entries of a context, written as they are found (the compact
- * JSON of the objects they were once made as, no tree), and the latest of
- * their last_modified dates: the latest by HTTP or ISO date, else the
- * first given.
- */
-struct entries {
-	struct buf b;		/* the entries, comma separated */
-	const char *lm;		/* borrowed from a page, or NULL */
-	time_t best;		/* lm's date; (time_t)-1 while none */
-};
-
-static void
-entry_value(struct buf *b, const char *key, const json_t *v)
-{
-	buf_adds(b, key);
-	if (v)
-		json_compact_buf(b, v);
-	else
-		buf_adds(b, "null");
-}
-
-static void
-entry_str(struct buf *b, const char *key, const char *v)
-{
-	buf_adds(b, key);
-	if (v)
-		json_put_string(b, v, strlen(v));
-	else
-		buf_adds(b, "null");
-}
-
 /* The provenance of a page: url and source, the three values as given. */
-static void
-page_entry(struct entries *e, const char *url, const char *source,
-    const json_t *archive_path, const json_t *fetch_status,
-    const json_t *last_modified)
+static json_t *
+page_entry(const char *url, const char *source, json_t *archive_path,
+    json_t *fetch_status, json_t *last_modified)
 {
-	const char *s = json_string_value(last_modified);
-	time_t t;
+	json_t *p = json_object();
 
-	buf_adds(&e->b, e->b.len ? ",{" : "{");
-	entry_str(&e->b, "\"url\":", url);
-	entry_str(&e->b, ",\"source_url\":", source);
-	entry_value(&e->b, ",\"archive_path\":", archive_path);
-	entry_value(&e->b, ",\"fetch_status\":", fetch_status);
-	entry_value(&e->b, ",\"last_modified\":", last_modified);
-	buf_addc(&e->b, '}');
-	if (s == NULL)
-		return;
-	t = http_date(s);
-	if (e->lm == NULL || (t != (time_t)-1 && t > e->best)) {
-		if (t != (time_t)-1 || e->lm == NULL)
-			e->lm = s;
-		if (t != (time_t)-1)
-			e->best = t;
-	}
+	json_set_str(p, "url", url);
+	json_set_str(p, "source_url", source);
+	json_set_new(p, "archive_path", value_or_null(archive_path));
+	json_set_new(p, "fetch_status", value_or_null(fetch_status));
+	json_set_new(p, "last_modified", value_or_null(last_modified));
+	return p;
 }
 
 /* The page entry of a page kept. */
-static void
-kept_entry(struct entries *e, const char *url, const char *source,
-    const struct page *p)
+static json_t *
+kept_entry(const char *url, const char *source, const struct page *p)
 {
-	page_entry(e, url, source, p->archive_path, p->fetch_status_v,
+	return page_entry(url, source, p->archive_path, p->fetch_status_v,
 	    p->last_modified);
 }
 
 /* The page entry of a record (an llms record). */
-static void
-record_entry(struct entries *e, const char *url, const char *source,
-    const json_t *rec)
+static json_t *
+record_entry(const char *url, const char *source, const json_t *rec)
 {
-	page_entry(e, url, source, json_object_get(rec, "archive_path"),
+	return page_entry(url, source, json_object_get(rec, "archive_path"),
 	    json_object_get(rec, "fetch_status"),
 	    json_object_get(rec, "last_modified"));
 }
@@ -798,8 +752,7 @@ struct result {
 	struct buf plain;
 	size_t *starts;		/* B: where each body starts in plain */
 	size_t nstarts, capstarts;
-	struct entries pages;
-	json_t *dropped;
+	json_t *pages, *dropped;
 	int ndocs;
 	int excluded;
 };
@@ -864,7 +817,7 @@ assemble_a(struct asm_state *st, const char *site, const char *cond,
 		if (r->ndocs++ > 0)
 			buf_adds(&r->content, "\n\n---\n\n");
 		buf_add(&r->content, rec->body, rec->blen);
-		kept_entry(&r->pages, m->a_url, m->source, rec);
+		json_array_append_new(r->pages, kept_entry(m->a_url, m->source, rec));
 	}
 	json_decref(used);
 }
@@ -949,7 +902,7 @@ all_links(struct asm_state *st, const char *site, struct docs *d,
 			continue;
 		}
 		doc_link(doc_push(d, (long)i, sec ? sec : "Docs", url, rec), l);
-		kept_entry(&r->pages, url, url, rec);
+		json_array_append_new(r->pages, kept_entry(url, url, rec));
 	}
 	json_decref(used);
 }
@@ -975,7 +928,8 @@ llms_doc(struct asm_state *st, const char *site, const struct bctx_map *m,
 			d->ldoc.blen = strlen(d->ldoc.body);
 			if (d->ldoc.title == NULL)
 				d->ldoc.fallback_title = xstrdup("llms.txt");
-			record_entry(&r->pages, m->b_url, m->source, lrec);
+			json_array_append_new(r->pages, record_entry(m->b_url,
+			    m->source, lrec));
 		}
 		free(fk);
 		return;
@@ -994,7 +948,7 @@ llms_doc(struct asm_state *st, const char *site, const struct bctx_map *m,
 		d->ldoc.body = rec->body;
 		d->ldoc.blen = rec->blen;
 		d->ldoc.fallback_title = xstrdup(slash ? slash + 1 : fk);
-		kept_entry(&r->pages, m->b_url, m->source, rec);
+		json_array_append_new(r->pages, kept_entry(m->b_url, m->source, rec));
 	}
 	free(fk);
 }
@@ -1036,7 +990,7 @@ question_docs(struct asm_state *st, const char *site, struct bctx_map *maps,
 			add_dropped(r->dropped, m->b_url, why);
 			continue;
 		}
-		kept_entry(&r->pages, m->b_url, m->source, rec);
+		json_array_append_new(r->pages, kept_entry(m->b_url, m->source, rec));
 		if (json_array_size(m->b_links) == 0) {
 			x = doc_push(d, (long)nlinks + (long)i, "Docs",
 			    m->b_url, rec);
@@ -1121,7 +1075,7 @@ build_context(struct asm_state *st, const json_t *q, const char *cond,
 	const char *domain = json_string_value(json_object_get(q, "domain"));
 
 	memset(r, 0, sizeof *r);
-	r->pages.best = (time_t)-1;
+	r->pages = json_array();
 	r->dropped = json_array();
 	if (strcmp(cond, "B") != 0)
 		assemble_a(st, site, cond, maps, n, r);
@@ -1137,7 +1091,7 @@ build_context(struct asm_state *st, const json_t *q, const char *cond,
 static void
 result_release(struct result *r)
 {
-	buf_release(&r->pages.b);
+	json_decref(r->pages);
 	json_decref(r->dropped);
 	buf_release(&r->content);
 	buf_release(&r->plain);
@@ -1169,6 +1123,30 @@ mapping_rules(const struct asm_state *st, const char *cond,
 }
 
 /* The latest Last-Modified of the pages (borrowed), or NULL. */
+static const char *
+latest_modified(const json_t *pages)
+{
+	const char *lm = NULL;
+	time_t best = (time_t)-1;
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(pages, i, v) {
+		const char *s = json_string_value(json_object_get(v, "last_modified"));
+		time_t t;
+		if (s == NULL)
+			continue;
+		t = http_date(s);
+		if (lm == NULL || (t != (time_t)-1 && t > best)) {
+			if (t != (time_t)-1 || lm == NULL)
+				lm = s;
+			if (t != (time_t)-1)
+				best = t;
+		}
+	}
+	return lm;
+}
+
 /*
  * The context record is written as it is put together, member by member
  * (no JSON tree), in the compact form ndj_emit writes: the same bytes.  A
@@ -1216,7 +1194,7 @@ out_flush(struct out *o, size_t over)
 	buf_reset(&o->b);
 }
 
-/* An array (the dropped URLs), written a part at a time. */
+/* An array (the pages, the dropped URLs), written a part at a time. */
 static void
 out_array(struct out *o, const char *key, const json_t *a)
 {
@@ -1440,7 +1418,7 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 		    "NOT_ARCHIVED";
 	mapping = mapping_rules(st, v ? variants_base(&st->vars, cond) : cond,
 	    maps, n);
-	lm = r->pages.lm;
+	lm = latest_modified(r->pages);
 	buf_reset(&o->b);
 	o->n = 0;
 	out_question(st, o, q, cond, v);
@@ -1450,11 +1428,7 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 	out_flush(o, 0);
 	chars = ndj_emit_string(buf_str(&r->content), r->content.len);
 	out_int(o, "content_chars", (long long)chars);
-	out_key(o, "pages");
-	buf_addc(&o->b, '[');
-	out_flush(o, 0);
-	ndj_emit_text(buf_str(&r->pages.b), r->pages.b.len, 0);
-	buf_addc(&o->b, ']');
+	out_array(o, "pages", r->pages);
 	out_array(o, "dropped_urls", r->dropped);
 	out_str(o, "mapping", mapping);
 	out_str(o, "last_modified", lm);
@@ -1497,7 +1471,7 @@ struct cond_ctx {
 	const struct bctx_parity *pp;	/* the record's parity, or NULL */
 };
 
-/* A copy of src (its dropped URLs shared: nobody changes them any more). */
+/* A copy of src sharing its page lists (which nobody changes any more). */
 static void
 result_copy(struct result *dst, const struct result *src)
 {
@@ -1509,9 +1483,7 @@ result_copy(struct result *dst, const struct result *src)
 		memcpy(dst->starts, src->starts, src->nstarts * sizeof *dst->starts);
 	}
 	dst->nstarts = dst->capstarts = src->nstarts;
-	buf_add(&dst->pages.b, buf_str(&src->pages.b), src->pages.b.len);
-	dst->pages.lm = src->pages.lm;
-	dst->pages.best = src->pages.best;
+	dst->pages = json_incref(src->pages);
 	dst->dropped = json_incref(src->dropped);
 	dst->ndocs = src->ndocs;
 	dst->excluded = src->excluded;
