@@ -186,10 +186,11 @@ json_t *bctx_flat_object(const struct bctx_flat *rec);
 /*
  * String field f of rec (the record bctx_reader_next made last) kept past
  * the next line: the string (NUL-terminated), in a block *owner that the
- * caller frees.  When the input not yet read is shorter than the string,
- * the block is the reader's buffer itself, the line it holds (rec's
- * fields stay valid in it) given away and the unread bytes moved to a new
- * one; else it is a copy of the string.
+ * caller frees.  When the string is half the reader's buffer or more and
+ * the input read but not yet taken is shorter than it, the block is the
+ * reader's buffer itself, the line it holds (rec's fields stay valid in
+ * it) given away and the unread bytes moved to a new one; else it is a
+ * copy of the string.
  */
 const char *bctx_flat_keep(const struct bctx_flat *rec,
     const struct bctx_field *f, char **owner);

@@ -713,7 +713,9 @@ bctx_flat_keep(const struct bctx_flat *rec, const struct bctx_field *f,
 	struct bctx_reader *r = rec->from;
 	size_t rest = r->fill - r->beg;
 
-	if (rest >= f->len) {
+	/* the buffer given away only when the string is most of it: a
+	 * short string does not hold a long buffer */
+	if (rest >= f->len || f->len < r->cap / 2) {
 		*owner = xstrndup(f->s, f->len);
 		return *owner;
 	}
