@@ -298,6 +298,23 @@ static int
 pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
     const struct sym *b, uint32_t *rank, uint32_t *id);
 
+/*
+ * Start fetching what pair_rank of the ids (a, b) reads: its pair-cache
+ * slot and, with a merges table, the table's first slot for it (the same
+ * hash), so that the misses of several lookups, and of the two levels of
+ * one, overlap instead of following one another.  On text not seen before
+ * most pairs miss both.
+ */
+static inline void
+pair_prefetch(const struct btok_enc *e, uint32_t a, uint32_t b)
+{
+	uint64_t hv = btok_mix64((uint64_t)a << 32 | b);
+
+	__builtin_prefetch(&e->pc[hv & ((1u << PC_BITS) - 1)]);
+	if (e->t->h->model == BTOK_MODEL_BPE)
+		__builtin_prefetch(&e->t->mtab[hv & (e->t->h->mcap - 1)]);
+}
+
 /* Rank of a pair: HF merges table, or tiktoken rank of the joined bytes. */
 static inline int
 pair_rank(struct btok_enc *e, const char *piece, const struct sym *a,
@@ -510,14 +527,22 @@ merge_small(struct btok_enc *e, const char *piece)
 	assert(n <= SMALL_PIECE);
 	if (n < 2)
 		return;		/* no pair to merge */
-	for (size_t i = 0; i + 1 < n; i++) {
-		uint64_t key = (uint64_t)w->s[i].id << 32 | w->s[i + 1].id;
-		__builtin_prefetch(&e->pc[btok_mix64(key) & ((1u << PC_BITS) - 1)]);
-	}
+	for (size_t i = 0; i + 1 < n; i++)
+		pair_prefetch(e, w->s[i].id, w->s[i + 1].id);
 	for (size_t i = 0; i + 1 < n; i++)
 		if (!pair_rank(e, piece, &w->s[i], &w->s[i + 1], &rk[i], &nid[i]))
 			rk[i] = BTOK_NONE;
 	rk[n - 1] = BTOK_NONE;
+	/* The pairs the first merges will make, each merge's with each of
+	   its neighbours as they are now: most are looked up later. */
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (rk[i] == BTOK_NONE)
+			continue;
+		if (i > 0)
+			pair_prefetch(e, w->s[i - 1].id, nid[i]);
+		if (i + 2 < n)
+			pair_prefetch(e, nid[i], w->s[i + 2].id);
+	}
 	for (;;) {
 		uint32_t best = BTOK_NONE;
 		int32_t bi = -1;
@@ -528,6 +553,10 @@ merge_small(struct btok_enc *e, const char *piece)
 			break;
 		assert((size_t)bi < n && w->s[bi].next >= 0);
 		sym_merge(w, (uint32_t)bi, nid[bi]);
+		if (w->s[bi].prev >= 0)
+			pair_prefetch(e, w->s[w->s[bi].prev].id, w->s[bi].id);
+		if (w->s[bi].next >= 0)
+			pair_prefetch(e, w->s[bi].id, w->s[w->s[bi].next].id);
 		if (w->s[bi].prev >= 0) {
 			int32_t pv = w->s[bi].prev;
 			if (!pair_rank(e, piece, &w->s[pv], &w->s[bi], &rank, &id))
@@ -873,10 +902,15 @@ pretok_model(struct pctx *c, const char *s, size_t n)
 {
 	const struct btok_hdr *h = c->e->t->h;
 	if (h->msplit && (h->pre == BTOK_PRE_NONE || h->pre == BTOK_PRE_SPACE_MERGED_PREV)) {
-		/* Cut before each U+2581 run (see find_bad in compile.c). */
+		/* Cut before each U+2581 run (see find_bad in compile.c); its
+		   first byte found by memchr, which skips the rest. */
 		size_t st = 0;
 		for (size_t i = 1; i + 3 <= n; i++) {
-			if (s[i] != '\xE2' || s[i + 1] != '\x96' || s[i + 2] != '\x81')
+			const char *q = memchr(s + i, '\xE2', n - 2 - i);
+			if (!q)
+				break;
+			i = (size_t)(q - s);
+			if (s[i + 1] != '\x96' || s[i + 2] != '\x81')
 				continue;
 			if (i >= 3 && memcmp(s + i - 3, "\xE2\x96\x81", 3) == 0)
 				continue;
@@ -925,6 +959,28 @@ split_added(struct pctx *c, const struct btok_atrie *tr, const char *s,
 		fn(c, s + seg, n - seg);
 }
 
+/* The spaces of s[0..n), eight bytes at a time: a byte of the word xor
+   eight spaces is zero where s has a space, and its high bit is then the
+   only one of its byte that survives (v & 7f) + 7f, | v, | 7f, negated. */
+static size_t
+count_spaces(const char *s, size_t n)
+{
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fULL;
+	size_t sp = 0, i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t v, z;
+		memcpy(&v, s + i, 8);
+		v ^= 0x2020202020202020ULL;
+		z = ~(((v & lo7) + lo7) | v | lo7);
+		/* one bit per space byte, at its bottom; their sum at the top */
+		sp += (size_t)(((z >> 7) * 0x0101010101010101ULL) >> 56);
+	}
+	for (; i < n; i++)
+		sp += s[i] == ' ';
+	return sp;
+}
+
 /*
  * Replace(" ", "\u2581"), after Prepend("\u2581") when prepend is set (only
  * to a non-empty segment, as normalizers/prepend.rs): a malloc'd string and
@@ -937,8 +993,7 @@ metaspace(const char *s, size_t n, int prepend, size_t *outlen)
 	char *norm;
 
 	prepend = prepend && n > 0;
-	for (size_t i = 0; i < n; i++)
-		sp += s[i] == ' ';
+	sp = count_spaces(s, n);
 	if (!sp && !prepend)
 		return NULL;
 	norm = xmalloc(n + 2 * sp + 3 + 1);
@@ -946,12 +1001,16 @@ metaspace(const char *s, size_t n, int prepend, size_t *outlen)
 		memcpy(norm, "\xE2\x96\x81", 3);
 		o = 3;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == ' ') {
-			memcpy(norm + o, "\xE2\x96\x81", 3);
-			o += 3;
-		} else
-			norm[o++] = s[i];
+	for (size_t i = 0; i < n;) {
+		const char *q = memchr(s + i, ' ', n - i);
+		size_t k = q ? (size_t)(q - s) : n;
+		memcpy(norm + o, s + i, k - i);
+		o += k - i;
+		if (!q)
+			break;
+		memcpy(norm + o, "\xE2\x96\x81", 3);
+		o += 3;
+		i = k + 1;
 	}
 	*outlen = o;
 	return norm;
