@@ -98,6 +98,8 @@ struct lcache {
 
 struct btok_enc {
 	const struct btok *t;
+	const struct btok_merge *mtab;	/* t's merges table, NULL: none */
+	uint32_t mmask;			/* its slots less one */
 	struct work w;
 	/* Zero is an empty slot in each, so that a new encoder is a calloc
 	   whose pages the kernel gives on first use (a slot holds the
@@ -136,6 +138,10 @@ btok_enc_new(const struct btok *t)
 
 	advise_huge(e, sizeof *e);
 	e->t = t;
+	if (t->h->model == BTOK_MODEL_BPE) {
+		e->mtab = t->mtab;
+		e->mmask = t->h->mcap - 1;
+	}
 	return e;
 }
 
@@ -277,13 +283,19 @@ sym_reserve(struct work *w, size_t n)
 	advise_huge(w->s, n * sizeof *w->s);
 }
 
-static void
+/* Double the symbols' room (kept apart so that sym_add is inlined). */
+static __attribute__((noinline)) void
+sym_grow(struct work *w)
+{
+	w->cs = w->cs ? w->cs * 2 : 256;
+	w->s = xreallocarray(w->s, w->cs, sizeof *w->s);
+}
+
+static inline void
 sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
 {
-	if (w->ns == w->cs) {
-		w->cs = w->cs ? w->cs * 2 : 256;
-		w->s = xreallocarray(w->s, w->cs, sizeof *w->s);
-	}
+	if (w->ns == w->cs)
+		sym_grow(w);
 	w->s[w->ns].id = id;
 	w->s[w->ns].prev = (int32_t)w->ns - 1;
 	w->s[w->ns].next = -1;
@@ -294,62 +306,77 @@ sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
 	w->ns++;
 }
 
-static int
-pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
-    const struct sym *b, uint32_t *rank, uint32_t *id);
-
-/*
- * Start fetching what pair_rank of the ids (a, b) reads: its pair-cache
- * slot and, with a merges table, the table's first slot for it (the same
- * hash), so that the misses of several lookups, and of the two levels of
- * one, overlap instead of following one another.  On text not seen before
- * most pairs miss both.
- */
-static inline void
-pair_prefetch(const struct btok_enc *e, uint32_t a, uint32_t b)
+/* The hash of the pair of ids (a, b): its slot in the pair cache and, with
+   a merges table, its first slot there. */
+static inline uint64_t
+pair_hash(uint32_t a, uint32_t b)
 {
-	uint64_t hv = btok_mix64((uint64_t)a << 32 | b);
-
-	__builtin_prefetch(&e->pc[hv & ((1u << PC_BITS) - 1)]);
-	if (e->t->h->model == BTOK_MODEL_BPE)
-		__builtin_prefetch(&e->t->mtab[hv & (e->t->h->mcap - 1)]);
+	return btok_mix64((uint64_t)a << 32 | b);
 }
 
-/* Rank of a pair: HF merges table, or tiktoken rank of the joined bytes. */
-static inline int
-pair_rank(struct btok_enc *e, const char *piece, const struct sym *a,
-    const struct sym *b, uint32_t *rank, uint32_t *id)
+/*
+ * Start fetching what pair_rank_h of the ids (a, b) reads: its pair-cache
+ * slot and, with a merges table, the table's first slot for it, so that
+ * the misses of several lookups, and of the two levels of one, overlap
+ * instead of following one another (on text not seen before most pairs
+ * miss both).  Returns pair_hash(a, b), which the caller must use: GCC
+ * takes a function whose only effect is a prefetch for one without
+ * effects, and drops its calls.
+ */
+static inline uint64_t
+pair_prefetch(const struct btok_enc *e, uint32_t a, uint32_t b)
+{
+	uint64_t hv = pair_hash(a, b);
+
+	__builtin_prefetch(&e->pc[hv & ((1u << PC_BITS) - 1)]);
+	if (e->mtab)
+		__builtin_prefetch(&e->mtab[hv & e->mmask]);
+	return hv;
+}
+
+/* Fill the pair-cache slot c with the pair (a, b) of piece, whose
+   pair_hash is hv: its rank and the id it makes, or BTOK_NONE. */
+static __attribute__((noinline)) void
+pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
+    const struct sym *b, uint64_t hv, struct pc_ent *c)
 {
 	uint64_t key = (uint64_t)a->id << 32 | b->id;
-	struct pc_ent *c = &e->pc[btok_mix64(key) & ((1u << PC_BITS) - 1)];
-	if (c->key != ~key) {
-		uint32_t r = 0, i = BTOK_NONE;
-		if (!pair_rank_slow(e->t, piece, a, b, &r, &i))
-			i = BTOK_NONE;
-		c->key = ~key;
-		c->rank = r;
-		c->id = i;
+	uint32_t r = 0, i = BTOK_NONE;
+
+	if (t->h->model == BTOK_MODEL_BPE) {
+		const struct btok_merge *m = btok_mtab_find_h(t, key, hv);
+		if (m)
+			r = m->rank, i = m->id;
+	} else {
+		i = btok_vtab_find(t, piece + a->start, a->len + b->len);
+		r = i;
 	}
+	c->key = ~key;
+	c->rank = r;
+	c->id = i;
+}
+
+/* Rank of a pair whose pair_hash is hv and the id it makes: HF merges
+   table, or tiktoken rank of the joined bytes. */
+static inline int
+pair_rank_h(struct btok_enc *e, const char *piece, const struct sym *a,
+    const struct sym *b, uint64_t hv, uint32_t *rank, uint32_t *id)
+{
+	uint64_t key = (uint64_t)a->id << 32 | b->id;
+	struct pc_ent *c = &e->pc[hv & ((1u << PC_BITS) - 1)];
+
+	if (c->key != ~key)
+		pair_rank_slow(e->t, piece, a, b, hv, c);
 	*rank = c->rank;
 	*id = c->id;
 	return c->id != BTOK_NONE;
 }
 
-static int
-pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
+static inline int
+pair_rank(struct btok_enc *e, const char *piece, const struct sym *a,
     const struct sym *b, uint32_t *rank, uint32_t *id)
 {
-	if (t->h->model == BTOK_MODEL_BPE) {
-		const struct btok_merge *m = btok_mtab_find(t, a->id, b->id);
-		if (!m)
-			return 0;
-		*rank = m->rank;
-		*id = m->id;
-		return 1;
-	}
-	*id = btok_vtab_find(t, piece + a->start, a->len + b->len);
-	*rank = *id;
-	return *id != BTOK_NONE;
+	return pair_rank_h(e, piece, a, b, pair_hash(a->id, b->id), rank, id);
 }
 
 static void
@@ -508,65 +535,71 @@ merge_buckets(struct btok_enc *e, const char *piece)
 /* Pieces of at most this many symbols use merge_small. */
 #define SMALL_PIECE 48
 
+/* Merge the pair at bi of merge_small and rank the two pairs it makes. */
+static void
+small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
+    uint32_t *nid, int32_t bi)
+{
+	struct sym *s = e->w.s;
+	int32_t pv, nx;
+	uint64_t hp = 0, hn = 0;
+
+	assert(s[bi].next >= 0);
+	rk[s[bi].next] = BTOK_NONE;
+	sym_merge(&e->w, (uint32_t)bi, nid[bi]);
+	pv = s[bi].prev;
+	nx = s[bi].next;
+	if (pv >= 0)
+		hp = pair_prefetch(e, s[pv].id, s[bi].id);
+	if (nx >= 0)
+		hn = pair_prefetch(e, s[bi].id, s[nx].id);
+	if (pv >= 0 &&
+	    !pair_rank_h(e, piece, &s[pv], &s[bi], hp, &rk[pv], &nid[pv]))
+		rk[pv] = BTOK_NONE;
+	if (nx < 0 ||
+	    !pair_rank_h(e, piece, &s[bi], &s[nx], hn, &rk[bi], &nid[bi]))
+		rk[bi] = BTOK_NONE;
+}
+
 /*
  * The merges of merge_all for short pieces: the rank of each adjacent pair
  * is kept beside its left symbol and the lowest (leftmost on ties) found by
- * a scan, as tiktoken's byte_pair_merge does; no heap, and the first
- * lookups are prefetched together, since they miss the processor caches.
- * The same order as the heap: a pair's rank never goes stale, and two
- * different pairs at one position cannot make the same token (its bytes
- * would differ in length), so word.rs's check never matters here.
+ * a scan, as tiktoken's byte_pair_merge does; no heap, and the lookups are
+ * prefetched together, since they miss the processor caches.  The same
+ * order as the heap: a pair's rank never goes stale, and two different
+ * pairs at one position cannot make the same token (its bytes would differ
+ * in length), so word.rs's check never matters here.
  */
 static void
 merge_small(struct btok_enc *e, const char *piece)
 {
 	struct work *w = &e->w;
-	uint32_t rk[SMALL_PIECE], nid[SMALL_PIECE], rank, id;
+	uint32_t rk[SMALL_PIECE], nid[SMALL_PIECE];
+	uint64_t hv[SMALL_PIECE];
 	size_t n = w->ns;
 
 	assert(n <= SMALL_PIECE);
 	if (n < 2)
 		return;		/* no pair to merge */
 	for (size_t i = 0; i + 1 < n; i++)
-		pair_prefetch(e, w->s[i].id, w->s[i + 1].id);
+		hv[i] = pair_prefetch(e, w->s[i].id, w->s[i + 1].id);
 	for (size_t i = 0; i + 1 < n; i++)
-		if (!pair_rank(e, piece, &w->s[i], &w->s[i + 1], &rk[i], &nid[i]))
+		if (!pair_rank_h(e, piece, &w->s[i], &w->s[i + 1], hv[i], &rk[i],
+		    &nid[i]))
 			rk[i] = BTOK_NONE;
 	rk[n - 1] = BTOK_NONE;
-	/* The pairs the first merges will make, each merge's with each of
-	   its neighbours as they are now: most are looked up later. */
-	for (size_t i = 0; i + 1 < n; i++) {
-		if (rk[i] == BTOK_NONE)
-			continue;
-		if (i > 0)
-			pair_prefetch(e, w->s[i - 1].id, nid[i]);
-		if (i + 2 < n)
-			pair_prefetch(e, nid[i], w->s[i + 2].id);
-	}
 	for (;;) {
+		/* rk in index order, which is text order (the ranks of
+		   merged-away symbols are BTOK_NONE): an array is read faster
+		   than the list is followed. */
 		uint32_t best = BTOK_NONE;
 		int32_t bi = -1;
-		for (int32_t i = 0; i >= 0; i = w->s[i].next)
+		for (size_t i = 0; i + 1 < n; i++)
 			if (rk[i] < best)
-				best = rk[i], bi = i;
+				best = rk[i], bi = (int32_t)i;
 		if (bi < 0)
 			break;
-		assert((size_t)bi < n && w->s[bi].next >= 0);
-		sym_merge(w, (uint32_t)bi, nid[bi]);
-		if (w->s[bi].prev >= 0)
-			pair_prefetch(e, w->s[w->s[bi].prev].id, w->s[bi].id);
-		if (w->s[bi].next >= 0)
-			pair_prefetch(e, w->s[bi].id, w->s[w->s[bi].next].id);
-		if (w->s[bi].prev >= 0) {
-			int32_t pv = w->s[bi].prev;
-			if (!pair_rank(e, piece, &w->s[pv], &w->s[bi], &rank, &id))
-				rank = BTOK_NONE;
-			rk[pv] = rank, nid[pv] = id;
-		}
-		rk[bi] = BTOK_NONE;
-		if (w->s[bi].next >= 0 &&
-		    pair_rank(e, piece, &w->s[bi], &w->s[w->s[bi].next], &rank, &id))
-			rk[bi] = rank, nid[bi] = id;
+		small_merge_at(e, piece, rk, nid, bi);
 	}
 }
 
@@ -887,10 +920,11 @@ bad_across(const struct btok *t, const char *s, size_t n, size_t p)
 	for (uint32_t i = 0; i < t->h->nbad; i++) {
 		const struct btok_span *sp = &t->tok[t->bad[i]];
 		const char *tx = t->pool + sp->off;
+		/* The token at p - k: its byte k is s[p], its first s[p - k]. */
 		for (size_t k = 1; k < sp->len; k++) {
-			if (k > p || p - k + sp->len > n)
+			if (tx[k] != s[p] || k > p || p - k + sp->len > n)
 				continue;
-			if (memcmp(s + p - k, tx, sp->len) == 0)
+			if (s[p - k] == tx[0] && memcmp(s + p - k, tx, sp->len) == 0)
 				return 1;
 		}
 	}
