@@ -543,6 +543,60 @@ test_share_text(void)
 	free(dir);
 }
 
+/* What warn() writes to stderr for a message of len 'x's (caller frees). */
+static char *
+warned(size_t len)
+{
+	char *msg = xmalloc(len + 1), *out;
+	FILE *f = tmpfile();
+	int saved = dup(STDERR_FILENO);
+	long size;
+
+	if (f == NULL || saved < 0)
+		die_errno("capture stderr");
+	memset(msg, 'x', len);
+	msg[len] = '\0';
+	fflush(stderr);
+	dup2(fileno(f), STDERR_FILENO);
+	warn("%s", msg);
+	fflush(stderr);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	size = ftell(f);
+	out = xmalloc((size_t)size + 1);
+	rewind(f);
+	out[fread(out, 1, (size_t)size, f)] = '\0';
+	fclose(f);
+	free(msg);
+	return out;
+}
+
+/*
+ * warn() writes a message that fits its 1024-byte line in one write and a
+ * longer one in three; both must read the same: prefix, whole text, newline.
+ */
+static void
+test_warn(void)
+{
+	static const size_t lens[] = { 0, 5, 1009, 1010, 1011, 4000 };
+	const char *prefix = "unit-common: ";
+	size_t i, len;
+	char *got, *want;
+
+	for (i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		len = lens[i];
+		got = warned(len);
+		want = xmalloc(strlen(prefix) + len + 2);
+		memcpy(want, prefix, strlen(prefix));
+		memset(want + strlen(prefix), 'x', len);
+		memcpy(want + strlen(prefix) + len, "\n", 2);
+		TAP_IS_STR(got, want, "warn: a %zu-byte message whole, prefixed, one newline",
+		    len);
+		free(got);
+		free(want);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -563,6 +617,7 @@ main(int argc, char **argv)
 	test_progress();
 	test_sort();
 	test_share_text();
+	test_warn();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
 	if (system(cmd) != 0)
 		warn("could not remove %s", tmpdir);

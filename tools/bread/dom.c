@@ -258,42 +258,6 @@ bread_replace(xmlNodePtr old, xmlNodePtr node)
 	xmlUnlinkNode(old);
 }
 
-int
-bread_js_space(uint32_t c)
-{
-	if (c < 0x80)
-		return c == ' ' || (c >= 0x09 && c <= 0x0D);
-	return c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
-	    c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
-	    c == 0x3000 || c == 0xFEFF;
-}
-
-int
-bread_u8(const unsigned char *s, uint32_t *cp)
-{
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if ((s[0] & 0xE0) == 0xC0 && s[1]) {
-		*cp = ((uint32_t)(s[0] & 0x1F) << 6) | (s[1] & 0x3F);
-		return 2;
-	}
-	if ((s[0] & 0xF0) == 0xE0 && s[1] && s[2]) {
-		*cp = ((uint32_t)(s[0] & 0x0F) << 12) |
-		    ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
-		return 3;
-	}
-	if ((s[0] & 0xF8) == 0xF0 && s[1] && s[2] && s[3]) {
-		*cp = ((uint32_t)(s[0] & 0x07) << 18) |
-		    ((uint32_t)(s[1] & 0x3F) << 12) |
-		    ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
-		return 4;
-	}
-	*cp = 0xFFFD;
-	return 1;
-}
-
 size_t
 bread_js_len(const char *s, size_t n)
 {
@@ -378,6 +342,44 @@ js_space(uint32_t c)
 	return bread_js_space(c);
 }
 
+/*
+ * feed's length only, over the ASCII run at p: each word at once, each
+ * run of white space between words one.  Returns the first byte past the
+ * run (NUL or non-ASCII).
+ */
+static const unsigned char *
+ascii_len(struct tstate *t, const unsigned char *p)
+{
+	const unsigned char *q;
+
+	for (;;) {
+		if (*p == ' ' || (unsigned char)(*p - 0x09) <= 0x0D - 0x09) {
+			/* a run of white space, a page's indentation */
+			if (t->run == 0)
+				t->runcp = *p;
+			for (q = p + 1;; q++) {
+				while (*q == ' ')
+					q++;
+				if ((unsigned char)(*q - 0x09) > 0x0D - 0x09)
+					break;
+			}
+			t->run += (size_t)(q - p);
+			p = q;
+		}
+		if (*p == 0 || *p >= 0x80)
+			return p;
+		/* a word: printable ASCII, or a control character on its own */
+		if (t->run && t->started)
+			t->len++;
+		t->run = 0;
+		t->started = 1;
+		for (q = p + 1; (unsigned char)(*q - 0x21) < 0x5F; q++)
+			continue;
+		t->len += (size_t)(q - p);
+		p = q;
+	}
+}
+
 static void
 feed(struct tstate *t, const char *s)
 {
@@ -387,19 +389,7 @@ feed(struct tstate *t, const char *s)
 
 	while (*p) {
 		if (t->out == NULL && t->normalize && *p < 0x80) {
-			/* a length only: ASCII words and spaces in one loop */
-			for (; *p != 0 && *p < 0x80; p++) {
-				if (*p == ' ' || (*p >= 0x09 && *p <= 0x0D)) {
-					if (t->run++ == 0)
-						t->runcp = *p;
-					continue;
-				}
-				if (t->run && t->started)
-					t->len++;
-				t->run = 0;
-				t->started = 1;
-				t->len++;
-			}
+			p = ascii_len(t, p);
 			continue;
 		}
 		if (*p > 0x20 && *p < 0x80) {

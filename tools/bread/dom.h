@@ -92,10 +92,44 @@ void bread_append(xmlNodePtr parent, xmlNodePtr child);
 void bread_insert_before(xmlNodePtr ref, xmlNodePtr node);
 void bread_replace(xmlNodePtr old, xmlNodePtr node);
 
-/* ECMAScript WhiteSpace or LineTerminator. */
-int bread_js_space(uint32_t cp);
+/* ECMAScript WhiteSpace or LineTerminator (in line: asked of every character). */
+static inline int
+bread_js_space(uint32_t c)
+{
+	if (c < 0x80)
+		return c == ' ' || (c >= 0x09 && c <= 0x0D);
+	return c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) ||
+	    c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F ||
+	    c == 0x3000 || c == 0xFEFF;
+}
+
 /* Decode one code point of valid UTF-8 at s; returns its byte length. */
-int bread_u8(const unsigned char *s, uint32_t *cp);
+static inline int
+bread_u8(const unsigned char *s, uint32_t *cp)
+{
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if ((s[0] & 0xE0) == 0xC0 && s[1]) {
+		*cp = ((uint32_t)(s[0] & 0x1F) << 6) | (s[1] & 0x3F);
+		return 2;
+	}
+	if ((s[0] & 0xF0) == 0xE0 && s[1] && s[2]) {
+		*cp = ((uint32_t)(s[0] & 0x0F) << 12) |
+		    ((uint32_t)(s[1] & 0x3F) << 6) | (s[2] & 0x3F);
+		return 3;
+	}
+	if ((s[0] & 0xF8) == 0xF0 && s[1] && s[2] && s[3]) {
+		*cp = ((uint32_t)(s[0] & 0x07) << 18) |
+		    ((uint32_t)(s[1] & 0x3F) << 12) |
+		    ((uint32_t)(s[2] & 0x3F) << 6) | (s[3] & 0x3F);
+		return 4;
+	}
+	*cp = 0xFFFD;
+	return 1;
+}
+
 /* Length in UTF-16 code units of UTF-8 s[0..n). */
 size_t bread_js_len(const char *s, size_t n);
 

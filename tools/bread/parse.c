@@ -27,6 +27,7 @@
  * for first are found without walking the tree after the parse.
  */
 #include <limits.h>
+#include <stdint.h>
 #include <string.h>
 #include <libxml/SAX2.h>
 #include <libxml/parserInternals.h>
@@ -113,6 +114,34 @@ hand_over(htmlParserCtxtPtr ctxt, const unsigned char *from,
 		xmlSAX2CDataBlock(ctxt, from, (int)(to - from));
 }
 
+/* Eight bytes at once: 1 when one of them is under 0x20, 0x80 or over, or '<'. */
+static int
+stops_in(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t lt = w ^ (ones * '<');
+
+	return ((w - ones * 0x20) & ~w & highs) != 0 || (w & highs) != 0 ||
+	    ((lt - ones) & ~lt & highs) != 0;
+}
+
+/* The end of the run of printable ASCII but '<' at p, lim at most. */
+static const unsigned char *
+ascii_run(const unsigned char *p, const unsigned char *lim)
+{
+	uint64_t w;
+
+	while (lim - p >= 8) {
+		memcpy(&w, p, sizeof w);
+		if (stops_in(w))
+			break;
+		p += 8;
+	}
+	while (p < lim && *p >= 0x20 && *p < 0x80 && *p != '<')
+		p++;
+	return p;
+}
+
 /*
  * Read the element's text from s->at, handing each full block to libxml2's
  * SAX2 callback, to the end tag or the end of the input (the rest handed
@@ -123,17 +152,16 @@ hand_over(htmlParserCtxtPtr ctxt, const unsigned char *from,
 static int
 read_text(htmlParserCtxtPtr ctxt, struct scan *s, const char *name, size_t budget)
 {
-	const unsigned char *start = s->at, *p = s->at, *block = s->at, *lim;
+	const unsigned char *start = s->at, *p = s->at, *block = s->at, *lim, *q;
 	size_t nlen = strlen(name);
 	int line = s->line, col = s->col, k;
 
 	for (;;) {
 		/* the common run: printable ASCII but '<', to the block's end */
 		lim = s->end - block > SCRIPT_BLOCK ? block + SCRIPT_BLOCK : s->end;
-		while (p < lim && *p >= 0x20 && *p < 0x80 && *p != '<') {
-			p++;
-			col++;
-		}
+		q = ascii_run(p, lim);
+		col += (int)(q - p);
+		p = q;
 		if (p - block < SCRIPT_BLOCK) {
 			if (p == s->end || end_tag_at(p, s->end, name, nlen)) {
 				hand_over(ctxt, block, p);

@@ -156,7 +156,7 @@ byteset_has(const struct byteset *b, unsigned char c)
 	return (int)(b->seen[c >> 6] >> (c & 63) & 1);
 }
 
-/* 1 when one of alts is a substring of lc. */
+/* 1 when one of alts (words: not empty, without spaces) is a substring of lc. */
 static int
 any_of(const char *lc, const char *const *alts)
 {
@@ -165,6 +165,10 @@ any_of(const char *lc, const char *const *alts)
 
 	for (p = (const unsigned char *)lc; *p; p++)
 		b.seen[*p >> 6] |= (uint64_t)1 << (*p & 63);
+	/* lc only spaces (an element without class and id): no word in it */
+	if ((b.seen[0] & ~((uint64_t)1 << ' ')) == 0 &&
+	    (b.seen[1] | b.seen[2] | b.seen[3]) == 0)
+		return 0;
 	for (; *alts; alts++) {
 		a = (const unsigned char *)*alts;
 		/* its first two characters not both in lc: not a substring */
@@ -295,6 +299,28 @@ is_comma(uint32_t c)
 	    c == 0xFF0C;
 }
 
+/*
+ * The first ',' or non-ASCII byte in [p, end), end when none: eight bytes
+ * at a time while a word holds neither.
+ */
+static const unsigned char *
+plain_until_comma(const unsigned char *p, const unsigned char *end)
+{
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t w, x;
+
+	while (end - p >= 8) {
+		memcpy(&w, p, sizeof w);
+		x = w ^ (ones * ',');
+		if ((w & highs) != 0 || ((x - ones) & ~x & highs) != 0)
+			break;
+		p += 8;
+	}
+	while (p < end && *p != ',' && *p < 0x80)
+		p++;
+	return p;
+}
+
 static size_t
 count_commas(const xmlNode *n, int ascii_only)
 {
@@ -302,18 +328,17 @@ count_commas(const xmlNode *n, int ascii_only)
 	size_t k = 0;
 
 	for (c = n->children; c != NULL; c = bread_walk((xmlNodePtr)c, n, 0)) {
-		const unsigned char *p;
+		const unsigned char *p, *end;
 		uint32_t cp;
 		if ((c->type != XML_TEXT_NODE &&
 		    c->type != XML_CDATA_SECTION_NODE) || c->content == NULL)
 			continue;
-		for (p = c->content; *p; ) {
+		for (p = c->content, end = p + strlen((const char *)p); p < end; ) {
+			p = plain_until_comma(p, end);
+			if (p == end)
+				break;
 			if (*p == ',') {
 				k++;
-				p++;
-				continue;
-			}
-			if (*p < 0x80) {
 				p++;
 				continue;
 			}

@@ -265,10 +265,29 @@ pre_text(struct rs *r, const xmlNode *t)
 	}
 }
 
+/* The end of the word at s: the first white space (JavaScript's \s) or NUL. */
+static const unsigned char *
+word_end(const unsigned char *s)
+{
+	uint32_t cp;
+	int k;
+
+	for (;;) {
+		while (*s > ' ' && *s < 0x80)
+			s++;
+		if (*s == '\0' || bread_js_space(*s))
+			return s;
+		k = bread_u8(s, &cp);
+		if (bread_js_space(cp))
+			return s;
+		s += k;
+	}
+}
+
 static void
 text(struct rs *r, const xmlNode *t)
 {
-	const unsigned char *p = t->content;
+	const unsigned char *p = t->content, *q;
 	uint32_t cp;
 	int k;
 
@@ -283,11 +302,14 @@ text(struct rs *r, const xmlNode *t)
 		if (bread_js_space(cp)) {
 			if (r->line_has)
 				r->sp = 1;
+			p += k;
 		} else {
+			/* flush once: within a word it would change nothing */
 			flush(r);
-			buf_add(r->out, p, (size_t)k);
+			q = word_end(p + k);
+			buf_add(r->out, p, (size_t)(q - p));
+			p = q;
 		}
-		p += k;
 	}
 }
 

@@ -60,40 +60,40 @@ struct merge {
 	json_t *known;		/* response_id -> key entry */
 	json_t *tuples;		/* "site question model condition" -> response_id */
 	json_t *entries;	/* "rid\x1frater\x1fself" -> index+1 */
+	struct buf keytext;	/* entry_key's text, reused */
 	struct entry *e;
 	size_t n, cap;
 	json_t *raters;		/* rater_id -> {kind, where} */
 };
 
-/* The key of m->entries: response, rater and self-check.  Caller frees. */
-static char *
-entry_key(const char *rid, const char *rater, int self)
+/*
+ * The key of m->entries: response, rater and self-check, in m->keytext,
+ * valid until the next call.
+ */
+static const char *
+entry_key(struct merge *m, const char *rid, const char *rater, int self)
 {
-	return xasprintf("%s\x1f%s\x1f%d", rid, rater, self);
+	buf_reset(&m->keytext);
+	buf_addf(&m->keytext, "%s\x1f%s\x1f%d", rid, rater, self);
+	return buf_str(&m->keytext);
 }
 
 /* The entry of (rid, rater, self), or NULL when there is none. */
 static struct entry *
-find_entry(const struct merge *m, const char *rid, const char *rater, int self)
+find_entry(struct merge *m, const char *rid, const char *rater, int self)
 {
-	char *k = entry_key(rid, rater, self);
-	json_t *v = json_object_get(m->entries, k);
+	json_t *v = json_object_get(m->entries, entry_key(m, rid, rater, self));
 
-	free(k);
 	return v ? &m->e[json_integer_value(v) - 1] : NULL;
 }
 
 static struct entry *
 get_entry(struct merge *m, const char *rid, const char *rater, int self, const char *where)
 {
-	char *k = entry_key(rid, rater, self);
-	json_t *v = json_object_get(m->entries, k);
-	struct entry *e;
+	struct entry *e = find_entry(m, rid, rater, self);
 
-	if (v) {
-		free(k);
-		return &m->e[json_integer_value(v) - 1];
-	}
+	if (e)
+		return e;
 	if (m->n == m->cap) {
 		m->cap = m->cap ? m->cap * 2 : 64;
 		m->e = xreallocarray(m->e, m->cap, sizeof *m->e);
@@ -106,8 +106,8 @@ get_entry(struct merge *m, const char *rid, const char *rater, int self, const c
 	e->where = xstrdup(where);
 	e->row = json_object();
 	e->prov = json_object();
-	json_object_set_new(m->entries, k, json_integer((json_int_t)m->n));
-	free(k);
+	json_object_set_new(m->entries, entry_key(m, rid, rater, self),
+	    json_integer((json_int_t)m->n));
 	return e;
 }
 
@@ -596,6 +596,7 @@ init_merge(struct merge *m, const struct bsm_opts *o, const char *rubric)
 	m->o = o;
 	m->r = bsm_rubric_load(rubric);
 	m->entries = json_object();
+	buf_init(&m->keytext);
 	m->raters = json_object();
 }
 
@@ -615,6 +616,7 @@ release_merge(struct merge *m)
 	}
 	free(m->e);
 	json_decref(m->entries);
+	buf_release(&m->keytext);
 	json_decref(m->raters);
 	json_decref(m->key);
 	json_decref(m->known);
