@@ -98,6 +98,8 @@ struct lcache {
 
 struct btok_enc {
 	const struct btok *t;
+	const struct btok_merge *mtab;	/* t's merges table, NULL: none */
+	uint32_t mmask;			/* its slots less one */
 	struct work w;
 	/* Zero is an empty slot in each, so that a new encoder is a calloc
 	   whose pages the kernel gives on first use (a slot holds the
@@ -136,6 +138,10 @@ btok_enc_new(const struct btok *t)
 
 	advise_huge(e, sizeof *e);
 	e->t = t;
+	if (t->h->model == BTOK_MODEL_BPE) {
+		e->mtab = t->mtab;
+		e->mmask = t->h->mcap - 1;
+	}
 	return e;
 }
 
@@ -277,13 +283,19 @@ sym_reserve(struct work *w, size_t n)
 	advise_huge(w->s, n * sizeof *w->s);
 }
 
-static void
+/* Double the symbols' room (kept apart so that sym_add is inlined). */
+static __attribute__((noinline)) void
+sym_grow(struct work *w)
+{
+	w->cs = w->cs ? w->cs * 2 : 256;
+	w->s = xreallocarray(w->s, w->cs, sizeof *w->s);
+}
+
+static inline void
 sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
 {
-	if (w->ns == w->cs) {
-		w->cs = w->cs ? w->cs * 2 : 256;
-		w->s = xreallocarray(w->s, w->cs, sizeof *w->s);
-	}
+	if (w->ns == w->cs)
+		sym_grow(w);
 	w->s[w->ns].id = id;
 	w->s[w->ns].prev = (int32_t)w->ns - 1;
 	w->s[w->ns].next = -1;
@@ -294,45 +306,77 @@ sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
 	w->ns++;
 }
 
-static int
-pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
-    const struct sym *b, uint32_t *rank, uint32_t *id);
+/* The hash of the pair of ids (a, b): its slot in the pair cache and, with
+   a merges table, its first slot there. */
+static inline uint64_t
+pair_hash(uint32_t a, uint32_t b)
+{
+	return btok_mix64((uint64_t)a << 32 | b);
+}
 
-/* Rank of a pair: HF merges table, or tiktoken rank of the joined bytes. */
-static inline int
-pair_rank(struct btok_enc *e, const char *piece, const struct sym *a,
-    const struct sym *b, uint32_t *rank, uint32_t *id)
+/*
+ * Start fetching what pair_rank_h of the ids (a, b) reads: its pair-cache
+ * slot and, with a merges table, the table's first slot for it, so that
+ * the misses of several lookups, and of the two levels of one, overlap
+ * instead of following one another (on text not seen before most pairs
+ * miss both).  Returns pair_hash(a, b), which the caller must use: GCC
+ * takes a function whose only effect is a prefetch for one without
+ * effects, and drops its calls.
+ */
+static inline uint64_t
+pair_prefetch(const struct btok_enc *e, uint32_t a, uint32_t b)
+{
+	uint64_t hv = pair_hash(a, b);
+
+	__builtin_prefetch(&e->pc[hv & ((1u << PC_BITS) - 1)]);
+	if (e->mtab)
+		__builtin_prefetch(&e->mtab[hv & e->mmask]);
+	return hv;
+}
+
+/* Fill the pair-cache slot c with the pair (a, b) of piece, whose
+   pair_hash is hv: its rank and the id it makes, or BTOK_NONE. */
+static __attribute__((noinline)) void
+pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
+    const struct sym *b, uint64_t hv, struct pc_ent *c)
 {
 	uint64_t key = (uint64_t)a->id << 32 | b->id;
-	struct pc_ent *c = &e->pc[btok_mix64(key) & ((1u << PC_BITS) - 1)];
-	if (c->key != ~key) {
-		uint32_t r = 0, i = BTOK_NONE;
-		if (!pair_rank_slow(e->t, piece, a, b, &r, &i))
-			i = BTOK_NONE;
-		c->key = ~key;
-		c->rank = r;
-		c->id = i;
+	uint32_t r = 0, i = BTOK_NONE;
+
+	if (t->h->model == BTOK_MODEL_BPE) {
+		const struct btok_merge *m = btok_mtab_find_h(t, key, hv);
+		if (m)
+			r = m->rank, i = m->id;
+	} else {
+		i = btok_vtab_find(t, piece + a->start, a->len + b->len);
+		r = i;
 	}
+	c->key = ~key;
+	c->rank = r;
+	c->id = i;
+}
+
+/* Rank of a pair whose pair_hash is hv and the id it makes: HF merges
+   table, or tiktoken rank of the joined bytes. */
+static inline int
+pair_rank_h(struct btok_enc *e, const char *piece, const struct sym *a,
+    const struct sym *b, uint64_t hv, uint32_t *rank, uint32_t *id)
+{
+	uint64_t key = (uint64_t)a->id << 32 | b->id;
+	struct pc_ent *c = &e->pc[hv & ((1u << PC_BITS) - 1)];
+
+	if (c->key != ~key)
+		pair_rank_slow(e->t, piece, a, b, hv, c);
 	*rank = c->rank;
 	*id = c->id;
 	return c->id != BTOK_NONE;
 }
 
-static int
-pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
+static inline int
+pair_rank(struct btok_enc *e, const char *piece, const struct sym *a,
     const struct sym *b, uint32_t *rank, uint32_t *id)
 {
-	if (t->h->model == BTOK_MODEL_BPE) {
-		const struct btok_merge *m = btok_mtab_find(t, a->id, b->id);
-		if (!m)
-			return 0;
-		*rank = m->rank;
-		*id = m->id;
-		return 1;
-	}
-	*id = btok_vtab_find(t, piece + a->start, a->len + b->len);
-	*rank = *id;
-	return *id != BTOK_NONE;
+	return pair_rank_h(e, piece, a, b, pair_hash(a->id, b->id), rank, id);
 }
 
 static void
@@ -491,53 +535,71 @@ merge_buckets(struct btok_enc *e, const char *piece)
 /* Pieces of at most this many symbols use merge_small. */
 #define SMALL_PIECE 48
 
+/* Merge the pair at bi of merge_small and rank the two pairs it makes. */
+static void
+small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
+    uint32_t *nid, int32_t bi)
+{
+	struct sym *s = e->w.s;
+	int32_t pv, nx;
+	uint64_t hp = 0, hn = 0;
+
+	assert(s[bi].next >= 0);
+	rk[s[bi].next] = BTOK_NONE;
+	sym_merge(&e->w, (uint32_t)bi, nid[bi]);
+	pv = s[bi].prev;
+	nx = s[bi].next;
+	if (pv >= 0)
+		hp = pair_prefetch(e, s[pv].id, s[bi].id);
+	if (nx >= 0)
+		hn = pair_prefetch(e, s[bi].id, s[nx].id);
+	if (pv >= 0 &&
+	    !pair_rank_h(e, piece, &s[pv], &s[bi], hp, &rk[pv], &nid[pv]))
+		rk[pv] = BTOK_NONE;
+	if (nx < 0 ||
+	    !pair_rank_h(e, piece, &s[bi], &s[nx], hn, &rk[bi], &nid[bi]))
+		rk[bi] = BTOK_NONE;
+}
+
 /*
  * The merges of merge_all for short pieces: the rank of each adjacent pair
  * is kept beside its left symbol and the lowest (leftmost on ties) found by
- * a scan, as tiktoken's byte_pair_merge does; no heap, and the first
- * lookups are prefetched together, since they miss the processor caches.
- * The same order as the heap: a pair's rank never goes stale, and two
- * different pairs at one position cannot make the same token (its bytes
- * would differ in length), so word.rs's check never matters here.
+ * a scan, as tiktoken's byte_pair_merge does; no heap, and the lookups are
+ * prefetched together, since they miss the processor caches.  The same
+ * order as the heap: a pair's rank never goes stale, and two different
+ * pairs at one position cannot make the same token (its bytes would differ
+ * in length), so word.rs's check never matters here.
  */
 static void
 merge_small(struct btok_enc *e, const char *piece)
 {
 	struct work *w = &e->w;
-	uint32_t rk[SMALL_PIECE], nid[SMALL_PIECE], rank, id;
+	uint32_t rk[SMALL_PIECE], nid[SMALL_PIECE];
+	uint64_t hv[SMALL_PIECE];
 	size_t n = w->ns;
 
 	assert(n <= SMALL_PIECE);
 	if (n < 2)
 		return;		/* no pair to merge */
-	for (size_t i = 0; i + 1 < n; i++) {
-		uint64_t key = (uint64_t)w->s[i].id << 32 | w->s[i + 1].id;
-		__builtin_prefetch(&e->pc[btok_mix64(key) & ((1u << PC_BITS) - 1)]);
-	}
 	for (size_t i = 0; i + 1 < n; i++)
-		if (!pair_rank(e, piece, &w->s[i], &w->s[i + 1], &rk[i], &nid[i]))
+		hv[i] = pair_prefetch(e, w->s[i].id, w->s[i + 1].id);
+	for (size_t i = 0; i + 1 < n; i++)
+		if (!pair_rank_h(e, piece, &w->s[i], &w->s[i + 1], hv[i], &rk[i],
+		    &nid[i]))
 			rk[i] = BTOK_NONE;
 	rk[n - 1] = BTOK_NONE;
 	for (;;) {
+		/* rk in index order, which is text order (the ranks of
+		   merged-away symbols are BTOK_NONE): an array is read faster
+		   than the list is followed. */
 		uint32_t best = BTOK_NONE;
 		int32_t bi = -1;
-		for (int32_t i = 0; i >= 0; i = w->s[i].next)
+		for (size_t i = 0; i + 1 < n; i++)
 			if (rk[i] < best)
-				best = rk[i], bi = i;
+				best = rk[i], bi = (int32_t)i;
 		if (bi < 0)
 			break;
-		assert((size_t)bi < n && w->s[bi].next >= 0);
-		sym_merge(w, (uint32_t)bi, nid[bi]);
-		if (w->s[bi].prev >= 0) {
-			int32_t pv = w->s[bi].prev;
-			if (!pair_rank(e, piece, &w->s[pv], &w->s[bi], &rank, &id))
-				rank = BTOK_NONE;
-			rk[pv] = rank, nid[pv] = id;
-		}
-		rk[bi] = BTOK_NONE;
-		if (w->s[bi].next >= 0 &&
-		    pair_rank(e, piece, &w->s[bi], &w->s[w->s[bi].next], &rank, &id))
-			rk[bi] = rank, nid[bi] = id;
+		small_merge_at(e, piece, rk, nid, bi);
 	}
 }
 
@@ -858,10 +920,11 @@ bad_across(const struct btok *t, const char *s, size_t n, size_t p)
 	for (uint32_t i = 0; i < t->h->nbad; i++) {
 		const struct btok_span *sp = &t->tok[t->bad[i]];
 		const char *tx = t->pool + sp->off;
+		/* The token at p - k: its byte k is s[p], its first s[p - k]. */
 		for (size_t k = 1; k < sp->len; k++) {
-			if (k > p || p - k + sp->len > n)
+			if (tx[k] != s[p] || k > p || p - k + sp->len > n)
 				continue;
-			if (memcmp(s + p - k, tx, sp->len) == 0)
+			if (s[p - k] == tx[0] && memcmp(s + p - k, tx, sp->len) == 0)
 				return 1;
 		}
 	}
@@ -873,10 +936,15 @@ pretok_model(struct pctx *c, const char *s, size_t n)
 {
 	const struct btok_hdr *h = c->e->t->h;
 	if (h->msplit && (h->pre == BTOK_PRE_NONE || h->pre == BTOK_PRE_SPACE_MERGED_PREV)) {
-		/* Cut before each U+2581 run (see find_bad in compile.c). */
+		/* Cut before each U+2581 run (see find_bad in compile.c); its
+		   first byte found by memchr, which skips the rest. */
 		size_t st = 0;
 		for (size_t i = 1; i + 3 <= n; i++) {
-			if (s[i] != '\xE2' || s[i + 1] != '\x96' || s[i + 2] != '\x81')
+			const char *q = memchr(s + i, '\xE2', n - 2 - i);
+			if (!q)
+				break;
+			i = (size_t)(q - s);
+			if (s[i + 1] != '\x96' || s[i + 2] != '\x81')
 				continue;
 			if (i >= 3 && memcmp(s + i - 3, "\xE2\x96\x81", 3) == 0)
 				continue;
@@ -925,6 +993,28 @@ split_added(struct pctx *c, const struct btok_atrie *tr, const char *s,
 		fn(c, s + seg, n - seg);
 }
 
+/* The spaces of s[0..n), eight bytes at a time: a byte of the word xor
+   eight spaces is zero where s has a space, and its high bit is then the
+   only one of its byte that survives (v & 7f) + 7f, | v, | 7f, negated. */
+static size_t
+count_spaces(const char *s, size_t n)
+{
+	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fULL;
+	size_t sp = 0, i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t v, z;
+		memcpy(&v, s + i, 8);
+		v ^= 0x2020202020202020ULL;
+		z = ~(((v & lo7) + lo7) | v | lo7);
+		/* one bit per space byte, at its bottom; their sum at the top */
+		sp += (size_t)(((z >> 7) * 0x0101010101010101ULL) >> 56);
+	}
+	for (; i < n; i++)
+		sp += s[i] == ' ';
+	return sp;
+}
+
 /*
  * Replace(" ", "\u2581"), after Prepend("\u2581") when prepend is set (only
  * to a non-empty segment, as normalizers/prepend.rs): a malloc'd string and
@@ -937,8 +1027,7 @@ metaspace(const char *s, size_t n, int prepend, size_t *outlen)
 	char *norm;
 
 	prepend = prepend && n > 0;
-	for (size_t i = 0; i < n; i++)
-		sp += s[i] == ' ';
+	sp = count_spaces(s, n);
 	if (!sp && !prepend)
 		return NULL;
 	norm = xmalloc(n + 2 * sp + 3 + 1);
@@ -946,12 +1035,16 @@ metaspace(const char *s, size_t n, int prepend, size_t *outlen)
 		memcpy(norm, "\xE2\x96\x81", 3);
 		o = 3;
 	}
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == ' ') {
-			memcpy(norm + o, "\xE2\x96\x81", 3);
-			o += 3;
-		} else
-			norm[o++] = s[i];
+	for (size_t i = 0; i < n;) {
+		const char *q = memchr(s + i, ' ', n - i);
+		size_t k = q ? (size_t)(q - s) : n;
+		memcpy(norm + o, s + i, k - i);
+		o += k - i;
+		if (!q)
+			break;
+		memcpy(norm + o, "\xE2\x96\x81", 3);
+		o += 3;
+		i = k + 1;
 	}
 	*outlen = o;
 	return norm;

@@ -60,18 +60,27 @@ btok_vtab_find(const struct btok *t, const char *s, size_t n)
 	}
 }
 
-/* The merge of the pair of ids (a, b), or NULL. */
+/* The merge of key = a << 32 | b, the pair of ids (a, b), whose
+   btok_mix64 is hv; or NULL. */
 static inline const struct btok_merge *
-btok_mtab_find(const struct btok *t, uint32_t a, uint32_t b)
+btok_mtab_find_h(const struct btok *t, uint64_t key, uint64_t hv)
 {
-	uint64_t key = (uint64_t)a << 32 | b;
-	uint32_t m = t->h->mcap - 1, i = (uint32_t)btok_mix64(key) & m;
+	uint32_t m = t->h->mcap - 1, i = (uint32_t)hv & m;
 	for (;; i = (i + 1) & m) {
 		if (t->mtab[i].key == key)
 			return &t->mtab[i];
 		if (t->mtab[i].key == UINT64_MAX)
 			return NULL;
 	}
+}
+
+/* The merge of the pair of ids (a, b), or NULL. */
+static inline const struct btok_merge *
+btok_mtab_find(const struct btok *t, uint32_t a, uint32_t b)
+{
+	uint64_t key = (uint64_t)a << 32 | b;
+
+	return btok_mtab_find_h(t, key, btok_mix64(key));
 }
 
 #endif

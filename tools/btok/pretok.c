@@ -22,6 +22,7 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "btok.h"
 
@@ -310,12 +311,13 @@ static void
 split_space(const char *s, size_t n, btok_piece_fn fn, void *ctx)
 {
 	size_t st = 0;
+	const char *q;
 
-	for (size_t i = 0; i < n; i++)
-		if (s[i] == ' ') {
-			fn(s + st, i + 1 - st, ctx);
-			st = i + 1;
-		}
+	while (st < n && (q = memchr(s + st, ' ', n - st))) {
+		size_t i = (size_t)(q - s);
+		fn(s + st, i + 1 - st, ctx);
+		st = i + 1;
+	}
 	if (st < n)
 		fn(s + st, n - st, ctx);
 }
