@@ -6,43 +6,30 @@
 #ifndef CTX_JSONSCAN_H
 #define CTX_JSONSCAN_H
 
-#include <stdint.h>
-#include <string.h>
-
-#define JSCAN_ONES ((uint64_t)0x0101010101010101ULL)
-#define JSCAN_HIGHS ((uint64_t)0x8080808080808080ULL)
-/* High bits of the zero bytes of y, and of some after the first (Hacker's
- * Delight 6-1: a borrow moves up, never down). */
-#define JSCAN_ZERO8(y) (((y) - JSCAN_ONES) & ~(y))
+#include "swar.h"
 
 /*
  * The bytes of the eight at p that are '"', '\\', below 0x20, or 0x7F
- * when del: a mask with the high bit of each such byte set and perhaps of
- * some after the first, so that its lowest set bit is exact; the byte at
- * p is the least significant.  0: all eight are plain.  The index of the
- * first is jscan_first(mask).
+ * when del: a mask (swar.h) whose lowest mark is exact; the byte at p is
+ * the least significant.  0: all eight are plain.  The index of the first
+ * is jscan_first(mask).
  */
 static inline uint64_t
 jscan_special8(const char *p, int del)
 {
-	uint64_t x, m;
+	uint64_t x = swar_load(p), m;
 
-	memcpy(&x, p, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	m = ((x - JSCAN_ONES * 0x20) & ~x) | JSCAN_ZERO8(x ^ (JSCAN_ONES * '"')) |
-	    JSCAN_ZERO8(x ^ (JSCAN_ONES * '\\'));
+	m = swar_below(x, 0x20) | swar_eq(x, '"') | swar_eq(x, '\\');
 	if (del)
-		m |= JSCAN_ZERO8(x ^ (JSCAN_ONES * 0x7F));
-	return m & JSCAN_HIGHS;
+		m |= swar_eq(x, 0x7F);
+	return m;
 }
 
 /* The index of the first byte a mask of jscan_special8 (not 0) marks. */
 static inline size_t
 jscan_first(uint64_t m)
 {
-	return (size_t)__builtin_ctzll(m) >> 3;
+	return swar_first(m);
 }
 
 /*
@@ -51,9 +38,10 @@ jscan_first(uint64_t m)
  * JSCAN_WIDE at p, its lowest mark exact (0: all plain), jscan_wide_first
  * gives that mark's index, jscan_wide_high(p) is not 0 when a byte of
  * the block is not ASCII, and jscan_cont(p, n) is the number of UTF-8
- * continuation bytes (10xxxxxx) of p[0..n).
+ * continuation bytes (10xxxxxx) of p[0..n).  JSCAN_GENERIC defined before
+ * this header takes the eight-byte path everywhere (its unit test does).
  */
-#if defined(__SSE2__)
+#if defined(__SSE2__) && !defined(JSCAN_GENERIC)
 #include <emmintrin.h>
 #define JSCAN_WIDE 16
 typedef unsigned jscan_wide_t;
@@ -127,10 +115,7 @@ jscan_wide_first(jscan_wide_t m)
 static inline int
 jscan_wide_high(const char *p)
 {
-	uint64_t x;
-
-	memcpy(&x, p, 8);
-	return (x & JSCAN_HIGHS) != 0;
+	return swar_high(swar_load(p)) != 0;
 }
 
 static inline size_t

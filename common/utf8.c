@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "buf.h"
+#include "swar.h"
 #include "utf8.h"
 
 /*
@@ -52,13 +53,9 @@ seq(const unsigned char *s, size_t n, uint32_t *cp, size_t *sub)
 static size_t
 ascii_run(const unsigned char *s, size_t n, size_t i)
 {
-	uint64_t w;
-
-	for (; i + 8 <= n; i += 8) {
-		memcpy(&w, s + i, 8);
-		if (w & 0x8080808080808080ULL)
+	for (; i + 8 <= n; i += 8)
+		if (swar_high(swar_load(s + i)) != 0)
 			break;
-	}
 	while (i < n && s[i] < 0x80)
 		i++;
 	return i;

@@ -10,6 +10,7 @@
 #include "ctx.h"
 #include "llmsctx.h"
 #include "pyuni.h"
+#include "swar.h"
 #include "utf8.h"
 
 void
@@ -253,8 +254,8 @@ static const unsigned char lb_first[256] = {
 
 /*
  * The end of the line starting at i; *lb the length of its break (0: none).
- * Eight bytes at a time are skipped while none is below 0x20 or above 0x7f
- * (((w - 0x20..) | w) & 0x80.. is 0 exactly then), the rest byte by byte.
+ * Eight bytes at a time are skipped while none is below 0x20 or above 0x7f,
+ * the rest byte by byte.
  */
 static size_t
 line_end(const char *s, size_t len, size_t i, size_t *lb)
@@ -264,9 +265,8 @@ line_end(const char *s, size_t len, size_t i, size_t *lb)
 
 	for (;;) {
 		for (; i + 8 <= len; i += 8) {
-			memcpy(&w, s + i, 8);
-			if (((w - 0x2020202020202020ULL) | w) &
-			    0x8080808080808080ULL)
+			w = swar_load(s + i);
+			if ((swar_below(w, 0x20) | swar_high(w)) != 0)
 				break;
 		}
 		while (i < len && !lb_first[u[i]])

@@ -34,6 +34,7 @@
 #include <libxml/xmlversion.h>
 #include "dom.h"
 #include "parse.h"
+#include "swar.h"
 
 /* libxml2's HTML_PARSER_BIG_BUFFER_SIZE: htmlParseScript's block size */
 #define SCRIPT_BLOCK 1000
@@ -114,26 +115,16 @@ hand_over(htmlParserCtxtPtr ctxt, const unsigned char *from,
 		xmlSAX2CDataBlock(ctxt, from, (int)(to - from));
 }
 
-/* Eight bytes at once: 1 when one of them is under 0x20, 0x80 or over, or '<'. */
-static int
-stops_in(uint64_t w)
-{
-	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-	uint64_t lt = w ^ (ones * '<');
-
-	return ((w - ones * 0x20) & ~w & highs) != 0 || (w & highs) != 0 ||
-	    ((lt - ones) & ~lt & highs) != 0;
-}
-
-/* The end of the run of printable ASCII but '<' at p, lim at most. */
+/* The end of the run of printable ASCII but '<' at p, lim at most: eight
+   bytes at a time while none is under 0x20, 0x80 or over, or '<'. */
 static const unsigned char *
 ascii_run(const unsigned char *p, const unsigned char *lim)
 {
 	uint64_t w;
 
 	while (lim - p >= 8) {
-		memcpy(&w, p, sizeof w);
-		if (stops_in(w))
+		w = swar_load(p);
+		if ((swar_below(w, 0x20) | swar_high(w) | swar_eq(w, '<')) != 0)
 			break;
 		p += 8;
 	}

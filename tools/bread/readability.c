@@ -30,6 +30,7 @@
 #include "dom.h"
 #include "parse.h"
 #include "rd.h"
+#include "swar.h"
 #include "xmem.h"
 
 #define FLAG_STRIP_UNLIKELYS 1
@@ -306,13 +307,11 @@ is_comma(uint32_t c)
 static const unsigned char *
 plain_until_comma(const unsigned char *p, const unsigned char *end)
 {
-	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
-	uint64_t w, x;
+	uint64_t w;
 
 	while (end - p >= 8) {
-		memcpy(&w, p, sizeof w);
-		x = w ^ (ones * ',');
-		if ((w & highs) != 0 || ((x - ones) & ~x & highs) != 0)
+		w = swar_load(p);
+		if ((swar_high(w) | swar_eq(w, ',')) != 0)
 			break;
 		p += 8;
 	}

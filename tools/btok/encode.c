@@ -31,6 +31,7 @@
 #include "btok.h"
 #include "added.h"
 #include "hash.h"
+#include "swar.h"
 
 /* ------------------------------------------------------------ the encoder */
 
@@ -993,23 +994,14 @@ split_added(struct pctx *c, const struct btok_atrie *tr, const char *s,
 		fn(c, s + seg, n - seg);
 }
 
-/* The spaces of s[0..n), eight bytes at a time: a byte of the word xor
-   eight spaces is zero where s has a space, and its high bit is then the
-   only one of its byte that survives (v & 7f) + 7f, | v, | 7f, negated. */
+/* The spaces of s[0..n), eight bytes at a time. */
 static size_t
 count_spaces(const char *s, size_t n)
 {
-	const uint64_t lo7 = 0x7f7f7f7f7f7f7f7fULL;
 	size_t sp = 0, i = 0;
 
-	for (; i + 8 <= n; i += 8) {
-		uint64_t v, z;
-		memcpy(&v, s + i, 8);
-		v ^= 0x2020202020202020ULL;
-		z = ~(((v & lo7) + lo7) | v | lo7);
-		/* one bit per space byte, at its bottom; their sum at the top */
-		sp += (size_t)(((z >> 7) * 0x0101010101010101ULL) >> 56);
-	}
+	for (; i + 8 <= n; i += 8)
+		sp += swar_count(swar_eq_exact(swar_load(s + i), ' '));
 	for (; i < n; i++)
 		sp += s[i] == ' ';
 	return sp;
