@@ -92,29 +92,34 @@ big_block(size_t need)
 	return b;
 }
 
-/* arena_alloc when the block being filled has no room for n bytes. */
+/* n bytes, need with their header, at the end of block b, which has room. */
+static inline void *
+arena_take(struct block *b, size_t need, size_t n)
+{
+	X.last = b->data + b->used;
+	b->used += need;
+	return tag(X.last, n, FROM_ARENA);
+}
+
+/* arena_alloc when the block being filled has no room for n bytes (or
+   there is none yet): the next block, or one of n's own. */
 static void *
 arena_alloc_slow(size_t n)
 {
+	struct block *b;
 	size_t need;
-	struct block *b = X.cur;
 
 	if (n > SIZE_MAX / 2)
 		die("out of memory (%zu bytes)", n);
 	need = HDR + round16(n);
-	if (need > BLOCK) {
-		/* a block of its own, kept for another page at the end of this one */
-		b = big_block(need);
-		b->used = need;
-		b->next = X.big;
-		X.big = b;
-		return tag(b->data, n, FROM_ARENA);
-	}
-	if (b == NULL || b->cap - b->used < need)
-		b = next_block();
-	X.last = b->data + b->used;
-	b->used += need;
-	return tag(X.last, n, FROM_ARENA);
+	if (need <= BLOCK)
+		return arena_take(next_block(), need, n);
+	/* a block of its own, kept for another page at the end of this one */
+	b = big_block(need);
+	b->used = need;
+	b->next = X.big;
+	X.big = b;
+	return tag(b->data, n, FROM_ARENA);
 }
 
 /* n bytes from the arena: in the block being filled while it has room. */
@@ -129,9 +134,7 @@ arena_alloc(size_t n)
 	need = HDR + round16(n);
 	if (b->cap - b->used < need)
 		return arena_alloc_slow(n);
-	X.last = b->data + b->used;
-	b->used += need;
-	return tag(X.last, n, FROM_ARENA);
+	return arena_take(b, need, n);
 }
 
 static void *
