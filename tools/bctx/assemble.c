@@ -211,15 +211,36 @@ page_release(struct page *p)
 }
 
 /*
- * Keep page p (taken) of site's url (its key uk, NULL: none) under
- * condition cond (a variant's pages apart from condition A's, under its
- * name).  A re-run may repeat a page: a usable record wins, else the last.
+ * Does a context want the page of site's url?  When it does, *k is the
+ * URL's key (malloc'd; NULL: none), for keep_page; when none does, the
+ * record is validated, not kept.  variant (NULL: none) is noted as seen.
+ * The readers of both forms of a page record ask this before they copy
+ * the page.
+ */
+static int
+wanted_key(struct asm_state *st, const char *site, const char *url,
+    const char *variant, char **k)
+{
+	if (variant)
+		json_object_set_new(st->vseen, variant, json_true());
+	*k = bctx_url_key(url);
+	if (wanted(st, site, *k))
+		return 1;
+	free(*k);
+	return 0;
+}
+
+/*
+ * Keep page p (taken) of site's url (its key uk from wanted_key, freed
+ * here) under condition cond, or under variant's name when not NULL (a
+ * variant's pages apart from condition A's).  A re-run may repeat a
+ * page: a usable record wins, else the last.
  */
 static void
 keep_page(struct asm_state *st, const char *site, const char *cond,
-    const char *url, const char *uk, struct page *p)
+    const char *variant, const char *url, char *uk, struct page *p)
 {
-	char *key = page_key_of(site, cond, url, uk, 1);
+	char *key = page_key_of(site, variant ? variant : cond, url, uk, 1);
 	size_t k = wordset_find(&st->pagekeys, key, strlen(key));
 
 	if (k == 0) {
@@ -235,6 +256,7 @@ keep_page(struct asm_state *st, const char *site, const char *cond,
 	} else
 		page_release(p);
 	free(key);
+	free(uk);
 }
 
 static json_t *
@@ -286,13 +308,8 @@ index_page_json(json_t *rec, void *arg)
 		else if (strcmp(cond, "B") == 0 && fs)
 			rec_str(rec, "markdown");	/* bmdprep's output */
 	}
-	if (variant)
-		json_object_set_new(st->vseen, variant, json_true());
-	k = bctx_url_key(url);
-	if (!wanted(st, site, k)) {
-		free(k);
-		return;		/* validated, not kept: no context uses it */
-	}
+	if (!wanted_key(st, site, url, variant, &k))
+		return;
 	memset(&p, 0, sizeof p);
 	p.fetch_status = dup_or_null(fs);
 	p.exclusion = dup_or_null(rec_str_opt(rec, "exclusion_reason"));
@@ -308,8 +325,7 @@ index_page_json(json_t *rec, void *arg)
 	p.archive_path = value_or_null(json_object_get(rec, "archive_path"));
 	p.fetch_status_v = value_or_null(json_object_get(rec, "fetch_status"));
 	p.last_modified = value_or_null(json_object_get(rec, "last_modified"));
-	keep_page(st, site, variant ? variant : cond, url, k, &p);
-	free(k);
+	keep_page(st, site, cond, variant, url, k, &p);
 }
 
 /*
@@ -346,13 +362,8 @@ index_page_flat(const struct bctx_flat *rec, void *arg)
 	if (use && fs && (is_a || strcmp(cond, "B") == 0) &&
 	    (bf == NULL || bf->type != BCTX_F_STR))
 		return -1;
-	if (variant)
-		json_object_set_new(st->vseen, variant, json_true());
-	k = bctx_url_key(url);
-	if (!wanted(st, site, k)) {
-		free(k);
+	if (!wanted_key(st, site, url, variant, &k))
 		return 0;
-	}
 	memset(&p, 0, sizeof p);
 	p.fetch_status = dup_or_null(fs);
 	p.exclusion = dup_or_null(ex);
@@ -369,8 +380,7 @@ index_page_flat(const struct bctx_flat *rec, void *arg)
 	p.archive_path = bctx_flat_value(bctx_flat_get(rec, "archive_path"));
 	p.fetch_status_v = bctx_flat_value(bctx_flat_get(rec, "fetch_status"));
 	p.last_modified = bctx_flat_value(bctx_flat_get(rec, "last_modified"));
-	keep_page(st, site, variant ? variant : cond, url, k, &p);
-	free(k);
+	keep_page(st, site, cond, variant, url, k, &p);
 	return 0;
 }
 
