@@ -130,8 +130,13 @@ demo: deps
 	$(Q)CTXBENCH_TOP=$(CURDIR) CTXBENCH_BUILD=$(CURDIR)/$(BUILD) \
 	    QUESTION="$(QUESTION)" LIMIT="$(LIMIT)" VARIANTS="$(VARIANTS)" sh examples/demo.sh
 
+# btok's side of tests/bench/btok.sh, timed in process, linked as btok is.
+$(BUILD)/bench/btok-time: tests/bench/btok-time.c $(call tool_lib,btok) $(LIBCTX)
+	$(call say,LD,$@)mkdir -p $(@D) && $(CC) $(ALL_CFLAGS) -Itools/btok $(ALL_LDFLAGS) \
+	    -o $@ $< $(call tool_lib,btok) $(LIBCTX) $(or $(LINK_btok),$(LDLIBS_btok) $(LDLIBS_ALL))
+
 bench: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory all $(BUILD)/bench/btok-time
 	$(Q)set -e; for b in $(sort $(wildcard tests/bench/*.sh)); do \
 	    echo "== $$b"; CTXBENCH_TOP=$(CURDIR) CTXBENCH_BUILD=$(CURDIR)/$(BUILD) sh $$b; done
 

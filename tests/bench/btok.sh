@@ -9,12 +9,13 @@
 #    Each file is text neither side has seen: each side first encodes a
 #    warm-up text unlike every kind (this repository's own C sources and
 #    manual pages, 1 MB), so that start-up, loading and the first touch of
-#    memory are not counted, then the file once.  btok's time for a file is
-#    that of the process on the warm-up text and the file less that on the
-#    warm-up text alone; the reference's, in one process per run, that of
-#    its first encoding of the file, after the warm-up text and the kinds
-#    before it (which can only help the reference).  Each side's best of
-#    BTOK_BENCH_REPEAT runs.  Passes over text already seen are not timed:
+#    memory are not counted, then the file once.  Both sides are timed in
+#    process, in one process per run: the CPU time of each side's first
+#    encoding of the file, after the warm-up text and the kinds before it
+#    (btok: tests/bench/btok-time.c, btok's library called as btok -r calls
+#    it, linked as btok is; the difference of two whole processes' times
+#    was too coarse for a file of a few milliseconds).  Each side's best of
+#    BTOK_BENCH_REPEAT runs; the token counts of both sides compared too.  Passes over text already seen are not timed:
 #    btok's caches keep whole pieces, so a second pass over the same file
 #    measures those caches, not the tokenizer;
 #  - start-up: btok's whole process from the compiled cache, and the
@@ -31,6 +32,7 @@ set -eu
 top=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
 build=${CTXBENCH_BUILD:-$top/build}
 btok=${CTXBENCH_BTOK:-$build/bin/btok}
+btime=$build/bench/btok-time
 ref=$build/btok-ref
 tok=${CTXBENCH_TOKENIZERS:-${XDG_CACHE_HOME:-$HOME/.cache}/ctxbench/tokenizers}
 names="llama3 qwen3 gemma3 mistral mistral-v3"
@@ -58,6 +60,15 @@ best() {	# command...: the least CPU ms of $rep runs, and the peak RSS
 	echo "$b $m"
 }
 refjs() { NODE_PATH=$ref/node_modules node "$top/tests/btok/ref.js" "$@"; }
+[ -x "$btime" ] || make -s -C "$top" BUILD="$build" "$btime"
+# minrows FILE...: per line, the least first field of the files (the same
+# lines of several runs), with the second field of the first file if its
+# lines have two
+minrows() {
+	paste -d ' ' "$@" | awk -v r="$#" '{ b = $1; s = NF / r
+		for (i = 1 + s; i <= NF; i += s) if ($i < b) b = $i
+		if (s > 1) print b, $2; else print b }'
+}
 
 /usr/bin/python3 "$top/tests/bench/btok-corpus.py" "$w/corpus"
 kinds=$(cd "$w/corpus" && ls | sed 's/\.txt$//')
@@ -73,9 +84,8 @@ LC_ALL=C awk '{ n += length($0) + 1; if (n > 1048576) exit; print }' \
     "$top"/tools/*/*.c "$top"/man/*.[1-9] >"$w/warm"
 
 # Per tokenizer: btok's start-up, then each file, unseen, after the
-# warm-up text, with btok (CPU of the process less that of the warm-up text
-# alone) and with the reference (in process); one line per file into
-# $w/rows: tokenizer kind bytes btok_ms ref_ms same.
+# warm-up text, both sides in process; one line per file into $w/rows:
+# tokenizer kind bytes btok_ms ref_ms same.
 : >"$w/rows"
 : >"$w/start"
 # Build the compiled caches, then run once more when they are old enough
@@ -88,36 +98,37 @@ for t in $names; do
 	set -- $(best "$btok" -r -t "$t" "$w/tiny"); b0=$1 brss=$2
 	# the reference: per line (loading, the warm-up text, each file),
 	# the least of $rep runs, each in its own process
+	# btok and the reference alternate, so that a busy moment of the
+	# machine falls on both sides
 	for k in $(seq "$rep"); do
 		refjs bench "$tok" "$top/share/btok" "$t" 1 "$w/warm" $files >"$w/ref.$k"
+		CTXBENCH_SHARE=$top/share CTXBENCH_TOKENIZERS=$tok \
+		    "$btime" "$t" "$w/warm" $files >"$w/bt.$k"
 	done
-	paste -d ' ' $(for k in $(seq "$rep"); do printf '%s ' "$w/ref.$k"; done) |
-	    awk -v r="$rep" '{ b = $1; for (i = 1 + NF / r; i <= NF; i += NF / r) if ($i < b) b = $i
-		print b }' >"$w/ref.out"
-	set -- $(best "$btok" -r -t "$t" "$w/warm"); bw=$1
+	minrows $(for k in $(seq "$rep"); do printf '%s ' "$w/ref.$k"; done) >"$w/ref.out"
+	minrows $(for k in $(seq "$rep"); do printf '%s ' "$w/bt.$k"; done) >"$w/bt.out"
 	set -- $(cpu env NODE_PATH="$ref/node_modules" node "$top/tests/btok/ref.js" ids "$tok" \
 	    "$top/share/btok" "$t" $files); rrss=$2
 	mv "$w/cpu.out" "$w/ref.ids"
+	set -- $(cpu "$btok" -r -t "$t" "$w/warm" $files)
+	[ "$2" -gt "$brss" ] && brss=$2
 	n=0
 	for k in $kinds; do
 		n=$((n + 1))
 		f=$w/corpus/$k.txt
-		# the file, unseen, after the warm-up text, less the warm-up text
-		set -- $(best "$btok" -r -t "$t" "$w/warm" "$f"); bwf=$1
-		[ "$2" -gt "$brss" ] && brss=$2
-		bs=$(echo "$bw $bwf" | awk '{ printf "%.3f", $2 - $1 }')
 		"$btok" -r -i -t "$t" "$f" >"$w/btok.ids"
+		set -- $(sed -n "${n}p" "$w/bt.out") $(sed -n "$((n + 2))p" "$w/ref.out")
 		same=identical
 		sed -n "${n}p" "$w/ref.ids" | cmp -s "$w/btok.ids" - || same=DIFFER
-		echo "$t $k $(wc -c <"$f") $bs $(sed -n "$((n + 2))p" "$w/ref.out") $same" \
-		    >>"$w/rows"
+		[ "$2" = "$4" ] || same=DIFFER
+		echo "$t $k $(wc -c <"$f") $1 $3 $same" >>"$w/rows"
 	done
 	echo "$t $b0 $(sed -n 1p "$w/ref.out") $((brss / 1024)) $((rrss / 1024))" >>"$w/start"
 done
 
-echo "throughput, MB/s of CPU time, on each file unseen, after a warm-up text (btok: the process"
-echo "less its run on the warm-up text alone; reference: its first encoding of the file, in process):"
-awk '{ e = $4 < 0.1 ? 0.1 : $4
+echo "throughput, MB/s of CPU time, on each file unseen, after a warm-up text (each side:"
+echo "its first encoding of the file, in process):"
+awk '{ e = $4 < 0.001 ? 0.001 : $4
 	printf "  %-10s %-10s btok %7.1f MB/s  HF %6.2f MB/s  %5.1fx  %s\n", $1, $2,
 	    $3 / 1048576 / (e / 1000), $3 / 1048576 / ($5 / 1000), $5 / e, $6 }' "$w/rows"
 echo "ratio btok / HF per tokenizer and kind (all: the whole corpus, from the same runs):"
@@ -127,9 +138,9 @@ echo "ratio btok / HF per tokenizer and kind (all: the whole corpus, from the sa
 	printf ' %7s %10s %9s %8s %8s  %s\n' all btok_start HF_load btok_RSS HF_RSS ids
 	for t in $names; do
 		printf '%-10s' "$t"
-		awk -v t="$t" '$1 == t { e = $4 < 0.1 ? 0.1 : $4
+		awk -v t="$t" '$1 == t { e = $4 < 0.001 ? 0.001 : $4
 			printf " %8.1fx", $5 / e }' "$w/rows"
-		awk -v t="$t" '$1 == t { e = $4 < 0.1 ? 0.1 : $4; b += e; r += $5 }
+		awk -v t="$t" '$1 == t { e = $4 < 0.001 ? 0.001 : $4; b += e; r += $5 }
 		    END { printf " %6.1fx", r / b }' "$w/rows"
 		same=identical
 		! awk -v t="$t" '$1 == t && $6 != "identical"' "$w/rows" | grep -q . || same=DIFFER
