@@ -29,12 +29,14 @@
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
+#include <libxml/HTMLtree.h>
 #include <libxml/SAX2.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlversion.h>
 #include "dom.h"
 #include "parse.h"
 #include "swar.h"
+#include "xmem.h"
 
 /* libxml2's HTML_PARSER_BIG_BUFFER_SIZE: htmlParseScript's block size */
 #define SCRIPT_BLOCK 1000
@@ -230,16 +232,178 @@ script_block(void *ctx, const xmlChar *v, int len)
 	}
 }
 
-/* The startElement callback: SAX2's, then the new element to the tag set. */
+/*
+ * 1 when the element can be built as below: an HTML parse without
+ * validation or a dictionary in the tree, below an element, a name
+ * without a prefix (xmlSplitQName would split it) and no attribute
+ * declared in a DTD (whose value xmlValidCtxtNormalizeAttributeValue
+ * would normalize).
+ */
+static int
+plain_start(htmlParserCtxtPtr ctxt, const xmlChar *name)
+{
+	xmlDocPtr doc = ctxt->myDoc;
+	xmlNodePtr parent = ctxt->node;
+
+	if (doc == NULL || doc->children == NULL || doc->dict != NULL ||
+	    doc->extSubset != NULL || (doc->intSubset != NULL &&
+	    doc->intSubset->attributes != NULL) || !ctxt->html ||
+	    ctxt->validate || parent == NULL || parent->doc != doc ||
+	    parent->type != XML_ELEMENT_NODE)
+		return 0;
+	return strchr((const char *)name, ':') == NULL &&
+	    strlen((const char *)name) < XML_MAX_NAMELEN;
+}
+
+/* A copy of s, as xmlStrdup makes it but with the C library's scans. */
+static xmlChar *
+copy_str(const xmlChar *s)
+{
+	size_t n = strlen((const char *)s);
+	xmlChar *c = xmlMallocAtomic(n + 1);
+
+	if (c != NULL)
+		memcpy(c, s, n + 1);
+	return c;
+}
+
+/* A new node of the type, as xmlNewNodeEatName and xmlNewText make them. */
+static xmlNodePtr
+new_node(xmlDocPtr doc, xmlElementType type, const xmlChar *name)
+{
+	xmlNodePtr n = xmlMalloc(sizeof *n);
+
+	if (n == NULL)
+		return NULL;
+	memset(n, 0, sizeof *n);
+	n->type = type;
+	n->name = name;
+	n->doc = doc;
+	return n;
+}
+
+/*
+ * The attribute name="value" added to element e, last, as libxml2 2.9.14's
+ * xmlSAX2AttributeInternal does for HTML: the name copied; the value as a
+ * text child, a copy too, or the name for a boolean attribute without one
+ * (htmlIsBooleanAttr), or no child.  0 when out of memory.  With keep,
+ * the value itself is the text: libxml2 frees it after the callback, and
+ * in the arena (xmem.h) that leaves it where it is.
+ */
+static int
+add_attr(xmlNodePtr e, xmlAttrPtr *last, const xmlChar *name,
+    const xmlChar *value, int keep)
+{
+	xmlAttrPtr a;
+	xmlNodePtr t;
+
+	if ((a = xmlMalloc(sizeof *a)) == NULL)
+		return 0;
+	memset(a, 0, sizeof *a);
+	a->type = XML_ATTRIBUTE_NODE;
+	a->parent = e;
+	a->doc = e->doc;
+	if ((a->name = copy_str(name)) == NULL) {
+		xmlFree(a);
+		return 0;
+	}
+	if (*last == NULL)
+		e->properties = a;
+	else {
+		(*last)->next = a;
+		a->prev = *last;
+	}
+	*last = a;
+	if (value == NULL && htmlIsBooleanAttr(name)) {
+		value = name;
+		keep = 0;
+	}
+	if (value == NULL)
+		return 1;
+	if ((t = new_node(e->doc, XML_TEXT_NODE, xmlStringText)) == NULL)
+		return 0;
+	t->content = keep ? (xmlChar *)value : copy_str(value);
+	if (t->content == NULL) {
+		xmlFree(t);
+		return 0;
+	}
+	t->parent = (xmlNodePtr)a;
+	a->children = a->last = t;
+	return 1;
+}
+
+/*
+ * xmlSAX2StartElement of libxml2 2.9.14 for what plain_start accepts, the
+ * same tree built without its general steps: the node (named by a copy of
+ * the name), its line, pushed on the parser's node stack, added as the
+ * last child of the current node (unless the push fails), then its
+ * attributes in order.
+ */
+static void
+build_element(htmlParserCtxtPtr ctxt, const xmlChar *name, const xmlChar **atts)
+{
+	xmlNodePtr e, parent = ctxt->node, prev;
+	xmlAttrPtr last = NULL;
+	xmlChar *copy;
+	size_t i;
+	int keep;
+
+	if ((copy = copy_str(name)) == NULL)
+		return;
+	if ((e = new_node(ctxt->myDoc, XML_ELEMENT_NODE, copy)) == NULL) {
+		xmlFree(copy);
+		return;
+	}
+	ctxt->nodemem = -1;
+	if (ctxt->linenumbers && ctxt->input != NULL)
+		e->line = ctxt->input->line < 65535 ?
+		    (unsigned short)ctxt->input->line : 65535;
+	if (nodePush(ctxt, e) < 0) {
+		/* too deep: libxml2 has stopped, and the node is dropped */
+		xmlFreeNode(e);
+		return;
+	}
+	e->parent = parent;
+	if ((prev = parent->last) == NULL)
+		parent->children = e;
+	else {
+		prev->next = e;
+		e->prev = prev;
+	}
+	parent->last = e;
+	if (atts == NULL)
+		return;
+	keep = bread_xmem_on();
+	for (i = 0; atts[i] != NULL; i += 2) {
+		ctxt->vctxt.valid = 1;
+		if (!add_attr(e, &last, atts[i], atts[i + 1], keep))
+			return;
+	}
+}
+
+/* What the startElement callback is given (the parser's _private). */
+struct start_user {
+	struct bread_tagset *ts;	/* the tag set to add to */
+	int build;			/* 1: build_element may build */
+};
+
+/*
+ * The startElement callback: the element built by build_element where it
+ * can, else by SAX2's; then the new element to the tag set.
+ */
 static void
 start_element(void *ctx, const xmlChar *name, const xmlChar **atts)
 {
 	htmlParserCtxtPtr ctxt = ctx;
+	struct start_user *u = ctxt->_private;
 	xmlNodePtr before = ctxt->node;
 
-	xmlSAX2StartElement(ctx, name, atts);
+	if (u->build && name != NULL && plain_start(ctxt, name))
+		build_element(ctxt, name, atts);
+	else
+		xmlSAX2StartElement(ctx, name, atts);
 	if (ctxt->node != NULL && ctxt->node != before)
-		bread_tagset_add(ctxt->_private, ctxt->node);
+		bread_tagset_add(u->ts, ctxt->node);
 }
 
 htmlDocPtr
@@ -254,6 +418,7 @@ bread_parse_dict(const char *utf8, size_t len, struct bread_tagset *ts,
 {
 	htmlParserCtxtPtr ctxt;
 	htmlDocPtr doc;
+	struct start_user u;
 
 	if (len > (size_t)INT_MAX)
 		len = INT_MAX;
@@ -274,18 +439,24 @@ bread_parse_dict(const char *utf8, size_t len, struct bread_tagset *ts,
 	 * libxml2's UTF-8 encoder for the same tree.
 	 */
 	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
+	u.ts = ts;
+	u.build = 0;
 	if (strcmp(xmlParserVersion, "20914") == 0 && ctxt->sax != NULL &&
 	    ctxt->sax->cdataBlock == xmlSAX2CDataBlock)
 		ctxt->sax->cdataBlock = script_block;
+	/* build_element reproduces 2.9.14, which calls no node hook here */
+	if (strcmp(xmlParserVersion, "20914") == 0 &&
+	    xmlRegisterNodeDefaultValue == NULL)
+		u.build = 1;
 	if (ts != NULL && ctxt->sax != NULL &&
 	    ctxt->sax->startElement == xmlSAX2StartElement) {
-		ctxt->_private = ts;
+		ctxt->_private = &u;
 		ctxt->sax->startElement = start_element;
 	}
 	htmlParseDocument(ctxt);
 	doc = ctxt->myDoc;
 	ctxt->myDoc = NULL;
-	if (ts != NULL && ctxt->_private != ts) {
+	if (ts != NULL && ctxt->_private != &u) {
 		/* libxml2's callback was not SAX2's: find them by a walk */
 		bread_tagset_free(ts);
 		bread_tagset_init(ts, doc ? xmlDocGetRootElement(doc) : NULL, ts->tags);
