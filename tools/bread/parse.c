@@ -381,10 +381,54 @@ build_element(htmlParserCtxtPtr ctxt, const xmlChar *name, const xmlChar **atts)
 	}
 }
 
+/*
+ * Just after the start tag of a <script> or <style> (the input on its
+ * '>'), the element's text read as script_block reads it, from the first
+ * byte: libxml2's htmlParseScript would start there with an empty buffer
+ * and hand over the same blocks.  What was read is then put behind the
+ * '>' libxml2 is to step over: the '>' is written over the last byte read
+ * (already handed over, in the parser's own copy of the page) and the
+ * input left on it, with line and column one step back, so that
+ * htmlParseScript starts where the reading stopped.  Text that starts with
+ * '<' is left to libxml2: its content loop looks at a tag there first (an
+ * end tag, or one that closes the element) before it reads the text.
+ */
+static void
+script_start(htmlParserCtxtPtr ctxt, const char *page, size_t len)
+{
+	xmlParserInputPtr in = ctxt->input;
+	struct scan s;
+
+	/* the parser's copy only (2.9.14 copies the page), never the page */
+	if (in == NULL || in->cur == NULL || in->end == NULL ||
+	    ((const char *)in->cur >= page && (const char *)in->cur < page + len) ||
+	    in->end - in->cur < 2 || in->cur[0] != '>' || in->cur[1] == '<' ||
+	    ctxt->token != 0 ||
+	    ctxt->instate == XML_PARSER_EOF || ctxt->disableSAX ||
+	    ctxt->name == NULL || ctxt->node == NULL ||
+	    ctxt->node->children != NULL ||
+	    (strcmp((const char *)ctxt->name, "script") != 0 &&
+	    strcmp((const char *)ctxt->name, "style") != 0))
+		return;
+	s.line = in->line;
+	s.col = in->col + 1;
+	s.at = in->cur + 1;
+	s.end = in->end;
+	(void)read_text(ctxt, &s, (const char *)ctxt->name, TEXT_LIMIT);
+	if (s.at == in->cur + 1)
+		return;
+	in->cur = s.at - 1;
+	*(xmlChar *)(uintptr_t)in->cur = '>';
+	in->line = s.line;
+	in->col = s.col - 1;
+}
+
 /* What the startElement callback is given (the parser's _private). */
 struct start_user {
 	struct bread_tagset *ts;	/* the tag set to add to */
 	int build;			/* 1: build_element may build */
+	const char *page;		/* the page parsed, len bytes */
+	size_t len;
 };
 
 /*
@@ -402,8 +446,11 @@ start_element(void *ctx, const xmlChar *name, const xmlChar **atts)
 		build_element(ctxt, name, atts);
 	else
 		xmlSAX2StartElement(ctx, name, atts);
-	if (ctxt->node != NULL && ctxt->node != before)
+	if (ctxt->node != NULL && ctxt->node != before) {
 		bread_tagset_add(u->ts, ctxt->node);
+		if (u->build)
+			script_start(ctxt, u->page, u->len);
+	}
 }
 
 htmlDocPtr
@@ -441,6 +488,8 @@ bread_parse_dict(const char *utf8, size_t len, struct bread_tagset *ts,
 	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
 	u.ts = ts;
 	u.build = 0;
+	u.page = utf8;
+	u.len = len;
 	if (strcmp(xmlParserVersion, "20914") == 0 && ctxt->sax != NULL &&
 	    ctxt->sax->cdataBlock == xmlSAX2CDataBlock)
 		ctxt->sax->cdataBlock = script_block;
