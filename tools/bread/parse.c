@@ -22,9 +22,13 @@
  * column).  It is installed only for that version of the library; with any
  * other, libxml2 parses unaided.
  *
- * The startElement callback, SAX2's own first, adds each element made to
- * the caller's tag set (dom.h), so that the elements readability.c looks
- * for first are found without walking the tree after the parse.
+ * The startElement callback builds the element as SAX2's would (or calls
+ * SAX2's) and adds it to the caller's tag set (dom.h), so that the
+ * elements readability.c looks for first are found without walking the
+ * tree after the parse.  With 2.9.14 it also reads the text that follows a
+ * start tag itself, as the endElement callback does after an empty element
+ * (<br>, <img>): libxml2's htmlParseCharData reads text a character at a
+ * time too, and the text right after a tag is most of a page's text.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -423,13 +427,204 @@ script_start(htmlParserCtxtPtr ctxt, const char *page, size_t len)
 	in->col = s.col - 1;
 }
 
+/* The end of the run of printable ASCII but '<' and '&' at p, lim at most. */
+static const unsigned char *
+text_run(const unsigned char *p, const unsigned char *lim)
+{
+	uint64_t w;
+
+	while (lim - p >= 8) {
+		w = swar_load(p);
+		if ((swar_below(w, 0x20) | swar_high(w) | swar_eq(w, '<') |
+		    swar_eq(w, '&')) != 0)
+			break;
+		p += 8;
+	}
+	while (p < lim && *p >= 0x20 && *p < 0x80 && *p != '<' && *p != '&')
+		p++;
+	return p;
+}
+
+/*
+ * Hand the text at the input, read up to a '<' or a '&', to SAX2's
+ * characters callback as libxml2 2.9.14's htmlParseCharData would: in one
+ * call when it is under a block (SCRIPT_BLOCK) and all plain characters,
+ * the input line at its end; the input then left on that end, s->at, with
+ * s->line and s->col libxml2's count there.  0 (and nothing done) when the
+ * text is not such text.  htmlParseCharData also calls htmlCheckParagraph
+ * and areBlanks, which do nothing to the tree when the parser keeps
+ * blanks and its element, name, is neither html nor head: the caller
+ * sees to that.
+ */
+static int
+hand_text(htmlParserCtxtPtr ctxt, struct scan *s)
+{
+	const unsigned char *start = s->at, *p = s->at, *lim, *q;
+	xmlChar buf[SCRIPT_BLOCK + 1];
+	int line = s->line, col = s->col, k;
+	size_t n;
+
+	lim = s->end - start > SCRIPT_BLOCK ? start + SCRIPT_BLOCK : s->end;
+	for (;;) {
+		q = text_run(p, lim);
+		col += (int)(q - p);
+		p = q;
+		if (p >= lim)
+			return 0;
+		if (*p == '<' || *p == '&')
+			break;
+		if ((k = plain_char(p, s->end)) == 0 || p + k >= lim)
+			return 0;
+		if (*p == '\n') {
+			line++;
+			col = 1;
+		} else
+			col++;
+		p += k;
+	}
+	if (p == start)
+		return 0;
+	/* libxml2's own buffer, ended by a NUL, and the line of its end */
+	n = (size_t)(p - start);
+	memcpy(buf, start, n);
+	buf[n] = '\0';
+	ctxt->input->line = line;
+	ctxt->input->col = col;
+	xmlSAX2Characters(ctxt, buf, (int)n);
+	s->at = p;
+	s->line = line;
+	s->col = col;
+	return 1;
+}
+
+/* 1 when the parser reads text in element name as hand_text does. */
+static int
+text_parent(htmlParserCtxtPtr ctxt, const xmlChar *name)
+{
+	const char *n = (const char *)name;
+
+	if (name == NULL || ctxt->token != 0 || ctxt->instate == XML_PARSER_EOF ||
+	    ctxt->disableSAX || !ctxt->keepBlanks || ctxt->dictNames ||
+	    ctxt->sax == NULL || ctxt->sax->characters != xmlSAX2Characters)
+		return 0;
+	return strcmp(n, "html") != 0 && strcmp(n, "head") != 0 &&
+	    strcmp(n, "script") != 0 && strcmp(n, "style") != 0;
+}
+
 /* What the startElement callback is given (the parser's _private). */
 struct start_user {
 	struct bread_tagset *ts;	/* the tag set to add to */
 	int build;			/* 1: build_element may build */
 	const char *page;		/* the page parsed, len bytes */
 	size_t len;
+	const xmlChar *name[64];	/* element names seen, by their hash */
+	char empty[64];			/* and whether libxml2 has them empty */
 };
+
+/* 1 when libxml2's table has element name empty (htmlTagLookup), cached. */
+static int
+void_element(struct start_user *u, const xmlChar *name)
+{
+	size_t h = ((uintptr_t)name >> 4) & 63;
+	const htmlElemDesc *d;
+
+	if (u->name[h] != name) {
+		d = htmlTagLookup(name);
+		u->name[h] = name;
+		u->empty[h] = d != NULL && d->empty;
+	}
+	return u->empty[h];
+}
+
+/* The parser's input, when it is the parser's copy of the page. */
+static xmlParserInputPtr
+own_input(htmlParserCtxtPtr ctxt, const struct start_user *u)
+{
+	xmlParserInputPtr in = ctxt->input;
+
+	if (in == NULL || in->cur == NULL || in->end == NULL ||
+	    in->cur >= in->end || ((const char *)in->cur >= u->page &&
+	    (const char *)in->cur < u->page + u->len))
+		return NULL;
+	return in;
+}
+
+/*
+ * Just after the start tag of an element that is not empty (the input on
+ * its '>', a tag of the page: its name is the dictionary's, where the
+ * elements libxml2 implies have names of its own), the text libxml2 would
+ * read next, handed over by hand_text and put behind the '>' as
+ * script_start does.
+ */
+static void
+text_after_start(htmlParserCtxtPtr ctxt, struct start_user *u,
+    const xmlChar *name)
+{
+	xmlParserInputPtr in;
+	struct scan s;
+	int line, col;
+
+	if ((in = own_input(ctxt, u)) == NULL || in->end - in->cur < 2 ||
+	    in->cur[0] != '>' || in->cur[1] == '<' || in->cur[1] == '&' ||
+	    ctxt->name != name || !text_parent(ctxt, name) ||
+	    !xmlDictOwns(ctxt->dict, name) || void_element(u, name))
+		return;
+	line = in->line;
+	col = in->col;
+	s.line = line;
+	s.col = col + 1;
+	s.at = in->cur + 1;
+	s.end = in->end;
+	if (!hand_text(ctxt, &s)) {
+		in->line = line;
+		in->col = col;
+		return;
+	}
+	in->cur = s.at - 1;
+	*(xmlChar *)(uintptr_t)in->cur = '>';
+	in->line = s.line;
+	in->col = s.col - 1;
+}
+
+/*
+ * The endElement callback: SAX2's, then, for an empty element ended
+ * where libxml2 2.9.14 ends it, in htmlParseElementInternal just after its
+ * start tag (the input after the '>'), the text libxml2 would read next in
+ * the element around it, which htmlnamePop is about to make the current
+ * one, handed over by hand_text.
+ */
+static void
+end_element(void *ctx, const xmlChar *name)
+{
+	htmlParserCtxtPtr ctxt = ctx;
+	struct start_user *u = ctxt->_private;
+	xmlParserInputPtr in;
+	struct scan s;
+	int line, col;
+
+	xmlSAX2EndElement(ctx, name);
+	if ((in = own_input(ctxt, u)) == NULL || in->cur == in->base ||
+	    in->cur[-1] != '>' || in->cur[0] == '<' || in->cur[0] == '&' ||
+	    name == NULL || ctxt->name != name || ctxt->nameNr < 2 ||
+	    ctxt->nameTab[ctxt->nameNr - 1] != name ||
+	    !text_parent(ctxt, ctxt->nameTab[ctxt->nameNr - 2]) ||
+	    !void_element(u, name))
+		return;
+	line = in->line;
+	col = in->col;
+	s.line = line;
+	s.col = col;
+	s.at = in->cur;
+	s.end = in->end;
+	if (!hand_text(ctxt, &s)) {
+		in->line = line;
+		in->col = col;
+		return;
+	}
+	in->cur = s.at;
+	in->line = s.line;
+	in->col = s.col;
+}
 
 /*
  * The startElement callback: the element built by build_element where it
@@ -448,8 +643,10 @@ start_element(void *ctx, const xmlChar *name, const xmlChar **atts)
 		xmlSAX2StartElement(ctx, name, atts);
 	if (ctxt->node != NULL && ctxt->node != before) {
 		bread_tagset_add(u->ts, ctxt->node);
-		if (u->build)
+		if (u->build) {
 			script_start(ctxt, u->page, u->len);
+			text_after_start(ctxt, u, name);
+		}
 	}
 }
 
@@ -490,6 +687,7 @@ bread_parse_dict(const char *utf8, size_t len, struct bread_tagset *ts,
 	u.build = 0;
 	u.page = utf8;
 	u.len = len;
+	memset(u.name, 0, sizeof u.name);
 	if (strcmp(xmlParserVersion, "20914") == 0 && ctxt->sax != NULL &&
 	    ctxt->sax->cdataBlock == xmlSAX2CDataBlock)
 		ctxt->sax->cdataBlock = script_block;
@@ -501,6 +699,8 @@ bread_parse_dict(const char *utf8, size_t len, struct bread_tagset *ts,
 	    ctxt->sax->startElement == xmlSAX2StartElement) {
 		ctxt->_private = &u;
 		ctxt->sax->startElement = start_element;
+		if (u.build && ctxt->sax->endElement == xmlSAX2EndElement)
+			ctxt->sax->endElement = end_element;
 	}
 	htmlParseDocument(ctxt);
 	doc = ctxt->myDoc;
