@@ -218,7 +218,7 @@ check_odd_markup(void)
 }
 
 /*
- * Text just after a start tag and after an empty element, which bread
+ * Text just after a start tag, an empty element or an end tag, which bread
  * hands over itself: in elements where libxml2 implies a paragraph, after
  * markup libxml2 implies elements for, after a '>' that is text, across a
  * block's length, with characters libxml2 drops or reads itself.
@@ -239,6 +239,11 @@ check_text(void)
 		"<svg:rect>s</svg:rect><o:p>o</o:p>", "<p>   <br>   <p>\t",
 		"<noscript>n<img src=y>m</noscript><iframe>i</iframe>",
 		"<select>s<option>o<option>p</select><frameset>f",
+		"<b><i>x</b>y</i>z", "<p><a>x</p>y</a>w", "<p>x</P>y</p >z</br>v",
+		"<ul><li>a</ul>after</div>stray", "<div></div>text<span></span>&amp;",
+		"<table><tr><td>x</td>y</tr>z</table>w", "</html>a</body>b</head>c",
+		"<head><title>t</title>h</head>b", "<font><p>x</font>y</p>z",
+		"<dl><dt>a</dt>b<dd>c</dd>d</dl>", "<form><p>x</form>y</p>",
 	};
 	static const size_t lens[] = { 990, 996, 997, 998, 999, 1000, 1001, 2100 };
 	struct buf b = BUF_INIT;
@@ -263,7 +268,7 @@ check_text(void)
 			bad++;
 	}
 	buf_release(&b);
-	TAP_IS_INT(bad, 0, "text after start tags and empty elements: the same "
+	TAP_IS_INT(bad, 0, "text after start tags, empty elements and end tags: the same "
 	    "tree in %zu cases", n);
 }
 

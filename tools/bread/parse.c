@@ -587,11 +587,28 @@ text_after_start(htmlParserCtxtPtr ctxt, struct start_user *u,
 }
 
 /*
- * The endElement callback: SAX2's, then, for an empty element ended
- * where libxml2 2.9.14 ends it, in htmlParseElementInternal just after its
- * start tag (the input after the '>'), the text libxml2 would read next in
- * the element around it, which htmlnamePop is about to make the current
- * one, handed over by hand_text.
+ * 1 when the input is just after "</name>", name in any case: the end tag
+ * htmlParseEndTag has read, which names the element it ends itself (the
+ * elements htmlAutoCloseOnClose ends before it have other names).
+ */
+static int
+after_end_tag(xmlParserInputPtr in, const xmlChar *name)
+{
+	size_t n = strlen((const char *)name);
+
+	if (in->base == NULL || (size_t)(in->cur - in->base) < n + 3)
+		return 0;
+	return in->cur[-1] == '>' &&
+	    end_tag_at(in->cur - n - 3, in->cur, (const char *)name, n);
+}
+
+/*
+ * The endElement callback: SAX2's, then, for an element ended where
+ * libxml2 2.9.14 ends it just after a tag - an empty element in
+ * htmlParseElementInternal after its start tag, or any in htmlParseEndTag
+ * after its end tag, the input after the '>' - the text libxml2 would read
+ * next in the element around it, which htmlnamePop is about to make the
+ * current one, handed over by hand_text.
  */
 static void
 end_element(void *ctx, const xmlChar *name)
@@ -608,7 +625,7 @@ end_element(void *ctx, const xmlChar *name)
 	    name == NULL || ctxt->name != name || ctxt->nameNr < 2 ||
 	    ctxt->nameTab[ctxt->nameNr - 1] != name ||
 	    !text_parent(ctxt, ctxt->nameTab[ctxt->nameNr - 2]) ||
-	    !void_element(u, name))
+	    (!void_element(u, name) && !after_end_tag(in, name)))
 		return;
 	line = in->line;
 	col = in->col;
