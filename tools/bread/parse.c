@@ -507,8 +507,11 @@ text_parent(htmlParserCtxtPtr ctxt, const xmlChar *name)
 	    ctxt->disableSAX || !ctxt->keepBlanks || ctxt->dictNames ||
 	    ctxt->sax == NULL || ctxt->sax->characters != xmlSAX2Characters)
 		return 0;
-	return strcmp(n, "html") != 0 && strcmp(n, "head") != 0 &&
-	    strcmp(n, "script") != 0 && strcmp(n, "style") != 0;
+	if (n[0] == 'h')
+		return strcmp(n, "html") != 0 && strcmp(n, "head") != 0;
+	if (n[0] == 's')
+		return strcmp(n, "script") != 0 && strcmp(n, "style") != 0;
+	return 1;
 }
 
 /* What the startElement callback is given (the parser's _private). */
