@@ -217,6 +217,61 @@ check_odd_markup(void)
 	    "same tree and tag set");
 }
 
+/*
+ * Text just after a start tag, an empty element or an end tag, which bread
+ * hands over itself: in elements where libxml2 implies a paragraph, after
+ * markup libxml2 implies elements for, after a '>' that is text, across a
+ * block's length, with characters libxml2 drops or reads itself.
+ */
+static void
+check_text(void)
+{
+	static const char *const pages[] = {
+		"text first<p>para", "<p>a<br>b<br/>c<img src=x>d</p>",
+		"<html>x<head>y<title>t</title>z</head>w<body>v",
+		"<head><meta charset=utf-8>after meta<link rel=x>l</head>",
+		"&#65;>after a reference&amp;>and<p>&lt;>x",
+		"<p>a>b<p>c&d<p>e<f<p>g\r\nh\ni", "<div/>x<br/>y<p/>z",
+		"<textarea>a<b>c</textarea><title>d<e>f</title>",
+		"<p>\x01x<p>\xef\xbf\xbey<p>\xc3z<p>\xe2\x82\xac<br>\xf0\x9f\x98\x80",
+		"<table>t<tr>r<td>d</td></tr></table><ul>u<li>l",
+		"<a href=x>link</a> after<b>bold</b>", "<p>a<!-- c -->b<br><!-- d -->e",
+		"<svg:rect>s</svg:rect><o:p>o</o:p>", "<p>   <br>   <p>\t",
+		"<noscript>n<img src=y>m</noscript><iframe>i</iframe>",
+		"<select>s<option>o<option>p</select><frameset>f",
+		"<b><i>x</b>y</i>z", "<p><a>x</p>y</a>w", "<p>x</P>y</p >z</br>v",
+		"<ul><li>a</ul>after</div>stray", "<div></div>text<span></span>&amp;",
+		"<table><tr><td>x</td>y</tr>z</table>w", "</html>a</body>b</head>c",
+		"<head><title>t</title>h</head>b", "<font><p>x</font>y</p>z",
+		"<dl><dt>a</dt>b<dd>c</dd>d</dl>", "<form><p>x</form>y</p>",
+	};
+	static const size_t lens[] = { 990, 996, 997, 998, 999, 1000, 1001, 2100 };
+	struct buf b = BUF_INIT;
+	size_t i, j, bad = 0, n = 0;
+
+	for (i = 0; i < sizeof pages / sizeof pages[0]; i++) {
+		n++;
+		if (!same_tree(pages[i], strlen(pages[i])))
+			bad++;
+	}
+	for (i = 0; i < sizeof lens / sizeof lens[0]; i++) {
+		buf_reset(&b);
+		buf_adds(&b, "<p>");
+		for (j = 0; j < lens[i]; j++)
+			buf_adds(&b, j % 70 == 69 ? "\n" : j % 301 == 300 ? "\xc3\xa9" : "a");
+		buf_adds(&b, "<br>");
+		for (j = 0; j < lens[i]; j++)
+			buf_addc(&b, "b c "[j % 4]);
+		buf_adds(&b, "&amp;</p>");
+		n++;
+		if (!same_tree(b.s, b.len))
+			bad++;
+	}
+	buf_release(&b);
+	TAP_IS_INT(bad, 0, "text after start tags, empty elements and end tags: the same "
+	    "tree in %zu cases", n);
+}
+
 static unsigned long
 next_rand(unsigned long *s)
 {
@@ -299,6 +354,7 @@ main(int argc, char **argv)
 	xmlLineNumbersDefault(1);
 	check_pieces();
 	check_odd_markup();
+	check_text();
 	check_random();
 	check_pages(argv[1]);
 	if (argc > 2 && argv[2][0] != '\0')

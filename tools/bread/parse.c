@@ -22,19 +22,25 @@
  * column).  It is installed only for that version of the library; with any
  * other, libxml2 parses unaided.
  *
- * The startElement callback, SAX2's own first, adds each element made to
- * the caller's tag set (dom.h), so that the elements readability.c looks
- * for first are found without walking the tree after the parse.
+ * The startElement callback builds the element as SAX2's would (or calls
+ * SAX2's) and adds it to the caller's tag set (dom.h), so that the
+ * elements readability.c looks for first are found without walking the
+ * tree after the parse.  With 2.9.14 it also reads the text that follows a
+ * start tag itself, as the endElement callback does after an empty element
+ * (<br>, <img>): libxml2's htmlParseCharData reads text a character at a
+ * time too, and the text right after a tag is most of a page's text.
  */
 #include <limits.h>
 #include <stdint.h>
 #include <string.h>
+#include <libxml/HTMLtree.h>
 #include <libxml/SAX2.h>
 #include <libxml/parserInternals.h>
 #include <libxml/xmlversion.h>
 #include "dom.h"
 #include "parse.h"
 #include "swar.h"
+#include "xmem.h"
 
 /* libxml2's HTML_PARSER_BIG_BUFFER_SIZE: htmlParseScript's block size */
 #define SCRIPT_BLOCK 1000
@@ -230,16 +236,438 @@ script_block(void *ctx, const xmlChar *v, int len)
 	}
 }
 
-/* The startElement callback: SAX2's, then the new element to the tag set. */
+/*
+ * 1 when the element can be built as below: an HTML parse without
+ * validation or a dictionary in the tree, below an element, a name
+ * without a prefix (xmlSplitQName would split it) and no attribute
+ * declared in a DTD (whose value xmlValidCtxtNormalizeAttributeValue
+ * would normalize).
+ */
+static int
+plain_start(htmlParserCtxtPtr ctxt, const xmlChar *name)
+{
+	xmlDocPtr doc = ctxt->myDoc;
+	xmlNodePtr parent = ctxt->node;
+
+	if (doc == NULL || doc->children == NULL || doc->dict != NULL ||
+	    doc->extSubset != NULL || (doc->intSubset != NULL &&
+	    doc->intSubset->attributes != NULL) || !ctxt->html ||
+	    ctxt->validate || parent == NULL || parent->doc != doc ||
+	    parent->type != XML_ELEMENT_NODE)
+		return 0;
+	return strchr((const char *)name, ':') == NULL &&
+	    strlen((const char *)name) < XML_MAX_NAMELEN;
+}
+
+/* A copy of s, as xmlStrdup makes it but with the C library's scans. */
+static xmlChar *
+copy_str(const xmlChar *s)
+{
+	size_t n = strlen((const char *)s);
+	xmlChar *c = xmlMallocAtomic(n + 1);
+
+	if (c != NULL)
+		memcpy(c, s, n + 1);
+	return c;
+}
+
+/* A new node of the type, as xmlNewNodeEatName and xmlNewText make them. */
+static xmlNodePtr
+new_node(xmlDocPtr doc, xmlElementType type, const xmlChar *name)
+{
+	xmlNodePtr n = xmlMalloc(sizeof *n);
+
+	if (n == NULL)
+		return NULL;
+	memset(n, 0, sizeof *n);
+	n->type = type;
+	n->name = name;
+	n->doc = doc;
+	return n;
+}
+
+/*
+ * The attribute name="value" added to element e, last, as libxml2 2.9.14's
+ * xmlSAX2AttributeInternal does for HTML: the name copied; the value as a
+ * text child, a copy too, or the name for a boolean attribute without one
+ * (htmlIsBooleanAttr), or no child.  0 when out of memory.  With keep,
+ * the value itself is the text: libxml2 frees it after the callback, and
+ * in the arena (xmem.h) that leaves it where it is.
+ */
+static int
+add_attr(xmlNodePtr e, xmlAttrPtr *last, const xmlChar *name,
+    const xmlChar *value, int keep)
+{
+	xmlAttrPtr a;
+	xmlNodePtr t;
+
+	if ((a = xmlMalloc(sizeof *a)) == NULL)
+		return 0;
+	memset(a, 0, sizeof *a);
+	a->type = XML_ATTRIBUTE_NODE;
+	a->parent = e;
+	a->doc = e->doc;
+	if ((a->name = copy_str(name)) == NULL) {
+		xmlFree(a);
+		return 0;
+	}
+	if (*last == NULL)
+		e->properties = a;
+	else {
+		(*last)->next = a;
+		a->prev = *last;
+	}
+	*last = a;
+	if (value == NULL && htmlIsBooleanAttr(name)) {
+		value = name;
+		keep = 0;
+	}
+	if (value == NULL)
+		return 1;
+	if ((t = new_node(e->doc, XML_TEXT_NODE, xmlStringText)) == NULL)
+		return 0;
+	t->content = keep ? (xmlChar *)value : copy_str(value);
+	if (t->content == NULL) {
+		xmlFree(t);
+		return 0;
+	}
+	t->parent = (xmlNodePtr)a;
+	a->children = a->last = t;
+	return 1;
+}
+
+/*
+ * xmlSAX2StartElement of libxml2 2.9.14 for what plain_start accepts, the
+ * same tree built without its general steps: the node (named by a copy of
+ * the name), its line, pushed on the parser's node stack, added as the
+ * last child of the current node (unless the push fails), then its
+ * attributes in order.
+ */
+static void
+build_element(htmlParserCtxtPtr ctxt, const xmlChar *name, const xmlChar **atts)
+{
+	xmlNodePtr e, parent = ctxt->node, prev;
+	xmlAttrPtr last = NULL;
+	xmlChar *copy;
+	size_t i;
+	int keep;
+
+	if ((copy = copy_str(name)) == NULL)
+		return;
+	if ((e = new_node(ctxt->myDoc, XML_ELEMENT_NODE, copy)) == NULL) {
+		xmlFree(copy);
+		return;
+	}
+	ctxt->nodemem = -1;
+	if (ctxt->linenumbers && ctxt->input != NULL)
+		e->line = ctxt->input->line < 65535 ?
+		    (unsigned short)ctxt->input->line : 65535;
+	if (nodePush(ctxt, e) < 0) {
+		/* too deep: libxml2 has stopped, and the node is dropped */
+		xmlFreeNode(e);
+		return;
+	}
+	e->parent = parent;
+	if ((prev = parent->last) == NULL)
+		parent->children = e;
+	else {
+		prev->next = e;
+		e->prev = prev;
+	}
+	parent->last = e;
+	if (atts == NULL)
+		return;
+	keep = bread_xmem_on();
+	for (i = 0; atts[i] != NULL; i += 2) {
+		ctxt->vctxt.valid = 1;
+		if (!add_attr(e, &last, atts[i], atts[i + 1], keep))
+			return;
+	}
+}
+
+/*
+ * Just after the start tag of a <script> or <style> (the input on its
+ * '>'), the element's text read as script_block reads it, from the first
+ * byte: libxml2's htmlParseScript would start there with an empty buffer
+ * and hand over the same blocks.  What was read is then put behind the
+ * '>' libxml2 is to step over: the '>' is written over the last byte read
+ * (already handed over, in the parser's own copy of the page) and the
+ * input left on it, with line and column one step back, so that
+ * htmlParseScript starts where the reading stopped.  Text that starts with
+ * '<' is left to libxml2: its content loop looks at a tag there first (an
+ * end tag, or one that closes the element) before it reads the text.
+ */
+static void
+script_start(htmlParserCtxtPtr ctxt, const char *page, size_t len)
+{
+	xmlParserInputPtr in = ctxt->input;
+	struct scan s;
+
+	/* the parser's copy only (2.9.14 copies the page), never the page */
+	if (in == NULL || in->cur == NULL || in->end == NULL ||
+	    ((const char *)in->cur >= page && (const char *)in->cur < page + len) ||
+	    in->end - in->cur < 2 || in->cur[0] != '>' || in->cur[1] == '<' ||
+	    ctxt->token != 0 ||
+	    ctxt->instate == XML_PARSER_EOF || ctxt->disableSAX ||
+	    ctxt->name == NULL || ctxt->node == NULL ||
+	    ctxt->node->children != NULL ||
+	    (strcmp((const char *)ctxt->name, "script") != 0 &&
+	    strcmp((const char *)ctxt->name, "style") != 0))
+		return;
+	s.line = in->line;
+	s.col = in->col + 1;
+	s.at = in->cur + 1;
+	s.end = in->end;
+	(void)read_text(ctxt, &s, (const char *)ctxt->name, TEXT_LIMIT);
+	if (s.at == in->cur + 1)
+		return;
+	in->cur = s.at - 1;
+	*(xmlChar *)(uintptr_t)in->cur = '>';
+	in->line = s.line;
+	in->col = s.col - 1;
+}
+
+/* The end of the run of printable ASCII but '<' and '&' at p, lim at most. */
+static const unsigned char *
+text_run(const unsigned char *p, const unsigned char *lim)
+{
+	uint64_t w;
+
+	while (lim - p >= 8) {
+		w = swar_load(p);
+		if ((swar_below(w, 0x20) | swar_high(w) | swar_eq(w, '<') |
+		    swar_eq(w, '&')) != 0)
+			break;
+		p += 8;
+	}
+	while (p < lim && *p >= 0x20 && *p < 0x80 && *p != '<' && *p != '&')
+		p++;
+	return p;
+}
+
+/*
+ * Hand the text at the input, read up to a '<' or a '&', to SAX2's
+ * characters callback as libxml2 2.9.14's htmlParseCharData would: in one
+ * call when it is under a block (SCRIPT_BLOCK) and all plain characters,
+ * the input line at its end; the input then left on that end, s->at, with
+ * s->line and s->col libxml2's count there.  0 (and nothing done) when the
+ * text is not such text.  htmlParseCharData also calls htmlCheckParagraph
+ * and areBlanks, which do nothing to the tree when the parser keeps
+ * blanks and its element, name, is neither html nor head: the caller
+ * sees to that.
+ */
+static int
+hand_text(htmlParserCtxtPtr ctxt, struct scan *s)
+{
+	const unsigned char *start = s->at, *p = s->at, *lim, *q;
+	xmlChar buf[SCRIPT_BLOCK + 1];
+	int line = s->line, col = s->col, k;
+	size_t n;
+
+	lim = s->end - start > SCRIPT_BLOCK ? start + SCRIPT_BLOCK : s->end;
+	for (;;) {
+		q = text_run(p, lim);
+		col += (int)(q - p);
+		p = q;
+		if (p >= lim)
+			return 0;
+		if (*p == '<' || *p == '&')
+			break;
+		if ((k = plain_char(p, s->end)) == 0 || p + k >= lim)
+			return 0;
+		if (*p == '\n') {
+			line++;
+			col = 1;
+		} else
+			col++;
+		p += k;
+	}
+	if (p == start)
+		return 0;
+	/* libxml2's own buffer, ended by a NUL, and the line of its end */
+	n = (size_t)(p - start);
+	memcpy(buf, start, n);
+	buf[n] = '\0';
+	ctxt->input->line = line;
+	ctxt->input->col = col;
+	xmlSAX2Characters(ctxt, buf, (int)n);
+	s->at = p;
+	s->line = line;
+	s->col = col;
+	return 1;
+}
+
+/* 1 when the parser reads text in element name as hand_text does. */
+static int
+text_parent(htmlParserCtxtPtr ctxt, const xmlChar *name)
+{
+	const char *n = (const char *)name;
+
+	if (name == NULL || ctxt->token != 0 || ctxt->instate == XML_PARSER_EOF ||
+	    ctxt->disableSAX || !ctxt->keepBlanks || ctxt->dictNames ||
+	    ctxt->sax == NULL || ctxt->sax->characters != xmlSAX2Characters)
+		return 0;
+	if (n[0] == 'h')
+		return strcmp(n, "html") != 0 && strcmp(n, "head") != 0;
+	if (n[0] == 's')
+		return strcmp(n, "script") != 0 && strcmp(n, "style") != 0;
+	return 1;
+}
+
+/* What the startElement callback is given (the parser's _private). */
+struct start_user {
+	struct bread_tagset *ts;	/* the tag set to add to */
+	int build;			/* 1: build_element may build */
+	const char *page;		/* the page parsed, len bytes */
+	size_t len;
+	const xmlChar *name[64];	/* element names seen, by their hash */
+	char empty[64];			/* and whether libxml2 has them empty */
+};
+
+/* 1 when libxml2's table has element name empty (htmlTagLookup), cached. */
+static int
+void_element(struct start_user *u, const xmlChar *name)
+{
+	size_t h = ((uintptr_t)name >> 4) & 63;
+	const htmlElemDesc *d;
+
+	if (u->name[h] != name) {
+		d = htmlTagLookup(name);
+		u->name[h] = name;
+		u->empty[h] = d != NULL && d->empty;
+	}
+	return u->empty[h];
+}
+
+/* The parser's input, when it is the parser's copy of the page. */
+static xmlParserInputPtr
+own_input(htmlParserCtxtPtr ctxt, const struct start_user *u)
+{
+	xmlParserInputPtr in = ctxt->input;
+
+	if (in == NULL || in->cur == NULL || in->end == NULL ||
+	    in->cur >= in->end || ((const char *)in->cur >= u->page &&
+	    (const char *)in->cur < u->page + u->len))
+		return NULL;
+	return in;
+}
+
+/*
+ * Just after the start tag of an element that is not empty (the input on
+ * its '>', a tag of the page: its name is the dictionary's, where the
+ * elements libxml2 implies have names of its own), the text libxml2 would
+ * read next, handed over by hand_text and put behind the '>' as
+ * script_start does.
+ */
+static void
+text_after_start(htmlParserCtxtPtr ctxt, struct start_user *u,
+    const xmlChar *name)
+{
+	xmlParserInputPtr in;
+	struct scan s;
+	int line, col;
+
+	if ((in = own_input(ctxt, u)) == NULL || in->end - in->cur < 2 ||
+	    in->cur[0] != '>' || in->cur[1] == '<' || in->cur[1] == '&' ||
+	    ctxt->name != name || !text_parent(ctxt, name) ||
+	    !xmlDictOwns(ctxt->dict, name) || void_element(u, name))
+		return;
+	line = in->line;
+	col = in->col;
+	s.line = line;
+	s.col = col + 1;
+	s.at = in->cur + 1;
+	s.end = in->end;
+	if (!hand_text(ctxt, &s)) {
+		in->line = line;
+		in->col = col;
+		return;
+	}
+	in->cur = s.at - 1;
+	*(xmlChar *)(uintptr_t)in->cur = '>';
+	in->line = s.line;
+	in->col = s.col - 1;
+}
+
+/*
+ * 1 when the input is just after "</name>", name in any case: the end tag
+ * htmlParseEndTag has read, which names the element it ends itself (the
+ * elements htmlAutoCloseOnClose ends before it have other names).
+ */
+static int
+after_end_tag(xmlParserInputPtr in, const xmlChar *name)
+{
+	size_t n = strlen((const char *)name);
+
+	if (in->base == NULL || (size_t)(in->cur - in->base) < n + 3)
+		return 0;
+	return in->cur[-1] == '>' &&
+	    end_tag_at(in->cur - n - 3, in->cur, (const char *)name, n);
+}
+
+/*
+ * The endElement callback: SAX2's, then, for an element ended where
+ * libxml2 2.9.14 ends it just after a tag - an empty element in
+ * htmlParseElementInternal after its start tag, or any in htmlParseEndTag
+ * after its end tag, the input after the '>' - the text libxml2 would read
+ * next in the element around it, which htmlnamePop is about to make the
+ * current one, handed over by hand_text.
+ */
+static void
+end_element(void *ctx, const xmlChar *name)
+{
+	htmlParserCtxtPtr ctxt = ctx;
+	struct start_user *u = ctxt->_private;
+	xmlParserInputPtr in;
+	struct scan s;
+	int line, col;
+
+	xmlSAX2EndElement(ctx, name);
+	if ((in = own_input(ctxt, u)) == NULL || in->cur == in->base ||
+	    in->cur[-1] != '>' || in->cur[0] == '<' || in->cur[0] == '&' ||
+	    name == NULL || ctxt->name != name || ctxt->nameNr < 2 ||
+	    ctxt->nameTab[ctxt->nameNr - 1] != name ||
+	    !text_parent(ctxt, ctxt->nameTab[ctxt->nameNr - 2]) ||
+	    (!void_element(u, name) && !after_end_tag(in, name)))
+		return;
+	line = in->line;
+	col = in->col;
+	s.line = line;
+	s.col = col;
+	s.at = in->cur;
+	s.end = in->end;
+	if (!hand_text(ctxt, &s)) {
+		in->line = line;
+		in->col = col;
+		return;
+	}
+	in->cur = s.at;
+	in->line = s.line;
+	in->col = s.col;
+}
+
+/*
+ * The startElement callback: the element built by build_element where it
+ * can, else by SAX2's; then the new element to the tag set.
+ */
 static void
 start_element(void *ctx, const xmlChar *name, const xmlChar **atts)
 {
 	htmlParserCtxtPtr ctxt = ctx;
+	struct start_user *u = ctxt->_private;
 	xmlNodePtr before = ctxt->node;
 
-	xmlSAX2StartElement(ctx, name, atts);
-	if (ctxt->node != NULL && ctxt->node != before)
-		bread_tagset_add(ctxt->_private, ctxt->node);
+	if (u->build && name != NULL && plain_start(ctxt, name))
+		build_element(ctxt, name, atts);
+	else
+		xmlSAX2StartElement(ctx, name, atts);
+	if (ctxt->node != NULL && ctxt->node != before) {
+		bread_tagset_add(u->ts, ctxt->node);
+		if (u->build) {
+			script_start(ctxt, u->page, u->len);
+			text_after_start(ctxt, u, name);
+		}
+	}
 }
 
 htmlDocPtr
@@ -254,6 +682,7 @@ bread_parse_dict(const char *utf8, size_t len, struct bread_tagset *ts,
 {
 	htmlParserCtxtPtr ctxt;
 	htmlDocPtr doc;
+	struct start_user u;
 
 	if (len > (size_t)INT_MAX)
 		len = INT_MAX;
@@ -274,18 +703,29 @@ bread_parse_dict(const char *utf8, size_t len, struct bread_tagset *ts,
 	 * libxml2's UTF-8 encoder for the same tree.
 	 */
 	xmlSwitchEncoding(ctxt, XML_CHAR_ENCODING_UTF8);
+	u.ts = ts;
+	u.build = 0;
+	u.page = utf8;
+	u.len = len;
+	memset(u.name, 0, sizeof u.name);
 	if (strcmp(xmlParserVersion, "20914") == 0 && ctxt->sax != NULL &&
 	    ctxt->sax->cdataBlock == xmlSAX2CDataBlock)
 		ctxt->sax->cdataBlock = script_block;
+	/* build_element reproduces 2.9.14, which calls no node hook here */
+	if (strcmp(xmlParserVersion, "20914") == 0 &&
+	    xmlRegisterNodeDefaultValue == NULL)
+		u.build = 1;
 	if (ts != NULL && ctxt->sax != NULL &&
 	    ctxt->sax->startElement == xmlSAX2StartElement) {
-		ctxt->_private = ts;
+		ctxt->_private = &u;
 		ctxt->sax->startElement = start_element;
+		if (u.build && ctxt->sax->endElement == xmlSAX2EndElement)
+			ctxt->sax->endElement = end_element;
 	}
 	htmlParseDocument(ctxt);
 	doc = ctxt->myDoc;
 	ctxt->myDoc = NULL;
-	if (ts != NULL && ctxt->_private != ts) {
+	if (ts != NULL && ctxt->_private != &u) {
 		/* libxml2's callback was not SAX2's: find them by a walk */
 		bread_tagset_free(ts);
 		bread_tagset_init(ts, doc ? xmlDocGetRootElement(doc) : NULL, ts->tags);

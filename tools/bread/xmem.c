@@ -251,6 +251,12 @@ bread_xmem_begin(void)
 	return 1;
 }
 
+int
+bread_xmem_on(void)
+{
+	return X.on;
+}
+
 /*
  * Keep the SPARE_MAX largest spare blocks of at most SPARE_BIG bytes, in
  * increasing size (so that the first fit is the best).

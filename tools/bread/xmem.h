@@ -29,6 +29,13 @@ void bread_xmem_install(void);
 int bread_xmem_begin(void);
 
 /*
+ * 1 between bread_xmem_begin and bread_xmem_end when the arena is
+ * installed: then what libxml2 frees stays where it is until
+ * bread_xmem_end, and a string libxml2 is done with may be kept in the tree.
+ */
+int bread_xmem_on(void);
+
+/*
  * Release everything allocated since bread_xmem_begin (libxml2's last
  * error, which points into it, is reset first).  The blocks are kept for
  * the next page, and so are the eight largest of single allocations larger
