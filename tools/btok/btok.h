@@ -251,6 +251,8 @@ void btok_pretokenize(int pre, const char *s, size_t n, btok_piece_fn fn,
 #define BTOK_UC_LU 16u	/* Lu Lt Lm Lo M (tekken's upper set) */
 #define BTOK_UC_LL 32u	/* Ll Lm Lo M (tekken's lower set) */
 unsigned btok_uclass(uint32_t cp);
+/* btok_uclass of the ASCII characters. */
+extern const unsigned char btok_ascii_class[128];
 const char *btok_unicode_version(void);
 /* 1 when cp is assigned in that Unicode version (category not Cn). */
 int btok_uc_assigned(uint32_t cp);
