@@ -33,6 +33,10 @@
 #include "hash.h"
 #include "swar.h"
 
+#if defined(__SSE2__) && !defined(BTOK_GENERIC)
+#include <emmintrin.h>
+#endif
+
 /* ------------------------------------------------------------ the encoder */
 
 struct sym { uint32_t id; int32_t prev, next; uint32_t start, len; };
@@ -960,6 +964,39 @@ pretok_model(struct pctx *c, const char *s, size_t n)
 	batch_flush(c);
 }
 
+/*
+ * The first i at or after from where a token of tr may start (a byte of
+ * tr->first), or n.  Most text has none of those bytes: memchr when there
+ * is one, sixteen bytes at a time when there are a few.
+ */
+static size_t
+next_first(const struct btok_atrie *tr, const unsigned char *u, size_t i,
+    size_t n)
+{
+	if (tr->nfb == 1) {
+		const unsigned char *q = memchr(u + i, tr->fb[0], n - i);
+		return q ? (size_t)(q - u) : n;
+	}
+#if defined(__SSE2__) && !defined(BTOK_GENERIC)
+	if (tr->nfb <= BTOK_NFIRST) {
+		for (; i + 16 <= n; i += 16) {
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(u + i));
+			__m128i m = _mm_cmpeq_epi8(x, _mm_set1_epi8((char)tr->fb[0]));
+			unsigned bits;
+			for (unsigned k = 1; k < tr->nfb; k++)
+				m = _mm_or_si128(m, _mm_cmpeq_epi8(x,
+				    _mm_set1_epi8((char)tr->fb[k])));
+			bits = (unsigned)_mm_movemask_epi8(m);
+			if (bits)
+				return i + (size_t)__builtin_ctz(bits);
+		}
+	}
+#endif
+	while (i < n && !tr->first[u[i]])
+		i++;
+	return i;
+}
+
 /* Split s by the added tokens of trie tr; text segments go to fn. */
 static void
 split_added(struct pctx *c, const struct btok_atrie *tr, const char *s,
@@ -976,7 +1013,9 @@ split_added(struct pctx *c, const struct btok_atrie *tr, const char *s,
 	while (i < n) {
 		uint32_t which;
 		size_t l;
-		if (!tr->first[u[i]] || !(l = btok_trie_match(tr, u + i, n - i, &which))) {
+		if ((i = next_first(tr, u, i, n)) == n)
+			break;
+		if (!(l = btok_trie_match(tr, u + i, n - i, &which))) {
 			i++;
 			continue;
 		}
