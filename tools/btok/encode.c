@@ -1047,6 +1047,45 @@ count_spaces(const char *s, size_t n)
 }
 
 /*
+ * Copy s[0..n) to d with each space replaced by U+2581; returns the end.
+ * Eight bytes at a time: the bytes up to each space of a word go as one
+ * eight-byte copy (the bytes it copies past the space are overwritten
+ * next), since words are shorter than the calls of memchr and memcpy
+ * were worth.  While sixteen bytes remain, neither the reads nor the
+ * writes (d has room for the whole result) pass the end.
+ */
+static char *
+metaspace_copy(char *d, const char *s, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 16 <= n; i += 8) {
+		uint64_t m = swar_eq_exact(swar_load(s + i), ' ');
+		size_t j = 0, k;
+
+		for (; m; m &= m - 1) {
+			k = swar_first(m);
+			memcpy(d, s + i + j, 8);
+			d += k - j;
+			memcpy(d, "\xE2\x96\x81", 3);
+			d += 3;
+			j = k + 1;
+		}
+		memcpy(d, s + i + j, 8);
+		d += 8 - j;
+	}
+	for (; i < n; i++) {
+		if (s[i] != ' ')
+			*d++ = s[i];
+		else {
+			memcpy(d, "\xE2\x96\x81", 3);
+			d += 3;
+		}
+	}
+	return d;
+}
+
+/*
  * Replace(" ", "\u2581"), after Prepend("\u2581") when prepend is set (only
  * to a non-empty segment, as normalizers/prepend.rs): a malloc'd string and
  * its length, or NULL when s[0..n) stays as it is.
@@ -1066,17 +1105,7 @@ metaspace(const char *s, size_t n, int prepend, size_t *outlen)
 		memcpy(norm, "\xE2\x96\x81", 3);
 		o = 3;
 	}
-	for (size_t i = 0; i < n;) {
-		const char *q = memchr(s + i, ' ', n - i);
-		size_t k = q ? (size_t)(q - s) : n;
-		memcpy(norm + o, s + i, k - i);
-		o += k - i;
-		if (!q)
-			break;
-		memcpy(norm + o, "\xE2\x96\x81", 3);
-		o += 3;
-		i = k + 1;
-	}
+	o = metaspace_copy(norm + o, s, n) - norm;
 	*outlen = o;
 	return norm;
 }
