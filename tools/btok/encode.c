@@ -540,10 +540,11 @@ merge_buckets(struct btok_enc *e, const char *piece)
 /* Pieces of at most this many symbols use merge_small. */
 #define SMALL_PIECE 48
 
-/* Merge the pair at bi of merge_small and rank the two pairs it makes. */
-static void
+/* Merge the pair at bi of merge_small and rank the two pairs it makes;
+   returns the positions with a rank, ranked (bit i: rk[i] is a rank). */
+static uint64_t
 small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
-    uint32_t *nid, int32_t bi)
+    uint32_t *nid, int32_t bi, uint64_t ranked)
 {
 	struct sym *s = e->w.s;
 	int32_t pv, nx;
@@ -551,6 +552,7 @@ small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
 
 	assert(s[bi].next >= 0);
 	rk[s[bi].next] = BTOK_NONE;
+	ranked &= ~((uint64_t)1 << s[bi].next);
 	sym_merge(&e->w, (uint32_t)bi, nid[bi]);
 	pv = s[bi].prev;
 	nx = s[bi].next;
@@ -558,12 +560,22 @@ small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
 		hp = pair_prefetch(e, s[pv].id, s[bi].id);
 	if (nx >= 0)
 		hn = pair_prefetch(e, s[bi].id, s[nx].id);
-	if (pv >= 0 &&
-	    !pair_rank_h(e, piece, &s[pv], &s[bi], hp, &rk[pv], &nid[pv]))
-		rk[pv] = BTOK_NONE;
-	if (nx < 0 ||
-	    !pair_rank_h(e, piece, &s[bi], &s[nx], hn, &rk[bi], &nid[bi]))
+	if (pv >= 0) {
+		if (pair_rank_h(e, piece, &s[pv], &s[bi], hp, &rk[pv], &nid[pv]))
+			ranked |= (uint64_t)1 << pv;
+		else {
+			rk[pv] = BTOK_NONE;
+			ranked &= ~((uint64_t)1 << pv);
+		}
+	}
+	if (nx >= 0 &&
+	    pair_rank_h(e, piece, &s[bi], &s[nx], hn, &rk[bi], &nid[bi]))
+		ranked |= (uint64_t)1 << bi;
+	else {
 		rk[bi] = BTOK_NONE;
+		ranked &= ~((uint64_t)1 << bi);
+	}
+	return ranked;
 }
 
 /*
@@ -573,38 +585,42 @@ small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
  * prefetched together, since they miss the processor caches.  The same
  * order as the heap: a pair's rank never goes stale, and two different
  * pairs at one position cannot make the same token (its bytes would differ
- * in length), so word.rs's check never matters here.
+ * in length), so word.rs's check never matters here.  The scan visits
+ * only the positions that have a rank (a bit each in one word): pairs
+ * without one (digits that no merge joins, merged-away symbols) are most
+ * of a piece once its merges are under way.
  */
 static void
 merge_small(struct btok_enc *e, const char *piece)
 {
 	struct work *w = &e->w;
 	uint32_t rk[SMALL_PIECE], nid[SMALL_PIECE];
-	uint64_t hv[SMALL_PIECE];
+	uint64_t hv[SMALL_PIECE], ranked = 0;
 	size_t n = w->ns;
 
-	assert(n <= SMALL_PIECE);
+	assert(n <= SMALL_PIECE && SMALL_PIECE <= 64);
 	if (n < 2)
 		return;		/* no pair to merge */
 	for (size_t i = 0; i + 1 < n; i++)
 		hv[i] = pair_prefetch(e, w->s[i].id, w->s[i + 1].id);
-	for (size_t i = 0; i + 1 < n; i++)
-		if (!pair_rank_h(e, piece, &w->s[i], &w->s[i + 1], hv[i], &rk[i],
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (pair_rank_h(e, piece, &w->s[i], &w->s[i + 1], hv[i], &rk[i],
 		    &nid[i]))
+			ranked |= (uint64_t)1 << i;
+		else
 			rk[i] = BTOK_NONE;
+	}
 	rk[n - 1] = BTOK_NONE;
-	for (;;) {
-		/* rk in index order, which is text order (the ranks of
-		   merged-away symbols are BTOK_NONE): an array is read faster
-		   than the list is followed. */
+	while (ranked) {
+		/* in index order, which is text order */
 		uint32_t best = BTOK_NONE;
 		int32_t bi = -1;
-		for (size_t i = 0; i + 1 < n; i++)
+		for (uint64_t m = ranked; m; m &= m - 1) {
+			int32_t i = __builtin_ctzll(m);
 			if (rk[i] < best)
-				best = rk[i], bi = (int32_t)i;
-		if (bi < 0)
-			break;
-		small_merge_at(e, piece, rk, nid, bi);
+				best = rk[i], bi = i;
+		}
+		ranked = small_merge_at(e, piece, rk, nid, bi, ranked);
 	}
 }
 
