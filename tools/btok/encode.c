@@ -834,7 +834,7 @@ emit_symbols(struct btok_enc *e, struct wc_ent *c, uint64_t hv, const char *p,
 }
 
 /* The model on one piece (bytes as the vocabulary holds them); hv is
-   btok_hash of the piece when it is at most LC_MAX bytes. */
+   piece_hash of the piece when it is at most LC_MAX bytes. */
 static void
 model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
     struct btok_ids *out)
@@ -915,6 +915,38 @@ batch_flush(struct pctx *c)
 }
 
 /*
+ * The hash of a piece for the word and long-piece caches, which compare
+ * the bytes too (the image's btok_hash is not needed there): btok_hash's
+ * steps over eight bytes at a time, but its last one to seven bytes read
+ * as two overlapping words of four or three single bytes, where a copy of
+ * a variable length was a loop over them.
+ */
+static inline uint64_t
+piece_hash(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL), w;
+
+	for (; n > 8; u += 8, n -= 8) {
+		memcpy(&w, u, 8);
+		h = (h ^ w) * 0x9fb21c651e98df25ULL;
+		h ^= h >> 29;
+	}
+	if (n == 8)
+		memcpy(&w, u, 8);
+	else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, u, 4);
+		memcpy(&b, u + n - 4, 4);
+		w = (uint64_t)a << 32 | b;
+	} else if (n > 0)
+		w = (uint64_t)u[0] << 16 | (uint64_t)u[n >> 1] << 8 | u[n - 1];
+	else
+		w = 0;
+	return btok_mix64((h ^ w) * 0x9fb21c651e98df25ULL);
+}
+
+/*
  * A piece from the pre-tokeniser joins the batch, and its word-cache set is
  * fetched: the slots of a batch, which mostly miss the processor caches, are
  * then read together instead of one after another.  The pieces point into
@@ -930,11 +962,11 @@ on_piece(const char *p, size_t n, void *vc)
 	b->n = n;
 	b->h = 0;
 	if (n <= sizeof c->e->wc[0].bytes) {
-		b->h = btok_hash(p, n);
+		b->h = piece_hash(p, n);
 		__builtin_prefetch(&c->e->wc[b->h & ((1u << WC_BITS) - 2)]);
 		__builtin_prefetch(&c->e->wc[(b->h & ((1u << WC_BITS) - 2)) + 1]);
 	} else if (n <= LC_MAX) {
-		b->h = btok_hash(p, n);
+		b->h = piece_hash(p, n);
 		__builtin_prefetch(&c->e->lc.slot[b->h & ((1u << LC_BITS) - 1)]);
 	}
 	if (c->nbatch == BATCH)
