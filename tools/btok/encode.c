@@ -751,6 +751,29 @@ symbols_chars(struct btok_enc *e, const char *p, size_t n)
 		sym_add(&e->w, h->unk_id, u.start, u.len);
 }
 
+/* Byte-level: one symbol per byte of p[0..n), n > 0, into w (which holds
+   none), written in one pass rather than appended one by one. */
+static void
+symbols_bytes(struct work *w, const struct btok_hdr *h, const char *p,
+    size_t n)
+{
+	struct sym *s;
+
+	assert(w->ns == 0 && n > 0);
+	while (w->cs < n)
+		sym_grow(w);
+	s = w->s;
+	for (size_t i = 0; i < n; i++) {
+		s[i].id = h->byte_id[(unsigned char)p[i]];
+		s[i].prev = (int32_t)i - 1;
+		s[i].next = (int32_t)i + 1;
+		s[i].start = (uint32_t)i;
+		s[i].len = 1;
+	}
+	s[n - 1].next = -1;
+	w->ns = n;
+}
+
 /* Remember the ids of piece p[0..n) in its word-cache set c, whose older
    slot it takes as the newer moves there. */
 static void
@@ -874,11 +897,9 @@ model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 	}
 	e->w.ns = 0;
 	sym_reserve(&e->w, n);
-	if (h->bytelevel) {
-		/* Byte-level: one symbol per byte. */
-		for (size_t i = 0; i < n; i++)
-			sym_add(&e->w, h->byte_id[(unsigned char)p[i]], (uint32_t)i, 1);
-	} else
+	if (h->bytelevel)
+		symbols_bytes(&e->w, h, p, n);
+	else
 		symbols_chars(e, p, n);
 	merge_all(e, p);
 	emit_symbols(e, c, hv, p, n, out);
