@@ -455,8 +455,9 @@ bq_take(struct work *w, uint32_t r)
 	return n;
 }
 
-/* Merge the pair at pos with its right neighbour into id. */
-static void
+/* Merge the pair at pos with its right neighbour into id (inline: it runs
+   once a merge). */
+static inline void
 sym_merge(struct work *w, uint32_t pos, uint32_t id)
 {
 	struct sym *cur = &w->s[pos], *right;
