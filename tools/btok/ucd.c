@@ -11,7 +11,6 @@
  * reference tokenizer's regex engine).
  */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
@@ -82,43 +81,28 @@ const unsigned char btok_ascii_class[128] = {
 #undef L_
 
 /*
- * The classes of the code points, by blocks of 256 filled on first use:
- * utf8proc_category walks two tables and a switch for each character, a
- * text of a script other than Latin asks for the same few hundred code
- * points again and again, and a whole table of the code space, filled at
- * once, would cost the start-up of every run.  A block is filled under the
- * lock and published by its flag (release, read with acquire), so
- * threads may classify at once.
+ * The classes of the code points, by blocks of 256 filled on first use
+ * (btok_uclass in btok.h reads them): utf8proc_category walks two tables
+ * and a switch for each character, a text of a script other than Latin
+ * asks for the same few hundred code points again and again, and a whole
+ * table of the code space, filled at once, would cost the start-up of
+ * every run.  A block is filled under the lock and published by its flag
+ * (release, read with acquire), so threads may classify at once.
  */
-#define UC_BLOCKS (0x110000 >> 8)
-static unsigned char uc_block[UC_BLOCKS][256];
-static atomic_uchar uc_ready[UC_BLOCKS];
+unsigned char btok_uc_block[BTOK_UC_BLOCKS][256];
+atomic_uchar btok_uc_ready[BTOK_UC_BLOCKS];
 static pthread_mutex_t uc_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static __attribute__((noinline)) void
-uc_fill(uint32_t b)
+void
+btok_uc_fill(uint32_t b)
 {
 	pthread_mutex_lock(&uc_lock);
-	if (!atomic_load_explicit(&uc_ready[b], memory_order_relaxed)) {
+	if (!atomic_load_explicit(&btok_uc_ready[b], memory_order_relaxed)) {
 		for (uint32_t k = 0; k < 256; k++)
-			uc_block[b][k] = (unsigned char)uclass_slow(b << 8 | k);
-		atomic_store_explicit(&uc_ready[b], 1, memory_order_release);
+			btok_uc_block[b][k] = (unsigned char)uclass_slow(b << 8 | k);
+		atomic_store_explicit(&btok_uc_ready[b], 1, memory_order_release);
 	}
 	pthread_mutex_unlock(&uc_lock);
-}
-
-unsigned
-btok_uclass(uint32_t cp)
-{
-	uint32_t b = cp >> 8;
-
-	if (cp < 128)
-		return btok_ascii_class[cp];
-	if (cp > 0x10FFFF)
-		return 0;
-	if (!atomic_load_explicit(&uc_ready[b], memory_order_acquire))
-		uc_fill(b);
-	return uc_block[b][cp & 255];
 }
 
 const char *
