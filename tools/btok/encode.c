@@ -281,33 +281,39 @@ hpop(struct work *w)
 	return top;
 }
 
-/* Room for n symbols in w (which holds none): one block for a long piece,
-   rather than the doublings of sym_add. */
+/* Double the symbols' room. */
 static void
-sym_reserve(struct work *w, size_t n)
-{
-	assert(w->ns == 0);
-	if (w->cs >= n || n <= WORK_KEEP)
-		return;
-	free(w->s);
-	w->s = xreallocarray(NULL, n, sizeof *w->s);
-	w->cs = n;
-	advise_huge(w->s, n * sizeof *w->s);
-}
-
-/* Double the symbols' room (kept apart so that sym_add is inlined). */
-static __attribute__((noinline)) void
 sym_grow(struct work *w)
 {
 	w->cs = w->cs ? w->cs * 2 : 256;
 	w->s = xreallocarray(w->s, w->cs, sizeof *w->s);
 }
 
+/* Room for the n symbols at most of a piece of n bytes in w (which holds
+   none), so that sym_add need not check it: doublings, or one block for a
+   long piece. */
+static void
+sym_reserve(struct work *w, size_t n)
+{
+	assert(w->ns == 0);
+	if (w->cs >= n)
+		return;
+	if (n <= WORK_KEEP) {
+		while (w->cs < n)
+			sym_grow(w);
+		return;
+	}
+	free(w->s);
+	w->s = xreallocarray(NULL, n, sizeof *w->s);
+	w->cs = n;
+	advise_huge(w->s, n * sizeof *w->s);
+}
+
+/* Append a symbol; sym_reserve made room for it. */
 static inline void
 sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
 {
-	if (w->ns == w->cs)
-		sym_grow(w);
+	assert(w->ns < w->cs);
 	w->s[w->ns].id = id;
 	w->s[w->ns].prev = (int32_t)w->ns - 1;
 	w->s[w->ns].next = -1;
@@ -753,16 +759,15 @@ symbols_chars(struct btok_enc *e, const char *p, size_t n)
 }
 
 /* Byte-level: one symbol per byte of p[0..n), n > 0, into w (which holds
-   none), written in one pass rather than appended one by one. */
+   none, with room for n), written in one pass rather than appended one by
+   one. */
 static void
 symbols_bytes(struct work *w, const struct btok_hdr *h, const char *p,
     size_t n)
 {
 	struct sym *s;
 
-	assert(w->ns == 0 && n > 0);
-	while (w->cs < n)
-		sym_grow(w);
+	assert(w->ns == 0 && n > 0 && w->cs >= n);
 	s = w->s;
 	for (size_t i = 0; i < n; i++) {
 		s[i].id = h->byte_id[(unsigned char)p[i]];
