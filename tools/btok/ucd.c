@@ -167,27 +167,53 @@ nfc_run(struct buf *o, const char *s, size_t a, size_t b, size_t first)
 	free(out);
 }
 
+/*
+ * The text is cut into runs, each a safe starter (or the start of the text)
+ * and what follows it up to the next safe starter.  A run of its first
+ * character alone is its own NFC: such runs, most of a text, are copied
+ * together, and a run of ASCII after a safe character is taken whole (each
+ * ASCII character is a safe starter).
+ */
 char *
 btok_nfc(const char *s, size_t n, size_t *outlen)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	struct buf o;
-	size_t i = 0, run = 0, first = 0;
+	size_t i = 0, run = 0, first = 0, verb = 0;
 
 	buf_init(&o);
 	buf_grow(&o, n + 1);
 	while (i < n) {
 		uint32_t cp;
-		size_t l = btok_u8dec((const unsigned char *)s + i, n - i, &cp);
-		if (nfc_safe(cp) && i > 0) {
-			nfc_run(&o, s, run, i, first);
+		size_t l = btok_u8dec(u + i, n - i, &cp);
+		int safe = nfc_safe(cp);
+
+		if (safe && i > 0) {
+			if (i - run != first) {
+				/* s[verb..run) is as it is */
+				buf_add(&o, s + verb, run - verb);
+				nfc_run(&o, s, run, i, first);
+				verb = i;
+			}
 			run = i;
 			first = l;
 		} else if (i == 0)
-			first = nfc_safe(cp) ? l : 0;
+			first = safe ? l : 0;
 		i += l;
+		if (safe && cp < 0x80 && i < n && u[i] < 0x80) {
+			/* one-character runs up to the last ASCII byte */
+			while (i < n && u[i] < 0x80)
+				i++;
+			run = i - 1;
+			first = 1;
+		}
 	}
-	if (n > run)
+	if (n > run && n - run != first) {
+		buf_add(&o, s + verb, run - verb);
 		nfc_run(&o, s, run, n, first);
+		verb = n;
+	}
+	buf_add(&o, s + verb, n - verb);
 	return buf_detach(&o, outlen);
 }
 
