@@ -61,6 +61,24 @@ ascii_run(const unsigned char *s, size_t n, size_t i)
 	return i;
 }
 
+/*
+ * The length of the valid sequence of two or three bytes at s[i] whose
+ * continuation bytes may be any of 80..BF (the lead bytes of most scripts,
+ * tested inline), or 0: seq then tells the others and the errors.
+ */
+static inline int
+short_seq(const unsigned char *s, size_t n, size_t i)
+{
+	unsigned c = s[i];
+
+	if (c >= 0xC2 && c <= 0xDF && i + 1 < n && (s[i + 1] & 0xC0) == 0x80)
+		return 2;
+	if (c >= 0xE1 && c <= 0xEF && c != 0xED && i + 2 < n &&
+	    (s[i + 1] & 0xC0) == 0x80 && (s[i + 2] & 0xC0) == 0x80)
+		return 3;
+	return 0;
+}
+
 int
 utf8_valid(const char *str, size_t n, size_t *bad)
 {
@@ -72,6 +90,10 @@ utf8_valid(const char *str, size_t n, size_t *bad)
 	while (i < n) {
 		if (s[i] < 0x80) {
 			i = ascii_run(s, n, i);
+			continue;
+		}
+		if ((l = short_seq(s, n, i))) {
+			i += (size_t)l;
 			continue;
 		}
 		l = seq(s + i, n - i, &cp, &sub);
@@ -167,6 +189,10 @@ utf8_sanitize(const char *str, size_t n, size_t *outlen)
 	while (i < n) {
 		if (s[i] < 0x80) {
 			i = ascii_run(s, n, i);
+			continue;
+		}
+		if ((l = short_seq(s, n, i))) {
+			i += (size_t)l;
 			continue;
 		}
 		l = seq(s + i, n - i, &cp, &sub);

@@ -22,7 +22,12 @@ struct btok_atrie {
 	const uint32_t *term;		/* node -> index in t->added, BTOK_NONE */
 	const unsigned char *first;	/* [256]: bytes some token starts with */
 	uint32_t ecap, nnodes;		/* nnodes 1: no token (the root alone) */
+	/* The bytes of first, when at most BTOK_NFIRST (set at attach): the
+	   text between two of them is skipped many bytes at a time. */
+	unsigned char fb[8];
+	unsigned nfb;			/* BTOK_NFIRST + 1: more */
 };
+#define BTOK_NFIRST 8
 
 /* The added tokens matched in the raw text, and those matched after the
    normaliser (BTOK_ADDED_NORMALIZED). */

@@ -47,6 +47,7 @@
 #ifndef BTOK_H
 #define BTOK_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -250,7 +251,30 @@ void btok_pretokenize(int pre, const char *s, size_t n, btok_piece_fn fn,
 #define BTOK_UC_M 8u	/* \p{M} */
 #define BTOK_UC_LU 16u	/* Lu Lt Lm Lo M (tekken's upper set) */
 #define BTOK_UC_LL 32u	/* Ll Lm Lo M (tekken's lower set) */
-unsigned btok_uclass(uint32_t cp);
+/* btok_uclass of the ASCII characters. */
+extern const unsigned char btok_ascii_class[128];
+/* The classes of the other code points by blocks of 256, each filled by
+   btok_uc_fill on first use and then marked ready (ucd.c). */
+#define BTOK_UC_BLOCKS (0x110000 >> 8)
+extern unsigned char btok_uc_block[BTOK_UC_BLOCKS][256];
+extern atomic_uchar btok_uc_ready[BTOK_UC_BLOCKS];
+void btok_uc_fill(uint32_t b);
+
+/* The BTOK_UC_ bits of cp (inline: the split patterns ask for every
+   character). */
+static inline unsigned
+btok_uclass(uint32_t cp)
+{
+	uint32_t b = cp >> 8;
+
+	if (cp < 128)
+		return btok_ascii_class[cp];
+	if (cp > 0x10FFFF)
+		return 0;
+	if (!atomic_load_explicit(&btok_uc_ready[b], memory_order_acquire))
+		btok_uc_fill(b);
+	return btok_uc_block[b][cp & 255];
+}
 const char *btok_unicode_version(void);
 /* 1 when cp is assigned in that Unicode version (category not Cn). */
 int btok_uc_assigned(uint32_t cp);

@@ -33,6 +33,10 @@
 #include "hash.h"
 #include "swar.h"
 
+#if defined(__SSE2__) && !defined(BTOK_GENERIC)
+#include <emmintrin.h>
+#endif
+
 /* ------------------------------------------------------------ the encoder */
 
 struct sym { uint32_t id; int32_t prev, next; uint32_t start, len; };
@@ -193,14 +197,21 @@ btok_enc_free(struct btok_enc *e)
 
 /* ------------------------------------------------------------ ids */
 
-static void
+/* Double the room of o (kept apart so that ids_push is inlined: it runs
+   once a token). */
+static __attribute__((noinline)) void
+ids_grow(struct btok_ids *o)
+{
+	o->cap = o->cap ? o->cap * 2 : 256;
+	o->v = xreallocarray(o->v, o->cap, sizeof *o->v);
+}
+
+static inline void
 ids_push(struct btok_ids *o, uint32_t id)
 {
 	if (!o->count_only) {
-		if (o->n == o->cap) {
-			o->cap = o->cap ? o->cap * 2 : 256;
-			o->v = xreallocarray(o->v, o->cap, sizeof *o->v);
-		}
+		if (o->n == o->cap)
+			ids_grow(o);
 		o->v[o->n] = id;
 	}
 	o->n++;
@@ -270,33 +281,39 @@ hpop(struct work *w)
 	return top;
 }
 
-/* Room for n symbols in w (which holds none): one block for a long piece,
-   rather than the doublings of sym_add. */
+/* Double the symbols' room. */
 static void
-sym_reserve(struct work *w, size_t n)
-{
-	assert(w->ns == 0);
-	if (w->cs >= n || n <= WORK_KEEP)
-		return;
-	free(w->s);
-	w->s = xreallocarray(NULL, n, sizeof *w->s);
-	w->cs = n;
-	advise_huge(w->s, n * sizeof *w->s);
-}
-
-/* Double the symbols' room (kept apart so that sym_add is inlined). */
-static __attribute__((noinline)) void
 sym_grow(struct work *w)
 {
 	w->cs = w->cs ? w->cs * 2 : 256;
 	w->s = xreallocarray(w->s, w->cs, sizeof *w->s);
 }
 
+/* Room for the n symbols at most of a piece of n bytes in w (which holds
+   none), so that sym_add need not check it: doublings, or one block for a
+   long piece. */
+static void
+sym_reserve(struct work *w, size_t n)
+{
+	assert(w->ns == 0);
+	if (w->cs >= n)
+		return;
+	if (n <= WORK_KEEP) {
+		while (w->cs < n)
+			sym_grow(w);
+		return;
+	}
+	free(w->s);
+	w->s = xreallocarray(NULL, n, sizeof *w->s);
+	w->cs = n;
+	advise_huge(w->s, n * sizeof *w->s);
+}
+
+/* Append a symbol; sym_reserve made room for it (no assert: it runs once
+   a character, and a piece of n bytes makes at most n symbols). */
 static inline void
 sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
 {
-	if (w->ns == w->cs)
-		sym_grow(w);
 	w->s[w->ns].id = id;
 	w->s[w->ns].prev = (int32_t)w->ns - 1;
 	w->s[w->ns].next = -1;
@@ -444,8 +461,9 @@ bq_take(struct work *w, uint32_t r)
 	return n;
 }
 
-/* Merge the pair at pos with its right neighbour into id. */
-static void
+/* Merge the pair at pos with its right neighbour into id (inline: it runs
+   once a merge). */
+static inline void
 sym_merge(struct work *w, uint32_t pos, uint32_t id)
 {
 	struct sym *cur = &w->s[pos], *right;
@@ -536,10 +554,11 @@ merge_buckets(struct btok_enc *e, const char *piece)
 /* Pieces of at most this many symbols use merge_small. */
 #define SMALL_PIECE 48
 
-/* Merge the pair at bi of merge_small and rank the two pairs it makes. */
-static void
+/* Merge the pair at bi of merge_small and rank the two pairs it makes;
+   returns the positions with a rank, ranked (bit i: rk[i] is a rank). */
+static uint64_t
 small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
-    uint32_t *nid, int32_t bi)
+    uint32_t *nid, int32_t bi, uint64_t ranked)
 {
 	struct sym *s = e->w.s;
 	int32_t pv, nx;
@@ -547,6 +566,7 @@ small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
 
 	assert(s[bi].next >= 0);
 	rk[s[bi].next] = BTOK_NONE;
+	ranked &= ~((uint64_t)1 << s[bi].next);
 	sym_merge(&e->w, (uint32_t)bi, nid[bi]);
 	pv = s[bi].prev;
 	nx = s[bi].next;
@@ -554,12 +574,22 @@ small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
 		hp = pair_prefetch(e, s[pv].id, s[bi].id);
 	if (nx >= 0)
 		hn = pair_prefetch(e, s[bi].id, s[nx].id);
-	if (pv >= 0 &&
-	    !pair_rank_h(e, piece, &s[pv], &s[bi], hp, &rk[pv], &nid[pv]))
-		rk[pv] = BTOK_NONE;
-	if (nx < 0 ||
-	    !pair_rank_h(e, piece, &s[bi], &s[nx], hn, &rk[bi], &nid[bi]))
+	if (pv >= 0) {
+		if (pair_rank_h(e, piece, &s[pv], &s[bi], hp, &rk[pv], &nid[pv]))
+			ranked |= (uint64_t)1 << pv;
+		else {
+			rk[pv] = BTOK_NONE;
+			ranked &= ~((uint64_t)1 << pv);
+		}
+	}
+	if (nx >= 0 &&
+	    pair_rank_h(e, piece, &s[bi], &s[nx], hn, &rk[bi], &nid[bi]))
+		ranked |= (uint64_t)1 << bi;
+	else {
 		rk[bi] = BTOK_NONE;
+		ranked &= ~((uint64_t)1 << bi);
+	}
+	return ranked;
 }
 
 /*
@@ -569,38 +599,42 @@ small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
  * prefetched together, since they miss the processor caches.  The same
  * order as the heap: a pair's rank never goes stale, and two different
  * pairs at one position cannot make the same token (its bytes would differ
- * in length), so word.rs's check never matters here.
+ * in length), so word.rs's check never matters here.  The scan visits
+ * only the positions that have a rank (a bit each in one word): pairs
+ * without one (digits that no merge joins, merged-away symbols) are most
+ * of a piece once its merges are under way.
  */
 static void
 merge_small(struct btok_enc *e, const char *piece)
 {
 	struct work *w = &e->w;
 	uint32_t rk[SMALL_PIECE], nid[SMALL_PIECE];
-	uint64_t hv[SMALL_PIECE];
+	uint64_t hv[SMALL_PIECE], ranked = 0;
 	size_t n = w->ns;
 
-	assert(n <= SMALL_PIECE);
+	assert(n <= SMALL_PIECE && SMALL_PIECE <= 64);
 	if (n < 2)
 		return;		/* no pair to merge */
 	for (size_t i = 0; i + 1 < n; i++)
 		hv[i] = pair_prefetch(e, w->s[i].id, w->s[i + 1].id);
-	for (size_t i = 0; i + 1 < n; i++)
-		if (!pair_rank_h(e, piece, &w->s[i], &w->s[i + 1], hv[i], &rk[i],
+	for (size_t i = 0; i + 1 < n; i++) {
+		if (pair_rank_h(e, piece, &w->s[i], &w->s[i + 1], hv[i], &rk[i],
 		    &nid[i]))
+			ranked |= (uint64_t)1 << i;
+		else
 			rk[i] = BTOK_NONE;
+	}
 	rk[n - 1] = BTOK_NONE;
-	for (;;) {
-		/* rk in index order, which is text order (the ranks of
-		   merged-away symbols are BTOK_NONE): an array is read faster
-		   than the list is followed. */
+	while (ranked) {
+		/* in index order, which is text order */
 		uint32_t best = BTOK_NONE;
 		int32_t bi = -1;
-		for (size_t i = 0; i + 1 < n; i++)
+		for (uint64_t m = ranked; m; m &= m - 1) {
+			int32_t i = __builtin_ctzll(m);
 			if (rk[i] < best)
-				best = rk[i], bi = (int32_t)i;
-		if (bi < 0)
-			break;
-		small_merge_at(e, piece, rk, nid, bi);
+				best = rk[i], bi = i;
+		}
+		ranked = small_merge_at(e, piece, rk, nid, bi, ranked);
 	}
 }
 
@@ -724,6 +758,28 @@ symbols_chars(struct btok_enc *e, const char *p, size_t n)
 		sym_add(&e->w, h->unk_id, u.start, u.len);
 }
 
+/* Byte-level: one symbol per byte of p[0..n), n > 0, into w (which holds
+   none, with room for n), written in one pass rather than appended one by
+   one. */
+static void
+symbols_bytes(struct work *w, const struct btok_hdr *h, const char *p,
+    size_t n)
+{
+	struct sym *s;
+
+	assert(w->ns == 0 && n > 0 && w->cs >= n);
+	s = w->s;
+	for (size_t i = 0; i < n; i++) {
+		s[i].id = h->byte_id[(unsigned char)p[i]];
+		s[i].prev = (int32_t)i - 1;
+		s[i].next = (int32_t)i + 1;
+		s[i].start = (uint32_t)i;
+		s[i].len = 1;
+	}
+	s[n - 1].next = -1;
+	w->ns = n;
+}
+
 /* Remember the ids of piece p[0..n) in its word-cache set c, whose older
    slot it takes as the newer moves there. */
 static void
@@ -807,7 +863,7 @@ emit_symbols(struct btok_enc *e, struct wc_ent *c, uint64_t hv, const char *p,
 }
 
 /* The model on one piece (bytes as the vocabulary holds them); hv is
-   btok_hash of the piece when it is at most LC_MAX bytes. */
+   piece_hash of the piece when it is at most LC_MAX bytes. */
 static void
 model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
     struct btok_ids *out)
@@ -847,11 +903,9 @@ model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 	}
 	e->w.ns = 0;
 	sym_reserve(&e->w, n);
-	if (h->bytelevel) {
-		/* Byte-level: one symbol per byte. */
-		for (size_t i = 0; i < n; i++)
-			sym_add(&e->w, h->byte_id[(unsigned char)p[i]], (uint32_t)i, 1);
-	} else
+	if (h->bytelevel)
+		symbols_bytes(&e->w, h, p, n);
+	else
 		symbols_chars(e, p, n);
 	merge_all(e, p);
 	emit_symbols(e, c, hv, p, n, out);
@@ -888,6 +942,38 @@ batch_flush(struct pctx *c)
 }
 
 /*
+ * The hash of a piece for the word and long-piece caches, which compare
+ * the bytes too (the image's btok_hash is not needed there): btok_hash's
+ * steps over eight bytes at a time, but its last one to seven bytes read
+ * as two overlapping words of four or three single bytes, where a copy of
+ * a variable length was a loop over them.
+ */
+static inline uint64_t
+piece_hash(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL), w;
+
+	for (; n > 8; u += 8, n -= 8) {
+		memcpy(&w, u, 8);
+		h = (h ^ w) * 0x9fb21c651e98df25ULL;
+		h ^= h >> 29;
+	}
+	if (n == 8)
+		memcpy(&w, u, 8);
+	else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, u, 4);
+		memcpy(&b, u + n - 4, 4);
+		w = (uint64_t)a << 32 | b;
+	} else if (n > 0)
+		w = (uint64_t)u[0] << 16 | (uint64_t)u[n >> 1] << 8 | u[n - 1];
+	else
+		w = 0;
+	return btok_mix64((h ^ w) * 0x9fb21c651e98df25ULL);
+}
+
+/*
  * A piece from the pre-tokeniser joins the batch, and its word-cache set is
  * fetched: the slots of a batch, which mostly miss the processor caches, are
  * then read together instead of one after another.  The pieces point into
@@ -903,11 +989,11 @@ on_piece(const char *p, size_t n, void *vc)
 	b->n = n;
 	b->h = 0;
 	if (n <= sizeof c->e->wc[0].bytes) {
-		b->h = btok_hash(p, n);
+		b->h = piece_hash(p, n);
 		__builtin_prefetch(&c->e->wc[b->h & ((1u << WC_BITS) - 2)]);
 		__builtin_prefetch(&c->e->wc[(b->h & ((1u << WC_BITS) - 2)) + 1]);
 	} else if (n <= LC_MAX) {
-		b->h = btok_hash(p, n);
+		b->h = piece_hash(p, n);
 		__builtin_prefetch(&c->e->lc.slot[b->h & ((1u << LC_BITS) - 1)]);
 	}
 	if (c->nbatch == BATCH)
@@ -960,6 +1046,39 @@ pretok_model(struct pctx *c, const char *s, size_t n)
 	batch_flush(c);
 }
 
+/*
+ * The first i at or after from where a token of tr may start (a byte of
+ * tr->first), or n.  Most text has none of those bytes: memchr when there
+ * is one, sixteen bytes at a time when there are a few.
+ */
+static size_t
+next_first(const struct btok_atrie *tr, const unsigned char *u, size_t i,
+    size_t n)
+{
+	if (tr->nfb == 1) {
+		const unsigned char *q = memchr(u + i, tr->fb[0], n - i);
+		return q ? (size_t)(q - u) : n;
+	}
+#if defined(__SSE2__) && !defined(BTOK_GENERIC)
+	if (tr->nfb <= BTOK_NFIRST) {
+		for (; i + 16 <= n; i += 16) {
+			__m128i x = _mm_loadu_si128((const __m128i *)(const void *)(u + i));
+			__m128i m = _mm_cmpeq_epi8(x, _mm_set1_epi8((char)tr->fb[0]));
+			unsigned bits;
+			for (unsigned k = 1; k < tr->nfb; k++)
+				m = _mm_or_si128(m, _mm_cmpeq_epi8(x,
+				    _mm_set1_epi8((char)tr->fb[k])));
+			bits = (unsigned)_mm_movemask_epi8(m);
+			if (bits)
+				return i + (size_t)__builtin_ctz(bits);
+		}
+	}
+#endif
+	while (i < n && !tr->first[u[i]])
+		i++;
+	return i;
+}
+
 /* Split s by the added tokens of trie tr; text segments go to fn. */
 static void
 split_added(struct pctx *c, const struct btok_atrie *tr, const char *s,
@@ -976,7 +1095,9 @@ split_added(struct pctx *c, const struct btok_atrie *tr, const char *s,
 	while (i < n) {
 		uint32_t which;
 		size_t l;
-		if (!tr->first[u[i]] || !(l = btok_trie_match(tr, u + i, n - i, &which))) {
+		if ((i = next_first(tr, u, i, n)) == n)
+			break;
+		if (!(l = btok_trie_match(tr, u + i, n - i, &which))) {
 			i++;
 			continue;
 		}
@@ -1008,6 +1129,45 @@ count_spaces(const char *s, size_t n)
 }
 
 /*
+ * Copy s[0..n) to d with each space replaced by U+2581; returns the end.
+ * Eight bytes at a time: the bytes up to each space of a word go as one
+ * eight-byte copy (the bytes it copies past the space are overwritten
+ * next), since words are shorter than the calls of memchr and memcpy
+ * were worth.  While sixteen bytes remain, neither the reads nor the
+ * writes (d has room for the whole result) pass the end.
+ */
+static char *
+metaspace_copy(char *d, const char *s, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 16 <= n; i += 8) {
+		uint64_t m = swar_eq_exact(swar_load(s + i), ' ');
+		size_t j = 0, k;
+
+		for (; m; m &= m - 1) {
+			k = swar_first(m);
+			memcpy(d, s + i + j, 8);
+			d += k - j;
+			memcpy(d, "\xE2\x96\x81", 3);
+			d += 3;
+			j = k + 1;
+		}
+		memcpy(d, s + i + j, 8);
+		d += 8 - j;
+	}
+	for (; i < n; i++) {
+		if (s[i] != ' ')
+			*d++ = s[i];
+		else {
+			memcpy(d, "\xE2\x96\x81", 3);
+			d += 3;
+		}
+	}
+	return d;
+}
+
+/*
  * Replace(" ", "\u2581"), after Prepend("\u2581") when prepend is set (only
  * to a non-empty segment, as normalizers/prepend.rs): a malloc'd string and
  * its length, or NULL when s[0..n) stays as it is.
@@ -1027,17 +1187,7 @@ metaspace(const char *s, size_t n, int prepend, size_t *outlen)
 		memcpy(norm, "\xE2\x96\x81", 3);
 		o = 3;
 	}
-	for (size_t i = 0; i < n;) {
-		const char *q = memchr(s + i, ' ', n - i);
-		size_t k = q ? (size_t)(q - s) : n;
-		memcpy(norm + o, s + i, k - i);
-		o += k - i;
-		if (!q)
-			break;
-		memcpy(norm + o, "\xE2\x96\x81", 3);
-		o += 3;
-		i = k + 1;
-	}
+	o = metaspace_copy(norm + o, s, n) - norm;
 	*outlen = o;
 	return norm;
 }

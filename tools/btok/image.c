@@ -211,6 +211,12 @@ set_tables(struct btok *t, const unsigned char *img)
 		tr[i]->first = h->tfirst[i];
 		tr[i]->ecap = h->tcap[i];
 		tr[i]->nnodes = h->tnodes[i];
+		tr[i]->nfb = 0;
+		for (unsigned c = 0; c < 256; c++)
+			if (h->tfirst[i][c] && tr[i]->nfb++ < BTOK_NFIRST)
+				tr[i]->fb[tr[i]->nfb - 1] = (unsigned char)c;
+		if (tr[i]->nfb > BTOK_NFIRST)
+			tr[i]->nfb = BTOK_NFIRST + 1;
 	}
 }
 

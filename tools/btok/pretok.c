@@ -37,22 +37,23 @@ struct cur {
 #define SPACE 0x400u
 #define SLASH 0x800u
 
+/* The bits above the classes of the ASCII characters that have them. */
+static const unsigned short ascii_bits[128] = {
+	['\r'] = CR_LF, ['\n'] = CR_LF, ['\''] = APOS, [' '] = SPACE,
+	['/'] = SLASH
+};
+
 static inline unsigned
 cls(const struct cur *c, size_t i, size_t *len)
 {
 	uint32_t cp;
-	unsigned k;
+
+	if (c->s[i] < 0x80) {
+		*len = 1;
+		return btok_ascii_class[c->s[i]] | ascii_bits[c->s[i]];
+	}
 	*len = btok_u8dec(c->s + i, c->n - i, &cp);
-	k = btok_uclass(cp);
-	if (cp == '\r' || cp == '\n')
-		k |= CR_LF;
-	else if (cp == '\'')
-		k |= APOS;
-	else if (cp == ' ')
-		k |= SPACE;
-	else if (cp == '/')
-		k |= SLASH;
-	return k;
+	return btok_uclass(cp);
 }
 
 /* End of the run of characters with any bit of want, from i. */

@@ -10,6 +10,7 @@
  * that way (tests/btok/classes.t checks every code point against the
  * reference tokenizer's regex engine).
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
@@ -64,7 +65,7 @@ uclass_slow(uint32_t cp)
 #define D_ BTOK_UC_N
 #define U_ (BTOK_UC_L | BTOK_UC_LU)
 #define L_ (BTOK_UC_L | BTOK_UC_LL)
-static const unsigned char ascii_class[128] = {
+const unsigned char btok_ascii_class[128] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, W_, W_, W_, W_, W_, 0, 0,
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 	W_, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -79,10 +80,29 @@ static const unsigned char ascii_class[128] = {
 #undef U_
 #undef L_
 
-unsigned
-btok_uclass(uint32_t cp)
+/*
+ * The classes of the code points, by blocks of 256 filled on first use
+ * (btok_uclass in btok.h reads them): utf8proc_category walks two tables
+ * and a switch for each character, a text of a script other than Latin
+ * asks for the same few hundred code points again and again, and a whole
+ * table of the code space, filled at once, would cost the start-up of
+ * every run.  A block is filled under the lock and published by its flag
+ * (release, read with acquire), so threads may classify at once.
+ */
+unsigned char btok_uc_block[BTOK_UC_BLOCKS][256];
+atomic_uchar btok_uc_ready[BTOK_UC_BLOCKS];
+static pthread_mutex_t uc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void
+btok_uc_fill(uint32_t b)
 {
-	return cp < 128 ? ascii_class[cp] : uclass_slow(cp);
+	pthread_mutex_lock(&uc_lock);
+	if (!atomic_load_explicit(&btok_uc_ready[b], memory_order_relaxed)) {
+		for (uint32_t k = 0; k < 256; k++)
+			btok_uc_block[b][k] = (unsigned char)uclass_slow(b << 8 | k);
+		atomic_store_explicit(&btok_uc_ready[b], 1, memory_order_release);
+	}
+	pthread_mutex_unlock(&uc_lock);
 }
 
 const char *
@@ -147,27 +167,53 @@ nfc_run(struct buf *o, const char *s, size_t a, size_t b, size_t first)
 	free(out);
 }
 
+/*
+ * The text is cut into runs, each a safe starter (or the start of the text)
+ * and what follows it up to the next safe starter.  A run of its first
+ * character alone is its own NFC: such runs, most of a text, are copied
+ * together, and a run of ASCII after a safe character is taken whole (each
+ * ASCII character is a safe starter).
+ */
 char *
 btok_nfc(const char *s, size_t n, size_t *outlen)
 {
+	const unsigned char *u = (const unsigned char *)s;
 	struct buf o;
-	size_t i = 0, run = 0, first = 0;
+	size_t i = 0, run = 0, first = 0, verb = 0;
 
 	buf_init(&o);
 	buf_grow(&o, n + 1);
 	while (i < n) {
 		uint32_t cp;
-		size_t l = btok_u8dec((const unsigned char *)s + i, n - i, &cp);
-		if (nfc_safe(cp) && i > 0) {
-			nfc_run(&o, s, run, i, first);
+		size_t l = btok_u8dec(u + i, n - i, &cp);
+		int safe = nfc_safe(cp);
+
+		if (safe && i > 0) {
+			if (i - run != first) {
+				/* s[verb..run) is as it is */
+				buf_add(&o, s + verb, run - verb);
+				nfc_run(&o, s, run, i, first);
+				verb = i;
+			}
 			run = i;
 			first = l;
 		} else if (i == 0)
-			first = nfc_safe(cp) ? l : 0;
+			first = safe ? l : 0;
 		i += l;
+		if (safe && cp < 0x80 && i < n && u[i] < 0x80) {
+			/* one-character runs up to the last ASCII byte */
+			while (i < n && u[i] < 0x80)
+				i++;
+			run = i - 1;
+			first = 1;
+		}
 	}
-	if (n > run)
+	if (n > run && n - run != first) {
+		buf_add(&o, s + verb, run - verb);
 		nfc_run(&o, s, run, n, first);
+		verb = n;
+	}
+	buf_add(&o, s + verb, n - verb);
 	return buf_detach(&o, outlen);
 }
 
