@@ -459,34 +459,56 @@ add_dropped(json_t *dropped, const char *url, const char *reason)
 	    "reason", reason));
 }
 
-/* The provenance of a page: url and source, the three values as given. */
-static json_t *
-page_entry(const char *url, const char *source, json_t *archive_path,
-    json_t *fetch_status, json_t *last_modified)
-{
-	json_t *p = json_object();
+/*
+ * The provenance of a page in a context record: url and source, the three
+ * values as given (NULL: null).  All borrowed: the mappings, the links and
+ * the pages kept outlive the records, and an entry is written as the
+ * object {url, source_url, archive_path, fetch_status, last_modified}
+ * (out_pages) without one being built.
+ */
+struct entry {
+	const char *url, *source;
+	const json_t *archive_path, *fetch_status, *last_modified;
+};
 
-	json_set_str(p, "url", url);
-	json_set_str(p, "source_url", source);
-	json_set_new(p, "archive_path", value_or_null(archive_path));
-	json_set_new(p, "fetch_status", value_or_null(fetch_status));
-	json_set_new(p, "last_modified", value_or_null(last_modified));
-	return p;
+struct entries {
+	struct entry *v;
+	size_t n, cap;
+};
+
+static void
+add_entry(struct entries *es, const char *url, const char *source,
+    const json_t *archive_path, const json_t *fetch_status,
+    const json_t *last_modified)
+{
+	struct entry *e;
+
+	if (es->n == es->cap)
+		es->v = xreallocarray(es->v, es->cap = es->cap ? 2 * es->cap : 16,
+		    sizeof *es->v);
+	e = &es->v[es->n++];
+	e->url = url;
+	e->source = source;
+	e->archive_path = archive_path;
+	e->fetch_status = fetch_status;
+	e->last_modified = last_modified;
 }
 
 /* The page entry of a page kept. */
-static json_t *
-kept_entry(const char *url, const char *source, const struct page *p)
+static void
+kept_entry(struct entries *es, const char *url, const char *source,
+    const struct page *p)
 {
-	return page_entry(url, source, p->archive_path, p->fetch_status_v,
+	add_entry(es, url, source, p->archive_path, p->fetch_status_v,
 	    p->last_modified);
 }
 
 /* The page entry of a record (an llms record). */
-static json_t *
-record_entry(const char *url, const char *source, const json_t *rec)
+static void
+record_entry(struct entries *es, const char *url, const char *source,
+    const json_t *rec)
 {
-	return page_entry(url, source, json_object_get(rec, "archive_path"),
+	add_entry(es, url, source, json_object_get(rec, "archive_path"),
 	    json_object_get(rec, "fetch_status"),
 	    json_object_get(rec, "last_modified"));
 }
@@ -762,7 +784,8 @@ struct result {
 	struct buf plain;
 	size_t *starts;		/* B: where each body starts in plain */
 	size_t nstarts, capstarts;
-	json_t *pages, *dropped;
+	struct entries pages;
+	json_t *dropped;
 	int ndocs;
 	int excluded;
 };
@@ -827,7 +850,7 @@ assemble_a(struct asm_state *st, const char *site, const char *cond,
 		if (r->ndocs++ > 0)
 			buf_adds(&r->content, "\n\n---\n\n");
 		buf_add(&r->content, rec->body, rec->blen);
-		json_array_append_new(r->pages, kept_entry(m->a_url, m->source, rec));
+		kept_entry(&r->pages, m->a_url, m->source, rec);
 	}
 	json_decref(used);
 }
@@ -912,7 +935,7 @@ all_links(struct asm_state *st, const char *site, struct docs *d,
 			continue;
 		}
 		doc_link(doc_push(d, (long)i, sec ? sec : "Docs", url, rec), l);
-		json_array_append_new(r->pages, kept_entry(url, url, rec));
+		kept_entry(&r->pages, url, url, rec);
 	}
 	json_decref(used);
 }
@@ -938,8 +961,7 @@ llms_doc(struct asm_state *st, const char *site, const struct bctx_map *m,
 			d->ldoc.blen = strlen(d->ldoc.body);
 			if (d->ldoc.title == NULL)
 				d->ldoc.fallback_title = xstrdup("llms.txt");
-			json_array_append_new(r->pages, record_entry(m->b_url,
-			    m->source, lrec));
+			record_entry(&r->pages, m->b_url, m->source, lrec);
 		}
 		free(fk);
 		return;
@@ -958,7 +980,7 @@ llms_doc(struct asm_state *st, const char *site, const struct bctx_map *m,
 		d->ldoc.body = rec->body;
 		d->ldoc.blen = rec->blen;
 		d->ldoc.fallback_title = xstrdup(slash ? slash + 1 : fk);
-		json_array_append_new(r->pages, kept_entry(m->b_url, m->source, rec));
+		kept_entry(&r->pages, m->b_url, m->source, rec);
 	}
 	free(fk);
 }
@@ -1000,7 +1022,7 @@ question_docs(struct asm_state *st, const char *site, struct bctx_map *maps,
 			add_dropped(r->dropped, m->b_url, why);
 			continue;
 		}
-		json_array_append_new(r->pages, kept_entry(m->b_url, m->source, rec));
+		kept_entry(&r->pages, m->b_url, m->source, rec);
 		if (json_array_size(m->b_links) == 0) {
 			x = doc_push(d, (long)nlinks + (long)i, "Docs",
 			    m->b_url, rec);
@@ -1085,7 +1107,6 @@ build_context(struct asm_state *st, const json_t *q, const char *cond,
 	const char *domain = json_string_value(json_object_get(q, "domain"));
 
 	memset(r, 0, sizeof *r);
-	r->pages = json_array();
 	r->dropped = json_array();
 	if (strcmp(cond, "B") != 0)
 		assemble_a(st, site, cond, maps, n, r);
@@ -1101,7 +1122,7 @@ build_context(struct asm_state *st, const json_t *q, const char *cond,
 static void
 result_release(struct result *r)
 {
-	json_decref(r->pages);
+	free(r->pages.v);
 	json_decref(r->dropped);
 	buf_release(&r->content);
 	buf_release(&r->plain);
@@ -1134,15 +1155,14 @@ mapping_rules(const struct asm_state *st, const char *cond,
 
 /* The latest Last-Modified of the pages (borrowed), or NULL. */
 static const char *
-latest_modified(const json_t *pages)
+latest_modified(const struct entries *pages)
 {
 	const char *lm = NULL;
 	time_t best = (time_t)-1;
-	json_t *v;
 	size_t i;
 
-	json_array_foreach(pages, i, v) {
-		const char *s = json_string_value(json_object_get(v, "last_modified"));
+	for (i = 0; i < pages->n; i++) {
+		const char *s = json_string_value(pages->v[i].last_modified);
 		time_t t;
 		if (s == NULL)
 			continue;
@@ -1217,6 +1237,49 @@ out_array(struct out *o, const char *key, const json_t *a)
 		if (i > 0)
 			buf_addc(&o->b, ',');
 		json_compact_buf(&o->b, v);
+		out_flush(o, OUT_PART);
+	}
+	buf_addc(&o->b, ']');
+}
+
+/* A value as given, or null (v NULL), as a member of an object. */
+static void
+put_member(struct buf *b, const char *key, const json_t *v)
+{
+	json_put_string(b, key, strlen(key));
+	buf_addc(b, ':');
+	if (v)
+		json_compact_buf(b, v);
+	else
+		buf_adds(b, "null");
+}
+
+/* The page entries, as out_array writes an array of their objects. */
+static void
+out_pages(struct out *o, const struct entries *es)
+{
+	const struct entry *e;
+	size_t i;
+
+	out_key(o, "pages");
+	buf_addc(&o->b, '[');
+	for (i = 0; i < es->n; i++) {
+		e = &es->v[i];
+		buf_adds(&o->b, i > 0 ? ",{" : "{");
+		json_put_string(&o->b, "url", 3);
+		buf_addc(&o->b, ':');
+		json_put_string(&o->b, e->url, strlen(e->url));
+		buf_addc(&o->b, ',');
+		json_put_string(&o->b, "source_url", 10);
+		buf_addc(&o->b, ':');
+		json_put_string(&o->b, e->source, strlen(e->source));
+		buf_addc(&o->b, ',');
+		put_member(&o->b, "archive_path", e->archive_path);
+		buf_addc(&o->b, ',');
+		put_member(&o->b, "fetch_status", e->fetch_status);
+		buf_addc(&o->b, ',');
+		put_member(&o->b, "last_modified", e->last_modified);
+		buf_addc(&o->b, '}');
 		out_flush(o, OUT_PART);
 	}
 	buf_addc(&o->b, ']');
@@ -1428,7 +1491,7 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 		    "NOT_ARCHIVED";
 	mapping = mapping_rules(st, v ? variants_base(&st->vars, cond) : cond,
 	    maps, n);
-	lm = latest_modified(r->pages);
+	lm = latest_modified(&r->pages);
 	buf_reset(&o->b);
 	o->n = 0;
 	out_question(st, o, q, cond, v);
@@ -1438,7 +1501,7 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 	out_flush(o, 0);
 	chars = ndj_emit_string(buf_str(&r->content), r->content.len);
 	out_int(o, "content_chars", (long long)chars);
-	out_array(o, "pages", r->pages);
+	out_pages(o, &r->pages);
 	out_array(o, "dropped_urls", r->dropped);
 	out_str(o, "mapping", mapping);
 	out_str(o, "last_modified", lm);
@@ -1493,7 +1556,13 @@ result_copy(struct result *dst, const struct result *src)
 		memcpy(dst->starts, src->starts, src->nstarts * sizeof *dst->starts);
 	}
 	dst->nstarts = dst->capstarts = src->nstarts;
-	dst->pages = json_incref(src->pages);
+	if (src->pages.n) {
+		dst->pages.v = xreallocarray(NULL, src->pages.n,
+		    sizeof *dst->pages.v);
+		memcpy(dst->pages.v, src->pages.v, src->pages.n *
+		    sizeof *dst->pages.v);
+	}
+	dst->pages.n = dst->pages.cap = src->pages.n;
 	dst->dropped = json_incref(src->dropped);
 	dst->ndocs = src->ndocs;
 	dst->excluded = src->excluded;
