@@ -55,6 +55,8 @@ struct asm_state {
 	struct bctx_env env;
 	struct wordset wanted;	/* "site\nkey" of every page a context may use */
 	struct wordset pagekeys;	/* "site\ncond\nurl#fragment" */
+	struct buf uk;		/* the URL key of the page at hand */
+	struct buf key;		/* an index key put together */
 	struct page *pagev;	/* the page of pagekeys' word i */
 	size_t pagecap;
 	json_t *gold;		/* question_id -> gold object, or NULL */
@@ -82,33 +84,35 @@ usable(const json_t *rec)
 }
 
 /*
- * The index key of a page: site, condition and the URL's key (host case,
- * default port, trailing slash do not matter), with the fragment when
- * with_frag: two questions may cite two anchors of one page.  k is the
- * URL's key (bctx_url_key(url), NULL when it has none).
+ * The index key of a page into b: site, condition and the URL's key (host
+ * case, default port, trailing slash do not matter), with the fragment
+ * when with_frag: two questions may cite two anchors of one page.  k is
+ * the URL's key (url_key_into, NULL when it has none).  The keys of the
+ * page index are put together in buffers of the state, not allocated one
+ * by one.
  */
-static char *
-page_key_of(const char *site, const char *cond, const char *url,
-    const char *k, int with_frag)
+static void
+page_key_into(struct buf *b, const char *site, const char *cond,
+    const char *url, const char *k, int with_frag)
 {
 	const char *f = bctx_url_fragment(url);
-	const char *parts[3];
 
-	parts[0] = site;
-	parts[1] = cond;
-	parts[2] = k ? k : url;
-	return bctx_join_nl(parts, 3, k && f && with_frag ? f : "");
+	buf_reset(b);
+	buf_adds(b, site);
+	buf_addc(b, '\n');
+	buf_adds(b, cond);
+	buf_addc(b, '\n');
+	buf_adds(b, k ? k : url);
+	if (k && f && with_frag)
+		buf_adds(b, f);
 }
 
-/* The same, the URL's key made here. */
-static char *
-page_key(const char *site, const char *cond, const char *url, int with_frag)
+/* The key of url (bctx_url_key) into b, or NULL when it has none. */
+static const char *
+url_key_into(struct buf *b, const char *url)
 {
-	char *k = bctx_url_key(url), *key;
-
-	key = page_key_of(site, cond, url, k, with_frag);
-	free(k);
-	return key;
+	buf_reset(b);
+	return bctx_url_key_buf(b, url) == 0 ? buf_str(b) : NULL;
 }
 
 /* Add "site\nkey(url)" to the wanted pages (url may be NULL). */
@@ -184,19 +188,16 @@ want_pages(struct asm_state *st, const json_t *qs)
 /* A page some context may use (see want_pages)?  k: its URL's key (NULL:
  * none). */
 static int
-wanted(const struct asm_state *st, const char *site, const char *k)
+wanted(struct asm_state *st, const char *site, const char *k)
 {
-	const char *parts[2];
-	char *sk;
-	int w;
+	struct buf *b = &st->key;
 
-	parts[0] = site;
-	parts[1] = k ? k : "";
-	sk = bctx_join_nl(parts, 2, "");
-	w = wordset_find(&st->wanted, sk, strlen(sk)) > 0 ||
-	    wordset_find(&st->wanted, sk, strlen(site) + 1) > 0;
-	free(sk);
-	return w;
+	buf_reset(b);
+	buf_adds(b, site);
+	buf_addc(b, '\n');
+	buf_adds(b, k ? k : "");
+	return wordset_find(&st->wanted, b->s, b->len) > 0 ||
+	    wordset_find(&st->wanted, b->s, strlen(site) + 1) > 0;
 }
 
 static void
@@ -211,40 +212,42 @@ page_release(struct page *p)
 }
 
 /*
- * Does a context want the page of site's url?  When it does, *k is the
- * URL's key (malloc'd; NULL: none), for keep_page; when none does, the
+ * Does a context want the page of site's url?  When it does, st->uk holds
+ * the URL's key for keep_page (*has_k: there is one); when none does, the
  * record is validated, not kept.  variant (NULL: none) is noted as seen.
  * The readers of both forms of a page record ask this before they copy
  * the page.
  */
 static int
 wanted_key(struct asm_state *st, const char *site, const char *url,
-    const char *variant, char **k)
+    const char *variant, int *has_k)
 {
+	const char *k;
+
 	if (variant)
 		json_object_set_new(st->vseen, variant, json_true());
-	*k = bctx_url_key(url);
-	if (wanted(st, site, *k))
-		return 1;
-	free(*k);
-	return 0;
+	k = url_key_into(&st->uk, url);
+	*has_k = k != NULL;
+	return wanted(st, site, k);
 }
 
 /*
- * Keep page p (taken) of site's url (its key uk from wanted_key, freed
- * here) under condition cond, or under variant's name when not NULL (a
- * variant's pages apart from condition A's).  A re-run may repeat a
+ * Keep page p (taken) of site's url (has_k: st->uk holds its key, from
+ * wanted_key) under condition cond, or under variant's name when not NULL
+ * (a variant's pages apart from condition A's).  A re-run may repeat a
  * page: a usable record wins, else the last.
  */
 static void
 keep_page(struct asm_state *st, const char *site, const char *cond,
-    const char *variant, const char *url, char *uk, struct page *p)
+    const char *variant, const char *url, int has_k, struct page *p)
 {
-	char *key = page_key_of(site, variant ? variant : cond, url, uk, 1);
-	size_t k = wordset_find(&st->pagekeys, key, strlen(key));
+	size_t k;
 
+	page_key_into(&st->key, site, variant ? variant : cond, url,
+	    has_k ? buf_str(&st->uk) : NULL, 1);
+	k = wordset_find(&st->pagekeys, st->key.s, st->key.len);
 	if (k == 0) {
-		wordset_add(&st->pagekeys, key, strlen(key));
+		wordset_add(&st->pagekeys, st->key.s, st->key.len);
 		k = st->pagekeys.n;
 		if (k > st->pagecap)
 			st->pagev = xreallocarray(st->pagev, st->pagecap =
@@ -255,8 +258,6 @@ keep_page(struct asm_state *st, const char *site, const char *cond,
 		st->pagev[k - 1] = *p;
 	} else
 		page_release(p);
-	free(key);
-	free(uk);
 }
 
 static json_t *
@@ -280,7 +281,7 @@ index_page_json(json_t *rec, void *arg)
 	const char *site, *url, *cond, *fs, *variant, *body;
 	struct page p;
 	json_t *h;
-	char *k;
+	int k;
 
 	if (json_object_get(rec, "kind")) {
 		bctx_env_add_llms(&st->env, rec);
@@ -341,8 +342,7 @@ index_page_flat(const struct bctx_flat *rec, void *arg)
 	const struct bctx_field *h, *bf;
 	const char *site, *url, *cond, *fs, *variant, *ex;
 	struct page p;
-	int is_a, use;
-	char *k;
+	int is_a, use, k;
 
 	if (bctx_flat_get(rec, "kind"))		/* an llms.txt record */
 		return bctx_env_add_flat(rec, &st->env);
@@ -396,17 +396,17 @@ read_pages(struct asm_state *st, int nfiles, char *const files[])
 }
 
 static const struct page *
-find_page(const struct asm_state *st, const char *site, const char *cond,
+find_page(struct asm_state *st, const char *site, const char *cond,
     const char *url)
 {
-	char *key = page_key(site, cond, url, 1);
-	size_t k = wordset_find(&st->pagekeys, key, strlen(key));
+	const char *uk = url_key_into(&st->uk, url);
+	size_t k;
 
-	free(key);
+	page_key_into(&st->key, site, cond, url, uk, 1);
+	k = wordset_find(&st->pagekeys, st->key.s, st->key.len);
 	if (k == 0 && bctx_url_fragment(url)) {
-		key = page_key(site, cond, url, 0);
-		k = wordset_find(&st->pagekeys, key, strlen(key));
-		free(key);
+		page_key_into(&st->key, site, cond, url, uk, 0);
+		k = wordset_find(&st->pagekeys, st->key.s, st->key.len);
 	}
 	return k ? &st->pagev[k - 1] : NULL;
 }
@@ -1768,6 +1768,8 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 	free(st.pagev);
 	wordset_release(&st.pagekeys);
 	wordset_release(&st.wanted);
+	buf_release(&st.uk);
+	buf_release(&st.key);
 	json_decref(st.gold);
 	json_decref(st.cfg);
 	variants_free(&st.vars);

@@ -57,6 +57,9 @@ enum bctx_kind {
  * absolute "scheme://authority..." URL.  bctx_url_key(key) == key.
  */
 char *bctx_url_key(const char *url);
+/* The same key appended to b (no allocation when b has room); -1, b as it
+ * was, when url has none. */
+int bctx_url_key_buf(struct buf *b, const char *url);
 /* 1 when url is an absolute http or https URL with a host. */
 int bctx_url_is_http(const char *url);
 /* Borrowed pointer to the '#' of url's fragment, or NULL. */
