@@ -222,6 +222,8 @@ struct bctx_link {
 	char *section;		/* NULL when absent or null */
 	int section_given;	/* the record has a section field, null or not */
 	char *title, *desc;	/* NULL when absent or null */
+	size_t next;		/* position + 1 of the site's next link of the
+				 * same key, 0 when none */
 };
 struct bctx_links {
 	struct bctx_link *v;	/* in input order */
@@ -234,7 +236,11 @@ struct bctx_env {
 	json_t *llms;		/* site_id -> [kind:llms records] */
 	struct wordset link_sites;	/* the site_ids with links */
 	struct bctx_links *links;	/* the links of link_sites' word i */
-	json_t *link_index;	/* site_id "\n" key -> [positions in links] */
+	struct wordset link_keys;	/* site_id "\n" key of every link */
+	size_t *key_first, *key_last;	/* per key: its first and last link's
+					 * position + 1 in its site's links */
+	size_t key_cap;
+	struct buf kb;		/* a key put together */
 	json_t *usermap;	/* site_id "\n" key -> {html_url, md_url} */
 	int have_links;		/* any link or llms record read */
 };
@@ -281,6 +287,12 @@ void bctx_map_release(struct bctx_map *m);
 /* The link at position pos of site_id's links (borrowed), or NULL. */
 const struct bctx_link *bctx_env_link(const struct bctx_env *e,
     const char *site_id, size_t pos);
+/*
+ * The position + 1 of site_id's first link of url's key (site_id "\n"
+ * bctx_url_key(url), or url when it has none), 0 when there is none.
+ */
+size_t bctx_env_link_first(const struct bctx_env *e, const char *site_id,
+    const char *url);
 /* The links of site_id (*v borrowed) and their count, 0 when none. */
 size_t bctx_env_links(const struct bctx_env *e, const char *site_id,
     const struct bctx_link **v);

@@ -53,6 +53,10 @@ links_release(struct bctx_env *e)
 	}
 	free(e->links);
 	wordset_release(&e->link_sites);
+	wordset_release(&e->link_keys);
+	free(e->key_first);
+	free(e->key_last);
+	buf_release(&e->kb);
 }
 
 void
@@ -61,7 +65,6 @@ bctx_env_init(struct bctx_env *e)
 	memset(e, 0, sizeof *e);
 	e->sites = json_object();
 	e->llms = json_object();
-	e->link_index = json_object();
 	e->usermap = json_object();
 }
 
@@ -72,7 +75,6 @@ bctx_env_free(struct bctx_env *e)
 	json_decref(e->site_list);
 	json_decref(e->llms);
 	links_release(e);
-	json_decref(e->link_index);
 	json_decref(e->usermap);
 }
 
@@ -116,6 +118,17 @@ ikey(const char *site_id, const char *url)
 	return r;
 }
 
+/* ikey's key put together in b (its contents replaced). */
+static void
+ikey_into(struct buf *b, const char *site_id, const char *url)
+{
+	buf_reset(b);
+	buf_adds(b, site_id);
+	buf_addc(b, '\n');
+	if (bctx_url_key_buf(b, url) < 0)
+		buf_adds(b, url);
+}
+
 static json_t *
 array_at(json_t *obj, const char *key)
 {
@@ -148,7 +161,7 @@ add_link(struct bctx_env *e, const char *site_id, const char *url,
 	struct bctx_links *ls = site_links(e, site_id);
 	struct bctx_link *l;
 	size_t k;
-	char *key;
+	size_t *last;
 
 	if (ls == NULL) {
 		wordset_add(&e->link_sites, site_id, strlen(site_id));
@@ -160,11 +173,27 @@ add_link(struct bctx_env *e, const char *site_id, const char *url,
 	if (ls->n == ls->cap)
 		ls->v = xreallocarray(ls->v, ls->cap = ls->cap ? 2 * ls->cap : 64,
 		    sizeof *ls->v);
-	key = ikey(site_id, url);
-	json_array_append_new(array_at(e->link_index, key),
-	    json_integer((json_int_t)ls->n));
-	free(key);
+	/* the links of one key chained in order (positions + 1), found by
+	 * the key in the hashed set */
+	ikey_into(&e->kb, site_id, url);
+	if ((k = wordset_find(&e->link_keys, e->kb.s, e->kb.len)) == 0) {
+		wordset_add(&e->link_keys, e->kb.s, e->kb.len);
+		k = e->link_keys.n;
+		if (k > e->key_cap) {
+			e->key_cap = e->key_cap ? 2 * e->key_cap : 64;
+			e->key_first = xreallocarray(e->key_first, e->key_cap,
+			    sizeof *e->key_first);
+			e->key_last = xreallocarray(e->key_last, e->key_cap,
+			    sizeof *e->key_last);
+		}
+		e->key_first[k - 1] = ls->n + 1;
+	} else {
+		last = &e->key_last[k - 1];
+		ls->v[*last - 1].next = ls->n + 1;
+	}
+	e->key_last[k - 1] = ls->n + 1;
 	l = &ls->v[ls->n++];
+	l->next = 0;
 	l->url = xstrdup(url);
 	l->section = dup_opt(section);
 	l->section_given = section_given;
@@ -305,13 +334,32 @@ bctx_env_links(const struct bctx_env *e, const char *site_id,
 	return ls ? ls->n : 0;
 }
 
+size_t
+bctx_env_link_first(const struct bctx_env *e, const char *site_id,
+    const char *url)
+{
+	struct buf b = BUF_INIT;
+	size_t k;
+
+	ikey_into(&b, site_id, url);
+	k = wordset_find(&e->link_keys, b.s, b.len);
+	buf_release(&b);
+	return k ? e->key_first[k - 1] : 0;
+}
+
+/* The positions of site_id's links of url's key, a new array, or NULL. */
 static json_t *
 lookup_links(const struct bctx_env *e, const char *site_id, const char *url)
 {
-	char *k = ikey(site_id, url);
-	json_t *hits = json_object_get(e->link_index, k);
+	const struct bctx_links *ls = site_links(e, site_id);
+	size_t i = bctx_env_link_first(e, site_id, url);
+	json_t *hits;
 
-	free(k);
+	if (i == 0 || ls == NULL)
+		return NULL;
+	hits = json_array();
+	for (; i; i = ls->v[i - 1].next)
+		json_array_append_new(hits, json_integer((json_int_t)(i - 1)));
 	return hits;
 }
 
@@ -355,7 +403,7 @@ bctx_map_url(const struct bctx_env *e, const char *site_id, const char *url,
 			m->b_url = with_frag(md, frag);
 			m->b_rule = "user";
 			if ((hits = lookup_links(e, site_id, md)) != NULL)
-				m->b_links = json_incref(hits);
+				m->b_links = hits;
 		} else {
 			m->b_reason = "NO_MARKDOWN_MAPPING";
 			m->b_detail = xasprintf("the user mapping (line %lld) gives "
@@ -383,7 +431,7 @@ bctx_map_url(const struct bctx_env *e, const char *site_id, const char *url,
 		m->a_url = with_frag(html, frag);
 		free(html);
 		if ((hits = lookup_links(e, site_id, defrag)) != NULL)
-			m->b_links = json_incref(hits);
+			m->b_links = hits;
 	} else {
 		char *cand[BCTX_MAXCAND];
 		const char *rule[BCTX_MAXCAND];
@@ -398,7 +446,7 @@ bctx_map_url(const struct bctx_env *e, const char *site_id, const char *url,
 				    (size_t)json_integer_value(json_array_get(hits, 0)));
 				m->b_url = with_frag(l->url, frag);
 				m->b_rule = rule[i];
-				m->b_links = json_incref(hits);
+				m->b_links = hits;
 			}
 			free(cand[i]);
 		}
