@@ -38,7 +38,8 @@
  * as given (new references, null when absent).
  */
 struct page {
-	char *fetch_status;	/* NULL when absent or null */
+	const char *fetch_status;	/* NULL when absent or null (the string
+					 * of fetch_status_v) */
 	char *exclusion;	/* exclusion_reason, NULL when absent or null */
 	long long http_status;
 	int has_http;		/* http_status is an integer */
@@ -196,14 +197,14 @@ wanted(struct asm_state *st, const char *site, const char *k)
 	buf_adds(b, site);
 	buf_addc(b, '\n');
 	buf_adds(b, k ? k : "");
-	return wordset_find(&st->wanted, b->s, b->len) > 0 ||
-	    wordset_find(&st->wanted, b->s, strlen(site) + 1) > 0;
+	/* the site's every page first: --all-links asks that alone */
+	return wordset_find(&st->wanted, b->s, strlen(site) + 1) > 0 ||
+	    wordset_find(&st->wanted, b->s, b->len) > 0;
 }
 
 static void
 page_release(struct page *p)
 {
-	free(p->fetch_status);
 	free(p->exclusion);
 	free(p->block);
 	json_decref(p->archive_path);
@@ -245,15 +246,17 @@ keep_page(struct asm_state *st, const char *site, const char *cond,
 
 	page_key_into(&st->key, site, variant ? variant : cond, url,
 	    has_k ? buf_str(&st->uk) : NULL, 1);
-	k = wordset_find(&st->pagekeys, st->key.s, st->key.len);
-	if (k == 0) {
-		wordset_add(&st->pagekeys, st->key.s, st->key.len);
+	/* added at once: a page is seldom repeated */
+	if (wordset_add(&st->pagekeys, st->key.s, st->key.len) == 1) {
 		k = st->pagekeys.n;
 		if (k > st->pagecap)
 			st->pagev = xreallocarray(st->pagev, st->pagecap =
 			    st->pagecap ? 2 * st->pagecap : 64, sizeof *st->pagev);
 		st->pagev[k - 1] = *p;
-	} else if (p->usable || !st->pagev[k - 1].usable) {
+		return;
+	}
+	k = wordset_find(&st->pagekeys, st->key.s, st->key.len);
+	if (p->usable || !st->pagev[k - 1].usable) {
 		page_release(&st->pagev[k - 1]);
 		st->pagev[k - 1] = *p;
 	} else
@@ -312,7 +315,6 @@ index_page_json(json_t *rec, void *arg)
 	if (!wanted_key(st, site, url, variant, &k))
 		return;
 	memset(&p, 0, sizeof p);
-	p.fetch_status = dup_or_null(fs);
 	p.exclusion = dup_or_null(rec_str_opt(rec, "exclusion_reason"));
 	h = json_object_get(rec, "http_status");
 	p.has_http = json_is_integer(h);
@@ -325,6 +327,7 @@ index_page_json(json_t *rec, void *arg)
 	p.blen = p.body ? strlen(p.body) : 0;
 	p.archive_path = value_or_null(json_object_get(rec, "archive_path"));
 	p.fetch_status_v = value_or_null(json_object_get(rec, "fetch_status"));
+	p.fetch_status = json_string_value(p.fetch_status_v);
 	p.last_modified = value_or_null(json_object_get(rec, "last_modified"));
 	keep_page(st, site, cond, variant, url, k, &p);
 }
@@ -365,7 +368,6 @@ index_page_flat(const struct bctx_flat *rec, void *arg)
 	if (!wanted_key(st, site, url, variant, &k))
 		return 0;
 	memset(&p, 0, sizeof p);
-	p.fetch_status = dup_or_null(fs);
 	p.exclusion = dup_or_null(ex);
 	h = bctx_flat_get(rec, "http_status");
 	p.has_http = h && h->type == BCTX_F_NUM && !strpbrk(h->s, ".eE");
@@ -379,6 +381,7 @@ index_page_flat(const struct bctx_flat *rec, void *arg)
 	}
 	p.archive_path = bctx_flat_value(bctx_flat_get(rec, "archive_path"));
 	p.fetch_status_v = bctx_flat_value(bctx_flat_get(rec, "fetch_status"));
+	p.fetch_status = json_string_value(p.fetch_status_v);
 	p.last_modified = bctx_flat_value(bctx_flat_get(rec, "last_modified"));
 	keep_page(st, site, cond, variant, url, k, &p);
 	return 0;

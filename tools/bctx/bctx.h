@@ -218,7 +218,7 @@ void bctx_ref_section_end(struct buf *b, const char *name, int ndocs);
 
 /* What bctx reads of an llms.txt link record (kind link). */
 struct bctx_link {
-	char *url;
+	char *url;		/* the block of all four strings */
 	char *section;		/* NULL when absent or null */
 	int section_given;	/* the record has a section field, null or not */
 	char *title, *desc;	/* NULL when absent or null */

@@ -44,10 +44,7 @@ links_release(struct bctx_env *e)
 		for (j = 0; j < e->links[i].n; j++) {
 			struct bctx_link *l = &e->links[i].v[j];
 
-			free(l->url);
-			free(l->section);
-			free(l->title);
-			free(l->desc);
+			free(l->url);	/* the block of its strings */
 		}
 		free(e->links[i].v);
 	}
@@ -143,10 +140,32 @@ array_at(json_t *obj, const char *key)
 
 /* ------------------------------------------------------------- links */
 
+/* Copy s (NULL: none) to *w, returning the copy, *w moved past it. */
 static char *
-dup_opt(const char *s)
+put_opt(char **w, const char *s, size_t n)
 {
-	return s ? xstrdup(s) : NULL;
+	char *c = *w;
+
+	if (s == NULL)
+		return NULL;
+	memcpy(c, s, n + 1);
+	*w += n + 1;
+	return c;
+}
+
+/* The strings of link l copied into one block, l->url at its start. */
+static void
+link_strings(struct bctx_link *l, const char *url, const char *section,
+    const char *title, const char *desc)
+{
+	size_t nu = strlen(url), ns = section ? strlen(section) : 0;
+	size_t nt = title ? strlen(title) : 0, nd = desc ? strlen(desc) : 0;
+	char *w = xmalloc(nu + ns + nt + nd + 4);
+
+	l->url = put_opt(&w, url, nu);
+	l->section = put_opt(&w, section, ns);
+	l->title = put_opt(&w, title, nt);
+	l->desc = put_opt(&w, desc, nd);
 }
 
 /*
@@ -194,11 +213,8 @@ add_link(struct bctx_env *e, const char *site_id, const char *url,
 	e->key_last[k - 1] = ls->n + 1;
 	l = &ls->v[ls->n++];
 	l->next = 0;
-	l->url = xstrdup(url);
-	l->section = dup_opt(section);
+	link_strings(l, url, section, title, desc);
 	l->section_given = section_given;
-	l->title = dup_opt(title);
-	l->desc = dup_opt(desc);
 	e->have_links = 1;
 }
 

@@ -72,10 +72,16 @@ split(const char *u, struct parts *p)
 static void
 add_lower(struct buf *b, const char *s, size_t n)
 {
+	char *w;
 	size_t i;
 
+	/* room made once, the bytes written into it */
+	buf_grow(b, n);
+	w = b->s + b->len;
 	for (i = 0; i < n; i++)
-		buf_addc(b, tolower((unsigned char)s[i]));
+		w[i] = (char)tolower((unsigned char)s[i]);
+	b->len += n;
+	b->s[b->len] = '\0';
 }
 
 /* Append s[0..n) with the hex digits of %XX escapes upper-cased. */
