@@ -1730,7 +1730,7 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 		variants_load(&st.vars, st.cfg, o->config);
 	}
 	st.vseen = json_object();
-	qs = study_questions_load(o->questions);
+	qs = bctx_questions_load(o->questions);
 	want_pages(&st, qs);
 	read_pages(&st, nfiles, files);
 	check_variant_pages(&st);

@@ -321,6 +321,12 @@ struct bctx_opts {
 
 int bctx_plan(const struct bctx_opts *o);
 int bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[]);
+/*
+ * The questions of questions.json as study_questions_load returns them,
+ * read in one pass when the file is as study.c would take it, else by
+ * study_questions_load itself (questions.c).
+ */
+json_t *bctx_questions_load(const char *path);
 
 /*
  * bctx drift (drift.c) with its own options (argv[0] is "drift"): reads the
