@@ -120,17 +120,15 @@ url_key_into(struct buf *b, const char *url)
 static void
 want_url(struct asm_state *st, const char *site, const char *url)
 {
-	char *k = url ? bctx_url_key(url) : NULL, *sk;
-	const char *parts[2];
+	struct buf *b = &st->key;
 
-	if (k == NULL)
+	if (url == NULL)
 		return;
-	parts[0] = site;
-	parts[1] = k;
-	sk = bctx_join_nl(parts, 2, "");
-	wordset_add(&st->wanted, sk, strlen(sk));
-	free(sk);
-	free(k);
+	buf_reset(b);
+	buf_adds(b, site);
+	buf_addc(b, '\n');
+	if (bctx_url_key_buf(b, url) == 0)
+		wordset_add(&st->wanted, b->s, b->len);
 }
 
 /*

@@ -667,9 +667,52 @@ bctx_flat_get(const struct bctx_flat *rec, const char *key)
 	return NULL;
 }
 
+/*
+ * The array of strings written at f (checked in the first pass) as the
+ * array json_loadb makes, each string copied and decoded there; NULL
+ * when an element is not a string (json_loadb reads that array).
+ */
+static json_t *
+string_array(const struct bctx_field *f)
+{
+	const char *p = f->s + 1, *end = f->s + f->len, *q;
+	struct buf t = BUF_INIT;
+	json_t *a = json_array();
+	size_t n;
+
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' ||
+		    *p == '\n'))
+			p++;
+		if (p >= end || *p == ']')
+			break;
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p != '"') {
+			json_decref(a);
+			a = NULL;
+			break;
+		}
+		for (q = p + 1; q < end && *q != '"'; q++)
+			if (*q == '\\')
+				q++;
+		buf_reset(&t);
+		buf_add(&t, p, (size_t)(q + 1 - p));
+		n = decode(t.s, t.s + t.len);
+		json_array_append_new(a, json_stringn_nocheck(t.s + 1, n));
+		p = q + 1;
+	}
+	buf_release(&t);
+	return a;
+}
+
 json_t *
 bctx_flat_value(const struct bctx_field *f)
 {
+	json_t *a;
+
 	if (f == NULL)
 		return json_null();
 	switch (f->type) {
@@ -679,7 +722,10 @@ bctx_flat_value(const struct bctx_field *f)
 		if (strpbrk(f->s, ".eE"))
 			return json_real(strtod(f->s, NULL));
 		return json_integer(strtoll(f->s, NULL, 10));
-	case BCTX_F_ARRAY:	/* checked: jansson reads it */
+	case BCTX_F_ARRAY:	/* checked: jansson reads it, unless it
+				 * holds strings alone */
+		if ((a = string_array(f)) != NULL)
+			return a;
 		return json_loadb(f->s, f->len, JSON_DECODE_ANY, NULL);
 	case BCTX_F_TRUE:
 		return json_true();
