@@ -492,15 +492,23 @@ object(char *p, const char *end, struct bctx_flat *rec)
 	skip_ws(&sc);
 	if (sc.p != end)
 		return -1;
-	/* the line is the reader's own: p + (x - p) is x, writable */
+	/*
+	 * The line is the reader's own: p + (x - p) is x, writable.  A key
+	 * has no escape (repeated) and a string without one is its bytes as
+	 * written: their closing quote becomes their NUL, no decoding.
+	 */
 	for (i = 0; i < rec->n; i++) {
 		f = &rec->f[i];
 		raw = p + (f->key - p);
-		f->klen = decode(raw, end);
+		raw[f->klen + 1] = '\0';
 		f->key = raw + 1;
 		raw = p + (f->s - p);
-		if (f->type == BCTX_F_STR) {
+		if (f->type == BCTX_F_STR && memchr(raw + 1, '\\', f->len - 2)) {
 			f->len = decode(raw, end);
+			f->s = raw + 1;
+		} else if (f->type == BCTX_F_STR) {
+			f->len -= 2;
+			raw[f->len + 1] = '\0';
 			f->s = raw + 1;
 		} else if (f->type == BCTX_F_NUM || f->type == BCTX_F_ARRAY)
 			raw[f->len] = '\0';	/* on what follows: ws , or } */

@@ -195,8 +195,8 @@ add_link(struct bctx_env *e, const char *site_id, const char *url,
 	/* the links of one key chained in order (positions + 1), found by
 	 * the key in the hashed set */
 	ikey_into(&e->kb, site_id, url);
-	if ((k = wordset_find(&e->link_keys, e->kb.s, e->kb.len)) == 0) {
-		wordset_add(&e->link_keys, e->kb.s, e->kb.len);
+	/* added at once, found again only when repeated */
+	if (wordset_add(&e->link_keys, e->kb.s, e->kb.len) == 1) {
 		k = e->link_keys.n;
 		if (k > e->key_cap) {
 			e->key_cap = e->key_cap ? 2 * e->key_cap : 64;
@@ -207,6 +207,7 @@ add_link(struct bctx_env *e, const char *site_id, const char *url,
 		}
 		e->key_first[k - 1] = ls->n + 1;
 	} else {
+		k = wordset_find(&e->link_keys, e->kb.s, e->kb.len);
 		last = &e->key_last[k - 1];
 		ls->v[*last - 1].next = ls->n + 1;
 	}
