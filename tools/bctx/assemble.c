@@ -1184,12 +1184,21 @@ latest_modified(const struct entries *pages)
  * member's value is a string (NULL: null), a JSON value as given or a
  * number; the content is written straight from its buffer.
  */
+/* "key": for a key of this file's own, plain ASCII that JSON writes as
+ * it is (json_put_string would pass every byte). */
+static void
+put_key(struct buf *b, const char *key)
+{
+	buf_addc(b, '"');
+	buf_adds(b, key);
+	buf_add(b, "\":", 2);
+}
+
 static void
 out_key(struct out *o, const char *key)
 {
 	buf_addc(&o->b, o->n++ ? ',' : '{');
-	json_put_string(&o->b, key, strlen(key));
-	buf_addc(&o->b, ':');
+	put_key(&o->b, key);
 }
 
 static void
@@ -1247,8 +1256,7 @@ out_array(struct out *o, const char *key, const json_t *a)
 static void
 put_member(struct buf *b, const char *key, const json_t *v)
 {
-	json_put_string(b, key, strlen(key));
-	buf_addc(b, ':');
+	put_key(b, key);
 	if (v)
 		json_compact_buf(b, v);
 	else
@@ -1267,12 +1275,10 @@ out_pages(struct out *o, const struct entries *es)
 	for (i = 0; i < es->n; i++) {
 		e = &es->v[i];
 		buf_adds(&o->b, i > 0 ? ",{" : "{");
-		json_put_string(&o->b, "url", 3);
-		buf_addc(&o->b, ':');
+		put_key(&o->b, "url");
 		json_put_string(&o->b, e->url, strlen(e->url));
 		buf_addc(&o->b, ',');
-		json_put_string(&o->b, "source_url", 10);
-		buf_addc(&o->b, ':');
+		put_key(&o->b, "source_url");
 		json_put_string(&o->b, e->source, strlen(e->source));
 		buf_addc(&o->b, ',');
 		put_member(&o->b, "archive_path", e->archive_path);
