@@ -453,11 +453,24 @@ http_date(const char *s)
 	return timegm(&tm);
 }
 
+/* {url, reason} appended to dropped, made as json_pack("{s:s,s:s}")
+ * makes it, without reading a format: nothing appended when either
+ * string is missing or not UTF-8, where json_pack gives NULL. */
 static void
 add_dropped(json_t *dropped, const char *url, const char *reason)
 {
-	json_array_append_new(dropped, json_pack("{s:s,s:s}", "url", url,
-	    "reason", reason));
+	json_t *u = url ? json_string(url) : NULL;
+	json_t *r = reason ? json_string(reason) : NULL, *o;
+
+	if (u == NULL || r == NULL) {
+		json_decref(u);
+		json_decref(r);
+		return;
+	}
+	o = json_object();
+	json_object_set_new(o, "url", u);
+	json_object_set_new(o, "reason", r);
+	json_array_append_new(dropped, o);
 }
 
 /*
