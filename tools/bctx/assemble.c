@@ -396,11 +396,11 @@ read_pages(struct asm_state *st, int nfiles, char *const files[])
 		    index_page_json, st);
 }
 
+/* The page of site's url under cond; uk: the URL's key (NULL: none). */
 static const struct page *
-find_page(struct asm_state *st, const char *site, const char *cond,
-    const char *url)
+find_page_key(struct asm_state *st, const char *site, const char *cond,
+    const char *url, const char *uk)
 {
-	const char *uk = url_key_into(&st->uk, url);
 	size_t k;
 
 	page_key_into(&st->key, site, cond, url, uk, 1);
@@ -410,6 +410,13 @@ find_page(struct asm_state *st, const char *site, const char *cond,
 		k = wordset_find(&st->pagekeys, st->key.s, st->key.len);
 	}
 	return k ? &st->pagev[k - 1] : NULL;
+}
+
+static const struct page *
+find_page(struct asm_state *st, const char *site, const char *cond,
+    const char *url)
+{
+	return find_page_key(st, site, cond, url, url_key_into(&st->uk, url));
 }
 
 /* Why a page cannot be used (a §2.5 reason), or NULL. */
@@ -943,7 +950,8 @@ all_links(struct asm_state *st, const char *site, struct docs *d,
 			continue;
 		if (!st->o->reference && seen_page(used, url))
 			continue;
-		rec = find_page(st, site, "B", url);
+		/* the link's URL key made once, as it was read */
+		rec = find_page_key(st, site, "B", url, l->key);
 		if ((why = page_reason(rec, tmp, sizeof tmp)) != NULL) {
 			add_dropped(r->dropped, url, why);
 			continue;

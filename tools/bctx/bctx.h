@@ -222,6 +222,7 @@ struct bctx_link {
 	char *section;		/* NULL when absent or null */
 	int section_given;	/* the record has a section field, null or not */
 	char *title, *desc;	/* NULL when absent or null */
+	char *key;		/* bctx_url_key(url), NULL when none */
 	size_t next;		/* position + 1 of the site's next link of the
 				 * same key, 0 when none */
 };

@@ -115,15 +115,18 @@ ikey(const char *site_id, const char *url)
 	return r;
 }
 
-/* ikey's key put together in b (its contents replaced). */
-static void
+/* ikey's key put together in b (its contents replaced); 0, or -1 when
+ * url has no key (the URL itself is in its place). */
+static int
 ikey_into(struct buf *b, const char *site_id, const char *url)
 {
 	buf_reset(b);
 	buf_adds(b, site_id);
 	buf_addc(b, '\n');
-	if (bctx_url_key_buf(b, url) < 0)
-		buf_adds(b, url);
+	if (bctx_url_key_buf(b, url) == 0)
+		return 0;
+	buf_adds(b, url);
+	return -1;
 }
 
 static json_t *
@@ -153,19 +156,22 @@ put_opt(char **w, const char *s, size_t n)
 	return c;
 }
 
-/* The strings of link l copied into one block, l->url at its start. */
+/* The strings of link l copied into one block, l->url at its start;
+ * key: the URL's key (NULL: none). */
 static void
 link_strings(struct bctx_link *l, const char *url, const char *section,
-    const char *title, const char *desc)
+    const char *title, const char *desc, const char *key)
 {
 	size_t nu = strlen(url), ns = section ? strlen(section) : 0;
 	size_t nt = title ? strlen(title) : 0, nd = desc ? strlen(desc) : 0;
-	char *w = xmalloc(nu + ns + nt + nd + 4);
+	size_t nk = key ? strlen(key) : 0;
+	char *w = xmalloc(nu + ns + nt + nd + nk + 5);
 
 	l->url = put_opt(&w, url, nu);
 	l->section = put_opt(&w, section, ns);
 	l->title = put_opt(&w, title, nt);
 	l->desc = put_opt(&w, desc, nd);
+	l->key = put_opt(&w, key, nk);
 }
 
 /*
@@ -181,6 +187,7 @@ add_link(struct bctx_env *e, const char *site_id, const char *url,
 	struct bctx_link *l;
 	size_t k;
 	size_t *last;
+	int has_key;
 
 	if (ls == NULL) {
 		wordset_add(&e->link_sites, site_id, strlen(site_id));
@@ -194,7 +201,7 @@ add_link(struct bctx_env *e, const char *site_id, const char *url,
 		    sizeof *ls->v);
 	/* the links of one key chained in order (positions + 1), found by
 	 * the key in the hashed set */
-	ikey_into(&e->kb, site_id, url);
+	has_key = ikey_into(&e->kb, site_id, url) == 0;
 	/* added at once, found again only when repeated */
 	if (wordset_add(&e->link_keys, e->kb.s, e->kb.len) == 1) {
 		k = e->link_keys.n;
@@ -214,7 +221,8 @@ add_link(struct bctx_env *e, const char *site_id, const char *url,
 	e->key_last[k - 1] = ls->n + 1;
 	l = &ls->v[ls->n++];
 	l->next = 0;
-	link_strings(l, url, section, title, desc);
+	link_strings(l, url, section, title, desc, has_key ? e->kb.s +
+	    strlen(site_id) + 1 : NULL);
 	l->section_given = section_given;
 	e->have_links = 1;
 }
