@@ -569,7 +569,7 @@ struct doc {
 	const char *section;	/* borrowed */
 	const char *title;	/* borrowed, may be NULL */
 	const char *desc;	/* borrowed, may be NULL */
-	char *url;
+	char *url;		/* NULL: not written (reference --all-links) */
 	const char *body;	/* borrowed */
 	size_t blen;		/* strlen(body) */
 	char *fallback_title;
@@ -897,7 +897,7 @@ doc_push(struct docs *d, long pos, const char *section, const char *url,
 	memset(x, 0, sizeof *x);
 	x->pos = pos;
 	x->section = section;
-	x->url = bctx_url_defrag(url);
+	x->url = url ? bctx_url_defrag(url) : NULL;
 	x->body = rec->body;
 	x->blen = rec->blen;
 	return x;
@@ -956,7 +956,9 @@ all_links(struct asm_state *st, const char *site, struct docs *d,
 			add_dropped(r->dropped, url, why);
 			continue;
 		}
-		doc_link(doc_push(d, (long)i, sec ? sec : "Docs", url, rec), l);
+		/* the reference style writes no document's URL */
+		doc_link(doc_push(d, (long)i, sec ? sec : "Docs",
+		    st->o->reference ? NULL : url, rec), l);
 		kept_entry(&r->pages, url, url, rec);
 	}
 	json_decref(used);
