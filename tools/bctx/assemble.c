@@ -1733,6 +1733,15 @@ check_variant_pages(const struct asm_state *st)
 	}
 }
 
+void
+bctx_output_buffer(char *buf)
+{
+	/* a context record of tens of KB written at once, not in the
+	 * default buffer's 4 KB pieces (setvbuf takes no size without
+	 * a buffer) */
+	(void)setvbuf(ndj_output(), buf, _IOFBF, BCTX_OUTBUF);
+}
+
 int
 bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 {

@@ -323,6 +323,12 @@ struct bctx_opts {
 int bctx_plan(const struct bctx_opts *o);
 int bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[]);
 /*
+ * Give the output stream (ndj_output) buf, BCTX_OUTBUF bytes that outlive
+ * it: call it after ndj_output_open, before anything is written.
+ */
+#define BCTX_OUTBUF (1 << 16)
+void bctx_output_buffer(char *buf);
+/*
  * The questions of questions.json as study_questions_load returns them,
  * read in one pass when the file is as study.c would take it, else by
  * study_questions_load itself (questions.c).

@@ -15,11 +15,14 @@
  * or seen before) is read again by study_questions_load, which loads it
  * or says what is wrong with it in its own words.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ctx.h"
-#include "fsutil.h"
 #include "study.h"
 #include "utf8.h"
 #include "words.h"
@@ -326,6 +329,40 @@ scan(const char *p, const char *end)
 	return out;
 }
 
+/*
+ * A regular file's text, read at once (its size known from fstat, one
+ * read to its end), or NULL for anything else, which study_questions_load
+ * reads again and says what is wrong with.
+ */
+static char *
+slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	ssize_t got;
+	char *t;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    (size_t)st.st_size > MAX_QUESTIONS_FILE) {
+		close(fd);
+		return NULL;
+	}
+	t = xmalloc((size_t)st.st_size + 1);
+	/* one byte more than its size: a read that returns its size has
+	 * reached its end */
+	while ((got = read(fd, t, (size_t)st.st_size + 1)) < 0 && errno == EINTR)
+		;
+	close(fd);
+	if (got != (ssize_t)st.st_size) {
+		free(t);
+		return NULL;
+	}
+	*len = (size_t)got;
+	return t;
+}
+
 json_t *
 bctx_questions_load(const char *path)
 {
@@ -335,7 +372,7 @@ bctx_questions_load(const char *path)
 
 	if (strcmp(path, "-") == 0)
 		return study_questions_load(path);
-	text = read_file(path, &len, MAX_QUESTIONS_FILE);
+	text = slurp(path, &len);
 	if (text != NULL && memchr(text, '\0', len) == NULL &&
 	    utf8_valid(text, len, NULL))
 		qs = scan(text, text + len);
