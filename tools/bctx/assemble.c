@@ -38,7 +38,8 @@
  * as given (new references, null when absent).
  */
 struct page {
-	char *fetch_status;	/* NULL when absent or null */
+	const char *fetch_status;	/* NULL when absent or null (the string
+					 * of fetch_status_v) */
 	char *exclusion;	/* exclusion_reason, NULL when absent or null */
 	long long http_status;
 	int has_http;		/* http_status is an integer */
@@ -55,6 +56,8 @@ struct asm_state {
 	struct bctx_env env;
 	struct wordset wanted;	/* "site\nkey" of every page a context may use */
 	struct wordset pagekeys;	/* "site\ncond\nurl#fragment" */
+	struct buf uk;		/* the URL key of the page at hand */
+	struct buf key;		/* an index key put together */
 	struct page *pagev;	/* the page of pagekeys' word i */
 	size_t pagecap;
 	json_t *gold;		/* question_id -> gold object, or NULL */
@@ -82,50 +85,50 @@ usable(const json_t *rec)
 }
 
 /*
- * The index key of a page: site, condition and the URL's key (host case,
- * default port, trailing slash do not matter), with the fragment when
- * with_frag: two questions may cite two anchors of one page.  k is the
- * URL's key (bctx_url_key(url), NULL when it has none).
+ * The index key of a page into b: site, condition and the URL's key (host
+ * case, default port, trailing slash do not matter), with the fragment
+ * when with_frag: two questions may cite two anchors of one page.  k is
+ * the URL's key (url_key_into, NULL when it has none).  The keys of the
+ * page index are put together in buffers of the state, not allocated one
+ * by one.
  */
-static char *
-page_key_of(const char *site, const char *cond, const char *url,
-    const char *k, int with_frag)
+static void
+page_key_into(struct buf *b, const char *site, const char *cond,
+    const char *url, const char *k, int with_frag)
 {
 	const char *f = bctx_url_fragment(url);
-	const char *parts[3];
 
-	parts[0] = site;
-	parts[1] = cond;
-	parts[2] = k ? k : url;
-	return bctx_join_nl(parts, 3, k && f && with_frag ? f : "");
+	buf_reset(b);
+	buf_adds(b, site);
+	buf_addc(b, '\n');
+	buf_adds(b, cond);
+	buf_addc(b, '\n');
+	buf_adds(b, k ? k : url);
+	if (k && f && with_frag)
+		buf_adds(b, f);
 }
 
-/* The same, the URL's key made here. */
-static char *
-page_key(const char *site, const char *cond, const char *url, int with_frag)
+/* The key of url (bctx_url_key) into b, or NULL when it has none. */
+static const char *
+url_key_into(struct buf *b, const char *url)
 {
-	char *k = bctx_url_key(url), *key;
-
-	key = page_key_of(site, cond, url, k, with_frag);
-	free(k);
-	return key;
+	buf_reset(b);
+	return bctx_url_key_buf(b, url) == 0 ? buf_str(b) : NULL;
 }
 
 /* Add "site\nkey(url)" to the wanted pages (url may be NULL). */
 static void
 want_url(struct asm_state *st, const char *site, const char *url)
 {
-	char *k = url ? bctx_url_key(url) : NULL, *sk;
-	const char *parts[2];
+	struct buf *b = &st->key;
 
-	if (k == NULL)
+	if (url == NULL)
 		return;
-	parts[0] = site;
-	parts[1] = k;
-	sk = bctx_join_nl(parts, 2, "");
-	wordset_add(&st->wanted, sk, strlen(sk));
-	free(sk);
-	free(k);
+	buf_reset(b);
+	buf_adds(b, site);
+	buf_addc(b, '\n');
+	if (bctx_url_key_buf(b, url) == 0)
+		wordset_add(&st->wanted, b->s, b->len);
 }
 
 /*
@@ -184,25 +187,22 @@ want_pages(struct asm_state *st, const json_t *qs)
 /* A page some context may use (see want_pages)?  k: its URL's key (NULL:
  * none). */
 static int
-wanted(const struct asm_state *st, const char *site, const char *k)
+wanted(struct asm_state *st, const char *site, const char *k)
 {
-	const char *parts[2];
-	char *sk;
-	int w;
+	struct buf *b = &st->key;
 
-	parts[0] = site;
-	parts[1] = k ? k : "";
-	sk = bctx_join_nl(parts, 2, "");
-	w = wordset_find(&st->wanted, sk, strlen(sk)) > 0 ||
-	    wordset_find(&st->wanted, sk, strlen(site) + 1) > 0;
-	free(sk);
-	return w;
+	buf_reset(b);
+	buf_adds(b, site);
+	buf_addc(b, '\n');
+	buf_adds(b, k ? k : "");
+	/* the site's every page first: --all-links asks that alone */
+	return wordset_find(&st->wanted, b->s, strlen(site) + 1) > 0 ||
+	    wordset_find(&st->wanted, b->s, b->len) > 0;
 }
 
 static void
 page_release(struct page *p)
 {
-	free(p->fetch_status);
 	free(p->exclusion);
 	free(p->block);
 	json_decref(p->archive_path);
@@ -211,52 +211,54 @@ page_release(struct page *p)
 }
 
 /*
- * Does a context want the page of site's url?  When it does, *k is the
- * URL's key (malloc'd; NULL: none), for keep_page; when none does, the
+ * Does a context want the page of site's url?  When it does, st->uk holds
+ * the URL's key for keep_page (*has_k: there is one); when none does, the
  * record is validated, not kept.  variant (NULL: none) is noted as seen.
  * The readers of both forms of a page record ask this before they copy
  * the page.
  */
 static int
 wanted_key(struct asm_state *st, const char *site, const char *url,
-    const char *variant, char **k)
+    const char *variant, int *has_k)
 {
+	const char *k;
+
 	if (variant)
 		json_object_set_new(st->vseen, variant, json_true());
-	*k = bctx_url_key(url);
-	if (wanted(st, site, *k))
-		return 1;
-	free(*k);
-	return 0;
+	k = url_key_into(&st->uk, url);
+	*has_k = k != NULL;
+	return wanted(st, site, k);
 }
 
 /*
- * Keep page p (taken) of site's url (its key uk from wanted_key, freed
- * here) under condition cond, or under variant's name when not NULL (a
- * variant's pages apart from condition A's).  A re-run may repeat a
+ * Keep page p (taken) of site's url (has_k: st->uk holds its key, from
+ * wanted_key) under condition cond, or under variant's name when not NULL
+ * (a variant's pages apart from condition A's).  A re-run may repeat a
  * page: a usable record wins, else the last.
  */
 static void
 keep_page(struct asm_state *st, const char *site, const char *cond,
-    const char *variant, const char *url, char *uk, struct page *p)
+    const char *variant, const char *url, int has_k, struct page *p)
 {
-	char *key = page_key_of(site, variant ? variant : cond, url, uk, 1);
-	size_t k = wordset_find(&st->pagekeys, key, strlen(key));
+	size_t k;
 
-	if (k == 0) {
-		wordset_add(&st->pagekeys, key, strlen(key));
+	page_key_into(&st->key, site, variant ? variant : cond, url,
+	    has_k ? buf_str(&st->uk) : NULL, 1);
+	/* added at once: a page is seldom repeated */
+	if (wordset_add(&st->pagekeys, st->key.s, st->key.len) == 1) {
 		k = st->pagekeys.n;
 		if (k > st->pagecap)
 			st->pagev = xreallocarray(st->pagev, st->pagecap =
 			    st->pagecap ? 2 * st->pagecap : 64, sizeof *st->pagev);
 		st->pagev[k - 1] = *p;
-	} else if (p->usable || !st->pagev[k - 1].usable) {
+		return;
+	}
+	k = wordset_find(&st->pagekeys, st->key.s, st->key.len);
+	if (p->usable || !st->pagev[k - 1].usable) {
 		page_release(&st->pagev[k - 1]);
 		st->pagev[k - 1] = *p;
 	} else
 		page_release(p);
-	free(key);
-	free(uk);
 }
 
 static json_t *
@@ -280,7 +282,7 @@ index_page_json(json_t *rec, void *arg)
 	const char *site, *url, *cond, *fs, *variant, *body;
 	struct page p;
 	json_t *h;
-	char *k;
+	int k;
 
 	if (json_object_get(rec, "kind")) {
 		bctx_env_add_llms(&st->env, rec);
@@ -311,7 +313,6 @@ index_page_json(json_t *rec, void *arg)
 	if (!wanted_key(st, site, url, variant, &k))
 		return;
 	memset(&p, 0, sizeof p);
-	p.fetch_status = dup_or_null(fs);
 	p.exclusion = dup_or_null(rec_str_opt(rec, "exclusion_reason"));
 	h = json_object_get(rec, "http_status");
 	p.has_http = json_is_integer(h);
@@ -324,6 +325,7 @@ index_page_json(json_t *rec, void *arg)
 	p.blen = p.body ? strlen(p.body) : 0;
 	p.archive_path = value_or_null(json_object_get(rec, "archive_path"));
 	p.fetch_status_v = value_or_null(json_object_get(rec, "fetch_status"));
+	p.fetch_status = json_string_value(p.fetch_status_v);
 	p.last_modified = value_or_null(json_object_get(rec, "last_modified"));
 	keep_page(st, site, cond, variant, url, k, &p);
 }
@@ -341,8 +343,7 @@ index_page_flat(const struct bctx_flat *rec, void *arg)
 	const struct bctx_field *h, *bf;
 	const char *site, *url, *cond, *fs, *variant, *ex;
 	struct page p;
-	int is_a, use;
-	char *k;
+	int is_a, use, k;
 
 	if (bctx_flat_get(rec, "kind"))		/* an llms.txt record */
 		return bctx_env_add_flat(rec, &st->env);
@@ -365,7 +366,6 @@ index_page_flat(const struct bctx_flat *rec, void *arg)
 	if (!wanted_key(st, site, url, variant, &k))
 		return 0;
 	memset(&p, 0, sizeof p);
-	p.fetch_status = dup_or_null(fs);
 	p.exclusion = dup_or_null(ex);
 	h = bctx_flat_get(rec, "http_status");
 	p.has_http = h && h->type == BCTX_F_NUM && !strpbrk(h->s, ".eE");
@@ -379,6 +379,7 @@ index_page_flat(const struct bctx_flat *rec, void *arg)
 	}
 	p.archive_path = bctx_flat_value(bctx_flat_get(rec, "archive_path"));
 	p.fetch_status_v = bctx_flat_value(bctx_flat_get(rec, "fetch_status"));
+	p.fetch_status = json_string_value(p.fetch_status_v);
 	p.last_modified = bctx_flat_value(bctx_flat_get(rec, "last_modified"));
 	keep_page(st, site, cond, variant, url, k, &p);
 	return 0;
@@ -395,20 +396,27 @@ read_pages(struct asm_state *st, int nfiles, char *const files[])
 		    index_page_json, st);
 }
 
+/* The page of site's url under cond; uk: the URL's key (NULL: none). */
 static const struct page *
-find_page(const struct asm_state *st, const char *site, const char *cond,
-    const char *url)
+find_page_key(struct asm_state *st, const char *site, const char *cond,
+    const char *url, const char *uk)
 {
-	char *key = page_key(site, cond, url, 1);
-	size_t k = wordset_find(&st->pagekeys, key, strlen(key));
+	size_t k;
 
-	free(key);
+	page_key_into(&st->key, site, cond, url, uk, 1);
+	k = wordset_find(&st->pagekeys, st->key.s, st->key.len);
 	if (k == 0 && bctx_url_fragment(url)) {
-		key = page_key(site, cond, url, 0);
-		k = wordset_find(&st->pagekeys, key, strlen(key));
-		free(key);
+		page_key_into(&st->key, site, cond, url, uk, 0);
+		k = wordset_find(&st->pagekeys, st->key.s, st->key.len);
 	}
 	return k ? &st->pagev[k - 1] : NULL;
+}
+
+static const struct page *
+find_page(struct asm_state *st, const char *site, const char *cond,
+    const char *url)
+{
+	return find_page_key(st, site, cond, url, url_key_into(&st->uk, url));
 }
 
 /* Why a page cannot be used (a §2.5 reason), or NULL. */
@@ -452,41 +460,76 @@ http_date(const char *s)
 	return timegm(&tm);
 }
 
+/* {url, reason} appended to dropped, made as json_pack("{s:s,s:s}")
+ * makes it, without reading a format: nothing appended when either
+ * string is missing or not UTF-8, where json_pack gives NULL. */
 static void
 add_dropped(json_t *dropped, const char *url, const char *reason)
 {
-	json_array_append_new(dropped, json_pack("{s:s,s:s}", "url", url,
-	    "reason", reason));
+	json_t *u = url ? json_string(url) : NULL;
+	json_t *r = reason ? json_string(reason) : NULL, *o;
+
+	if (u == NULL || r == NULL) {
+		json_decref(u);
+		json_decref(r);
+		return;
+	}
+	o = json_object();
+	json_object_set_new(o, "url", u);
+	json_object_set_new(o, "reason", r);
+	json_array_append_new(dropped, o);
 }
 
-/* The provenance of a page: url and source, the three values as given. */
-static json_t *
-page_entry(const char *url, const char *source, json_t *archive_path,
-    json_t *fetch_status, json_t *last_modified)
-{
-	json_t *p = json_object();
+/*
+ * The provenance of a page in a context record: url and source, the three
+ * values as given (NULL: null).  All borrowed: the mappings, the links and
+ * the pages kept outlive the records, and an entry is written as the
+ * object {url, source_url, archive_path, fetch_status, last_modified}
+ * (out_pages) without one being built.
+ */
+struct entry {
+	const char *url, *source;
+	const json_t *archive_path, *fetch_status, *last_modified;
+};
 
-	json_set_str(p, "url", url);
-	json_set_str(p, "source_url", source);
-	json_set_new(p, "archive_path", value_or_null(archive_path));
-	json_set_new(p, "fetch_status", value_or_null(fetch_status));
-	json_set_new(p, "last_modified", value_or_null(last_modified));
-	return p;
+struct entries {
+	struct entry *v;
+	size_t n, cap;
+};
+
+static void
+add_entry(struct entries *es, const char *url, const char *source,
+    const json_t *archive_path, const json_t *fetch_status,
+    const json_t *last_modified)
+{
+	struct entry *e;
+
+	if (es->n == es->cap)
+		es->v = xreallocarray(es->v, es->cap = es->cap ? 2 * es->cap : 16,
+		    sizeof *es->v);
+	e = &es->v[es->n++];
+	e->url = url;
+	e->source = source;
+	e->archive_path = archive_path;
+	e->fetch_status = fetch_status;
+	e->last_modified = last_modified;
 }
 
 /* The page entry of a page kept. */
-static json_t *
-kept_entry(const char *url, const char *source, const struct page *p)
+static void
+kept_entry(struct entries *es, const char *url, const char *source,
+    const struct page *p)
 {
-	return page_entry(url, source, p->archive_path, p->fetch_status_v,
+	add_entry(es, url, source, p->archive_path, p->fetch_status_v,
 	    p->last_modified);
 }
 
 /* The page entry of a record (an llms record). */
-static json_t *
-record_entry(const char *url, const char *source, const json_t *rec)
+static void
+record_entry(struct entries *es, const char *url, const char *source,
+    const json_t *rec)
 {
-	return page_entry(url, source, json_object_get(rec, "archive_path"),
+	add_entry(es, url, source, json_object_get(rec, "archive_path"),
 	    json_object_get(rec, "fetch_status"),
 	    json_object_get(rec, "last_modified"));
 }
@@ -526,7 +569,7 @@ struct doc {
 	const char *section;	/* borrowed */
 	const char *title;	/* borrowed, may be NULL */
 	const char *desc;	/* borrowed, may be NULL */
-	char *url;
+	char *url;		/* NULL: not written (reference --all-links) */
 	const char *body;	/* borrowed */
 	size_t blen;		/* strlen(body) */
 	char *fallback_title;
@@ -762,7 +805,8 @@ struct result {
 	struct buf plain;
 	size_t *starts;		/* B: where each body starts in plain */
 	size_t nstarts, capstarts;
-	json_t *pages, *dropped;
+	struct entries pages;
+	json_t *dropped;
 	int ndocs;
 	int excluded;
 };
@@ -827,7 +871,7 @@ assemble_a(struct asm_state *st, const char *site, const char *cond,
 		if (r->ndocs++ > 0)
 			buf_adds(&r->content, "\n\n---\n\n");
 		buf_add(&r->content, rec->body, rec->blen);
-		json_array_append_new(r->pages, kept_entry(m->a_url, m->source, rec));
+		kept_entry(&r->pages, m->a_url, m->source, rec);
 	}
 	json_decref(used);
 }
@@ -853,7 +897,7 @@ doc_push(struct docs *d, long pos, const char *section, const char *url,
 	memset(x, 0, sizeof *x);
 	x->pos = pos;
 	x->section = section;
-	x->url = bctx_url_defrag(url);
+	x->url = url ? bctx_url_defrag(url) : NULL;
 	x->body = rec->body;
 	x->blen = rec->blen;
 	return x;
@@ -906,13 +950,16 @@ all_links(struct asm_state *st, const char *site, struct docs *d,
 			continue;
 		if (!st->o->reference && seen_page(used, url))
 			continue;
-		rec = find_page(st, site, "B", url);
+		/* the link's URL key made once, as it was read */
+		rec = find_page_key(st, site, "B", url, l->key);
 		if ((why = page_reason(rec, tmp, sizeof tmp)) != NULL) {
 			add_dropped(r->dropped, url, why);
 			continue;
 		}
-		doc_link(doc_push(d, (long)i, sec ? sec : "Docs", url, rec), l);
-		json_array_append_new(r->pages, kept_entry(url, url, rec));
+		/* the reference style writes no document's URL */
+		doc_link(doc_push(d, (long)i, sec ? sec : "Docs",
+		    st->o->reference ? NULL : url, rec), l);
+		kept_entry(&r->pages, url, url, rec);
 	}
 	json_decref(used);
 }
@@ -938,8 +985,7 @@ llms_doc(struct asm_state *st, const char *site, const struct bctx_map *m,
 			d->ldoc.blen = strlen(d->ldoc.body);
 			if (d->ldoc.title == NULL)
 				d->ldoc.fallback_title = xstrdup("llms.txt");
-			json_array_append_new(r->pages, record_entry(m->b_url,
-			    m->source, lrec));
+			record_entry(&r->pages, m->b_url, m->source, lrec);
 		}
 		free(fk);
 		return;
@@ -958,7 +1004,7 @@ llms_doc(struct asm_state *st, const char *site, const struct bctx_map *m,
 		d->ldoc.body = rec->body;
 		d->ldoc.blen = rec->blen;
 		d->ldoc.fallback_title = xstrdup(slash ? slash + 1 : fk);
-		json_array_append_new(r->pages, kept_entry(m->b_url, m->source, rec));
+		kept_entry(&r->pages, m->b_url, m->source, rec);
 	}
 	free(fk);
 }
@@ -1000,7 +1046,7 @@ question_docs(struct asm_state *st, const char *site, struct bctx_map *maps,
 			add_dropped(r->dropped, m->b_url, why);
 			continue;
 		}
-		json_array_append_new(r->pages, kept_entry(m->b_url, m->source, rec));
+		kept_entry(&r->pages, m->b_url, m->source, rec);
 		if (json_array_size(m->b_links) == 0) {
 			x = doc_push(d, (long)nlinks + (long)i, "Docs",
 			    m->b_url, rec);
@@ -1085,7 +1131,6 @@ build_context(struct asm_state *st, const json_t *q, const char *cond,
 	const char *domain = json_string_value(json_object_get(q, "domain"));
 
 	memset(r, 0, sizeof *r);
-	r->pages = json_array();
 	r->dropped = json_array();
 	if (strcmp(cond, "B") != 0)
 		assemble_a(st, site, cond, maps, n, r);
@@ -1101,7 +1146,7 @@ build_context(struct asm_state *st, const json_t *q, const char *cond,
 static void
 result_release(struct result *r)
 {
-	json_decref(r->pages);
+	free(r->pages.v);
 	json_decref(r->dropped);
 	buf_release(&r->content);
 	buf_release(&r->plain);
@@ -1134,15 +1179,14 @@ mapping_rules(const struct asm_state *st, const char *cond,
 
 /* The latest Last-Modified of the pages (borrowed), or NULL. */
 static const char *
-latest_modified(const json_t *pages)
+latest_modified(const struct entries *pages)
 {
 	const char *lm = NULL;
 	time_t best = (time_t)-1;
-	json_t *v;
 	size_t i;
 
-	json_array_foreach(pages, i, v) {
-		const char *s = json_string_value(json_object_get(v, "last_modified"));
+	for (i = 0; i < pages->n; i++) {
+		const char *s = json_string_value(pages->v[i].last_modified);
 		time_t t;
 		if (s == NULL)
 			continue;
@@ -1163,12 +1207,21 @@ latest_modified(const json_t *pages)
  * member's value is a string (NULL: null), a JSON value as given or a
  * number; the content is written straight from its buffer.
  */
+/* "key": for a key of this file's own, plain ASCII that JSON writes as
+ * it is (json_put_string would pass every byte). */
+static void
+put_key(struct buf *b, const char *key)
+{
+	buf_addc(b, '"');
+	buf_adds(b, key);
+	buf_add(b, "\":", 2);
+}
+
 static void
 out_key(struct out *o, const char *key)
 {
 	buf_addc(&o->b, o->n++ ? ',' : '{');
-	json_put_string(&o->b, key, strlen(key));
-	buf_addc(&o->b, ':');
+	put_key(&o->b, key);
 }
 
 static void
@@ -1217,6 +1270,46 @@ out_array(struct out *o, const char *key, const json_t *a)
 		if (i > 0)
 			buf_addc(&o->b, ',');
 		json_compact_buf(&o->b, v);
+		out_flush(o, OUT_PART);
+	}
+	buf_addc(&o->b, ']');
+}
+
+/* A value as given, or null (v NULL), as a member of an object. */
+static void
+put_member(struct buf *b, const char *key, const json_t *v)
+{
+	put_key(b, key);
+	if (v)
+		json_compact_buf(b, v);
+	else
+		buf_adds(b, "null");
+}
+
+/* The page entries, as out_array writes an array of their objects. */
+static void
+out_pages(struct out *o, const struct entries *es)
+{
+	const struct entry *e;
+	size_t i;
+
+	out_key(o, "pages");
+	buf_addc(&o->b, '[');
+	for (i = 0; i < es->n; i++) {
+		e = &es->v[i];
+		buf_adds(&o->b, i > 0 ? ",{" : "{");
+		put_key(&o->b, "url");
+		json_put_string(&o->b, e->url, strlen(e->url));
+		buf_addc(&o->b, ',');
+		put_key(&o->b, "source_url");
+		json_put_string(&o->b, e->source, strlen(e->source));
+		buf_addc(&o->b, ',');
+		put_member(&o->b, "archive_path", e->archive_path);
+		buf_addc(&o->b, ',');
+		put_member(&o->b, "fetch_status", e->fetch_status);
+		buf_addc(&o->b, ',');
+		put_member(&o->b, "last_modified", e->last_modified);
+		buf_addc(&o->b, '}');
 		out_flush(o, OUT_PART);
 	}
 	buf_addc(&o->b, ']');
@@ -1428,7 +1521,7 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 		    "NOT_ARCHIVED";
 	mapping = mapping_rules(st, v ? variants_base(&st->vars, cond) : cond,
 	    maps, n);
-	lm = latest_modified(r->pages);
+	lm = latest_modified(&r->pages);
 	buf_reset(&o->b);
 	o->n = 0;
 	out_question(st, o, q, cond, v);
@@ -1438,7 +1531,7 @@ emit_context(struct asm_state *st, const json_t *q, const char *cond,
 	out_flush(o, 0);
 	chars = ndj_emit_string(buf_str(&r->content), r->content.len);
 	out_int(o, "content_chars", (long long)chars);
-	out_array(o, "pages", r->pages);
+	out_pages(o, &r->pages);
 	out_array(o, "dropped_urls", r->dropped);
 	out_str(o, "mapping", mapping);
 	out_str(o, "last_modified", lm);
@@ -1493,7 +1586,13 @@ result_copy(struct result *dst, const struct result *src)
 		memcpy(dst->starts, src->starts, src->nstarts * sizeof *dst->starts);
 	}
 	dst->nstarts = dst->capstarts = src->nstarts;
-	dst->pages = json_incref(src->pages);
+	if (src->pages.n) {
+		dst->pages.v = xreallocarray(NULL, src->pages.n,
+		    sizeof *dst->pages.v);
+		memcpy(dst->pages.v, src->pages.v, src->pages.n *
+		    sizeof *dst->pages.v);
+	}
+	dst->pages.n = dst->pages.cap = src->pages.n;
 	dst->dropped = json_incref(src->dropped);
 	dst->ndocs = src->ndocs;
 	dst->excluded = src->excluded;
@@ -1634,6 +1733,15 @@ check_variant_pages(const struct asm_state *st)
 	}
 }
 
+void
+bctx_output_buffer(char *buf)
+{
+	/* a context record of tens of KB written at once, not in the
+	 * default buffer's 4 KB pieces (setvbuf takes no size without
+	 * a buffer) */
+	(void)setvbuf(ndj_output(), buf, _IOFBF, BCTX_OUTBUF);
+}
+
 int
 bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 {
@@ -1658,7 +1766,7 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 		variants_load(&st.vars, st.cfg, o->config);
 	}
 	st.vseen = json_object();
-	qs = study_questions_load(o->questions);
+	qs = bctx_questions_load(o->questions);
 	want_pages(&st, qs);
 	read_pages(&st, nfiles, files);
 	check_variant_pages(&st);
@@ -1699,6 +1807,8 @@ bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[])
 	free(st.pagev);
 	wordset_release(&st.pagekeys);
 	wordset_release(&st.wanted);
+	buf_release(&st.uk);
+	buf_release(&st.key);
 	json_decref(st.gold);
 	json_decref(st.cfg);
 	variants_free(&st.vars);

@@ -57,6 +57,9 @@ enum bctx_kind {
  * absolute "scheme://authority..." URL.  bctx_url_key(key) == key.
  */
 char *bctx_url_key(const char *url);
+/* The same key appended to b (no allocation when b has room); -1, b as it
+ * was, when url has none. */
+int bctx_url_key_buf(struct buf *b, const char *url);
 /* 1 when url is an absolute http or https URL with a host. */
 int bctx_url_is_http(const char *url);
 /* Borrowed pointer to the '#' of url's fragment, or NULL. */
@@ -215,10 +218,13 @@ void bctx_ref_section_end(struct buf *b, const char *name, int ndocs);
 
 /* What bctx reads of an llms.txt link record (kind link). */
 struct bctx_link {
-	char *url;
+	char *url;		/* the block of all four strings */
 	char *section;		/* NULL when absent or null */
 	int section_given;	/* the record has a section field, null or not */
 	char *title, *desc;	/* NULL when absent or null */
+	char *key;		/* bctx_url_key(url), NULL when none */
+	size_t next;		/* position + 1 of the site's next link of the
+				 * same key, 0 when none */
 };
 struct bctx_links {
 	struct bctx_link *v;	/* in input order */
@@ -231,7 +237,11 @@ struct bctx_env {
 	json_t *llms;		/* site_id -> [kind:llms records] */
 	struct wordset link_sites;	/* the site_ids with links */
 	struct bctx_links *links;	/* the links of link_sites' word i */
-	json_t *link_index;	/* site_id "\n" key -> [positions in links] */
+	struct wordset link_keys;	/* site_id "\n" key of every link */
+	size_t *key_first, *key_last;	/* per key: its first and last link's
+					 * position + 1 in its site's links */
+	size_t key_cap;
+	struct buf kb;		/* a key put together */
 	json_t *usermap;	/* site_id "\n" key -> {html_url, md_url} */
 	int have_links;		/* any link or llms record read */
 };
@@ -278,6 +288,12 @@ void bctx_map_release(struct bctx_map *m);
 /* The link at position pos of site_id's links (borrowed), or NULL. */
 const struct bctx_link *bctx_env_link(const struct bctx_env *e,
     const char *site_id, size_t pos);
+/*
+ * The position + 1 of site_id's first link of url's key (site_id "\n"
+ * bctx_url_key(url), or url when it has none), 0 when there is none.
+ */
+size_t bctx_env_link_first(const struct bctx_env *e, const char *site_id,
+    const char *url);
 /* The links of site_id (*v borrowed) and their count, 0 when none. */
 size_t bctx_env_links(const struct bctx_env *e, const char *site_id,
     const struct bctx_link **v);
@@ -306,6 +322,18 @@ struct bctx_opts {
 
 int bctx_plan(const struct bctx_opts *o);
 int bctx_assemble(const struct bctx_opts *o, int nfiles, char *const files[]);
+/*
+ * Give the output stream (ndj_output) buf, BCTX_OUTBUF bytes that outlive
+ * it: call it after ndj_output_open, before anything is written.
+ */
+#define BCTX_OUTBUF (1 << 16)
+void bctx_output_buffer(char *buf);
+/*
+ * The questions of questions.json as study_questions_load returns them,
+ * read in one pass when the file is as study.c would take it, else by
+ * study_questions_load itself (questions.c).
+ */
+json_t *bctx_questions_load(const char *path);
 
 /*
  * bctx drift (drift.c) with its own options (argv[0] is "drift"): reads the

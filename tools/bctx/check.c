@@ -616,7 +616,7 @@ question_urls(struct check *ck, const json_t *q, const char *site,
 	json_t *urls = json_object_get(q, "source_urls"), *v, *seen = json_object();
 	unsigned long l = fline(q, "source_urls");
 	size_t i;
-	char *key, *ik, *k0;
+	char *key, *k0;
 
 	json_array_foreach(urls, i, v) {
 		u = json_string_value(v);
@@ -635,17 +635,14 @@ question_urls(struct check *ck, const json_t *q, const char *site,
 			    "'%s' listed twice", u);
 		json_object_set_new(seen, key, json_true());
 		if (ck->have_links) {
-			char *dk = bctx_url_defrag(u), *k2 = bctx_url_key(dk);
+			char *dk = bctx_url_defrag(u);
 			const struct bctx_link *links;
 
-			ik = xasprintf("%s\n%s", site, k2 ? k2 : dk);
-			if (json_object_get(ck->env.link_index, ik) == NULL)
+			if (bctx_env_link_first(&ck->env, site, dk) == 0)
 				find(ck, F_QUESTIONS, p, l, "Q-LLMS", site, qid,
 				    "source URL '%s' is %snot listed in the site's llms.txt",
 				    u, bctx_env_links(&ck->env, site, &links) ? "" :
 				    "(no llms.txt links for the site) ");
-			free(ik);
-			free(k2);
 			free(dk);
 		}
 		free(key);

@@ -492,15 +492,23 @@ object(char *p, const char *end, struct bctx_flat *rec)
 	skip_ws(&sc);
 	if (sc.p != end)
 		return -1;
-	/* the line is the reader's own: p + (x - p) is x, writable */
+	/*
+	 * The line is the reader's own: p + (x - p) is x, writable.  A key
+	 * has no escape (repeated) and a string without one is its bytes as
+	 * written: their closing quote becomes their NUL, no decoding.
+	 */
 	for (i = 0; i < rec->n; i++) {
 		f = &rec->f[i];
 		raw = p + (f->key - p);
-		f->klen = decode(raw, end);
+		raw[f->klen + 1] = '\0';
 		f->key = raw + 1;
 		raw = p + (f->s - p);
-		if (f->type == BCTX_F_STR) {
+		if (f->type == BCTX_F_STR && memchr(raw + 1, '\\', f->len - 2)) {
 			f->len = decode(raw, end);
+			f->s = raw + 1;
+		} else if (f->type == BCTX_F_STR) {
+			f->len -= 2;
+			raw[f->len + 1] = '\0';
 			f->s = raw + 1;
 		} else if (f->type == BCTX_F_NUM || f->type == BCTX_F_ARRAY)
 			raw[f->len] = '\0';	/* on what follows: ws , or } */
@@ -667,9 +675,52 @@ bctx_flat_get(const struct bctx_flat *rec, const char *key)
 	return NULL;
 }
 
+/*
+ * The array of strings written at f (checked in the first pass) as the
+ * array json_loadb makes, each string copied and decoded there; NULL
+ * when an element is not a string (json_loadb reads that array).
+ */
+static json_t *
+string_array(const struct bctx_field *f)
+{
+	const char *p = f->s + 1, *end = f->s + f->len, *q;
+	struct buf t = BUF_INIT;
+	json_t *a = json_array();
+	size_t n;
+
+	for (;;) {
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\r' ||
+		    *p == '\n'))
+			p++;
+		if (p >= end || *p == ']')
+			break;
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p != '"') {
+			json_decref(a);
+			a = NULL;
+			break;
+		}
+		for (q = p + 1; q < end && *q != '"'; q++)
+			if (*q == '\\')
+				q++;
+		buf_reset(&t);
+		buf_add(&t, p, (size_t)(q + 1 - p));
+		n = decode(t.s, t.s + t.len);
+		json_array_append_new(a, json_stringn_nocheck(t.s + 1, n));
+		p = q + 1;
+	}
+	buf_release(&t);
+	return a;
+}
+
 json_t *
 bctx_flat_value(const struct bctx_field *f)
 {
+	json_t *a;
+
 	if (f == NULL)
 		return json_null();
 	switch (f->type) {
@@ -679,7 +730,10 @@ bctx_flat_value(const struct bctx_field *f)
 		if (strpbrk(f->s, ".eE"))
 			return json_real(strtod(f->s, NULL));
 		return json_integer(strtoll(f->s, NULL, 10));
-	case BCTX_F_ARRAY:	/* checked: jansson reads it */
+	case BCTX_F_ARRAY:	/* checked: jansson reads it, unless it
+				 * holds strings alone */
+		if ((a = string_array(f)) != NULL)
+			return a;
 		return json_loadb(f->s, f->len, JSON_DECODE_ANY, NULL);
 	case BCTX_F_TRUE:
 		return json_true();

@@ -83,6 +83,9 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
+/* the output's buffer (bctx_output_buffer), as long as the program */
+static char outbuf[BCTX_OUTBUF];
+
 int
 main(int argc, char *argv[])
 {
@@ -174,6 +177,7 @@ main(int argc, char *argv[])
 			die_usage("--optional needs --all-links");
 	}
 	ndj_output_open(output);
+	bctx_output_buffer(outbuf);
 	if (plan)
 		bctx_plan(&o);
 	else

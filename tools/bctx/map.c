@@ -44,15 +44,16 @@ links_release(struct bctx_env *e)
 		for (j = 0; j < e->links[i].n; j++) {
 			struct bctx_link *l = &e->links[i].v[j];
 
-			free(l->url);
-			free(l->section);
-			free(l->title);
-			free(l->desc);
+			free(l->url);	/* the block of its strings */
 		}
 		free(e->links[i].v);
 	}
 	free(e->links);
 	wordset_release(&e->link_sites);
+	wordset_release(&e->link_keys);
+	free(e->key_first);
+	free(e->key_last);
+	buf_release(&e->kb);
 }
 
 void
@@ -61,7 +62,6 @@ bctx_env_init(struct bctx_env *e)
 	memset(e, 0, sizeof *e);
 	e->sites = json_object();
 	e->llms = json_object();
-	e->link_index = json_object();
 	e->usermap = json_object();
 }
 
@@ -72,7 +72,6 @@ bctx_env_free(struct bctx_env *e)
 	json_decref(e->site_list);
 	json_decref(e->llms);
 	links_release(e);
-	json_decref(e->link_index);
 	json_decref(e->usermap);
 }
 
@@ -116,6 +115,20 @@ ikey(const char *site_id, const char *url)
 	return r;
 }
 
+/* ikey's key put together in b (its contents replaced); 0, or -1 when
+ * url has no key (the URL itself is in its place). */
+static int
+ikey_into(struct buf *b, const char *site_id, const char *url)
+{
+	buf_reset(b);
+	buf_adds(b, site_id);
+	buf_addc(b, '\n');
+	if (bctx_url_key_buf(b, url) == 0)
+		return 0;
+	buf_adds(b, url);
+	return -1;
+}
+
 static json_t *
 array_at(json_t *obj, const char *key)
 {
@@ -130,10 +143,35 @@ array_at(json_t *obj, const char *key)
 
 /* ------------------------------------------------------------- links */
 
+/* Copy s (NULL: none) to *w, returning the copy, *w moved past it. */
 static char *
-dup_opt(const char *s)
+put_opt(char **w, const char *s, size_t n)
 {
-	return s ? xstrdup(s) : NULL;
+	char *c = *w;
+
+	if (s == NULL)
+		return NULL;
+	memcpy(c, s, n + 1);
+	*w += n + 1;
+	return c;
+}
+
+/* The strings of link l copied into one block, l->url at its start;
+ * key: the URL's key (NULL: none). */
+static void
+link_strings(struct bctx_link *l, const char *url, const char *section,
+    const char *title, const char *desc, const char *key)
+{
+	size_t nu = strlen(url), ns = section ? strlen(section) : 0;
+	size_t nt = title ? strlen(title) : 0, nd = desc ? strlen(desc) : 0;
+	size_t nk = key ? strlen(key) : 0;
+	char *w = xmalloc(nu + ns + nt + nd + nk + 5);
+
+	l->url = put_opt(&w, url, nu);
+	l->section = put_opt(&w, section, ns);
+	l->title = put_opt(&w, title, nt);
+	l->desc = put_opt(&w, desc, nd);
+	l->key = put_opt(&w, key, nk);
 }
 
 /*
@@ -148,7 +186,8 @@ add_link(struct bctx_env *e, const char *site_id, const char *url,
 	struct bctx_links *ls = site_links(e, site_id);
 	struct bctx_link *l;
 	size_t k;
-	char *key;
+	size_t *last;
+	int has_key;
 
 	if (ls == NULL) {
 		wordset_add(&e->link_sites, site_id, strlen(site_id));
@@ -160,16 +199,31 @@ add_link(struct bctx_env *e, const char *site_id, const char *url,
 	if (ls->n == ls->cap)
 		ls->v = xreallocarray(ls->v, ls->cap = ls->cap ? 2 * ls->cap : 64,
 		    sizeof *ls->v);
-	key = ikey(site_id, url);
-	json_array_append_new(array_at(e->link_index, key),
-	    json_integer((json_int_t)ls->n));
-	free(key);
+	/* the links of one key chained in order (positions + 1), found by
+	 * the key in the hashed set */
+	has_key = ikey_into(&e->kb, site_id, url) == 0;
+	/* added at once, found again only when repeated */
+	if (wordset_add(&e->link_keys, e->kb.s, e->kb.len) == 1) {
+		k = e->link_keys.n;
+		if (k > e->key_cap) {
+			e->key_cap = e->key_cap ? 2 * e->key_cap : 64;
+			e->key_first = xreallocarray(e->key_first, e->key_cap,
+			    sizeof *e->key_first);
+			e->key_last = xreallocarray(e->key_last, e->key_cap,
+			    sizeof *e->key_last);
+		}
+		e->key_first[k - 1] = ls->n + 1;
+	} else {
+		k = wordset_find(&e->link_keys, e->kb.s, e->kb.len);
+		last = &e->key_last[k - 1];
+		ls->v[*last - 1].next = ls->n + 1;
+	}
+	e->key_last[k - 1] = ls->n + 1;
 	l = &ls->v[ls->n++];
-	l->url = xstrdup(url);
-	l->section = dup_opt(section);
+	l->next = 0;
+	link_strings(l, url, section, title, desc, has_key ? e->kb.s +
+	    strlen(site_id) + 1 : NULL);
 	l->section_given = section_given;
-	l->title = dup_opt(title);
-	l->desc = dup_opt(desc);
 	e->have_links = 1;
 }
 
@@ -305,13 +359,32 @@ bctx_env_links(const struct bctx_env *e, const char *site_id,
 	return ls ? ls->n : 0;
 }
 
+size_t
+bctx_env_link_first(const struct bctx_env *e, const char *site_id,
+    const char *url)
+{
+	struct buf b = BUF_INIT;
+	size_t k;
+
+	ikey_into(&b, site_id, url);
+	k = wordset_find(&e->link_keys, b.s, b.len);
+	buf_release(&b);
+	return k ? e->key_first[k - 1] : 0;
+}
+
+/* The positions of site_id's links of url's key, a new array, or NULL. */
 static json_t *
 lookup_links(const struct bctx_env *e, const char *site_id, const char *url)
 {
-	char *k = ikey(site_id, url);
-	json_t *hits = json_object_get(e->link_index, k);
+	const struct bctx_links *ls = site_links(e, site_id);
+	size_t i = bctx_env_link_first(e, site_id, url);
+	json_t *hits;
 
-	free(k);
+	if (i == 0 || ls == NULL)
+		return NULL;
+	hits = json_array();
+	for (; i; i = ls->v[i - 1].next)
+		json_array_append_new(hits, json_integer((json_int_t)(i - 1)));
 	return hits;
 }
 
@@ -355,7 +428,7 @@ bctx_map_url(const struct bctx_env *e, const char *site_id, const char *url,
 			m->b_url = with_frag(md, frag);
 			m->b_rule = "user";
 			if ((hits = lookup_links(e, site_id, md)) != NULL)
-				m->b_links = json_incref(hits);
+				m->b_links = hits;
 		} else {
 			m->b_reason = "NO_MARKDOWN_MAPPING";
 			m->b_detail = xasprintf("the user mapping (line %lld) gives "
@@ -383,7 +456,7 @@ bctx_map_url(const struct bctx_env *e, const char *site_id, const char *url,
 		m->a_url = with_frag(html, frag);
 		free(html);
 		if ((hits = lookup_links(e, site_id, defrag)) != NULL)
-			m->b_links = json_incref(hits);
+			m->b_links = hits;
 	} else {
 		char *cand[BCTX_MAXCAND];
 		const char *rule[BCTX_MAXCAND];
@@ -398,7 +471,7 @@ bctx_map_url(const struct bctx_env *e, const char *site_id, const char *url,
 				    (size_t)json_integer_value(json_array_get(hits, 0)));
 				m->b_url = with_frag(l->url, frag);
 				m->b_rule = rule[i];
-				m->b_links = json_incref(hits);
+				m->b_links = hits;
 			}
 			free(cand[i]);
 		}

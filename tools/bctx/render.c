@@ -205,8 +205,8 @@ static const char *const ws_significant[] = {
 static int
 in_set(const char *s, const char *const *set)
 {
-	for (; *set; set++)
-		if (strcmp(s, *set) == 0)
+	for (; *set; set++)	/* the first byte told apart at once */
+		if (**set == *s && strcmp(s, *set) == 0)
 			return 1;
 	return 0;
 }

@@ -72,10 +72,16 @@ split(const char *u, struct parts *p)
 static void
 add_lower(struct buf *b, const char *s, size_t n)
 {
+	char *w;
 	size_t i;
 
+	/* room made once, the bytes written into it */
+	buf_grow(b, n);
+	w = b->s + b->len;
 	for (i = 0; i < n; i++)
-		buf_addc(b, tolower((unsigned char)s[i]));
+		w[i] = (char)tolower((unsigned char)s[i]);
+	b->len += n;
+	b->s[b->len] = '\0';
 }
 
 /* Append s[0..n) with the hex digits of %XX escapes upper-cased. */
@@ -157,6 +163,18 @@ trim_slashes(const char *path, size_t n)
 	return n;
 }
 
+/* The key of the URL split into p, appended to b. */
+static void
+put_key(struct buf *b, const struct parts *p)
+{
+	add_origin(b, p);
+	add_pct(b, p->path, trim_slashes(p->path, p->pathlen));
+	if (p->query && p->querylen > 0) {
+		buf_addc(b, '?');
+		add_pct(b, p->query, p->querylen);
+	}
+}
+
 char *
 bctx_url_key(const char *url)
 {
@@ -166,13 +184,19 @@ bctx_url_key(const char *url)
 	if (split(url, &p) < 0)
 		return NULL;
 	buf_grow(&b, strlen(url));	/* no longer than the URL */
-	add_origin(&b, &p);
-	add_pct(&b, p.path, trim_slashes(p.path, p.pathlen));
-	if (p.query && p.querylen > 0) {
-		buf_addc(&b, '?');
-		add_pct(&b, p.query, p.querylen);
-	}
+	put_key(&b, &p);
 	return buf_detach(&b, NULL);
+}
+
+int
+bctx_url_key_buf(struct buf *b, const char *url)
+{
+	struct parts p;
+
+	if (split(url, &p) < 0)
+		return -1;
+	put_key(b, &p);
+	return 0;
 }
 
 int
