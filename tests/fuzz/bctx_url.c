@@ -55,7 +55,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    "site_id", "S001", "url", s, "section", "Docs");
 
 		bctx_env_init(&e);
-		bctx_env_add_llms(&e, link);
+		bctx_env_add_llms(link, &e);
 		bctx_map_url(&e, "S001", s, &m);
 		assert(m.b_url != NULL);
 		if (bctx_url_kind(s) == BCTX_URL_HTML)

@@ -285,7 +285,7 @@ index_page_json(json_t *rec, void *arg)
 	int k;
 
 	if (json_object_get(rec, "kind")) {
-		bctx_env_add_llms(&st->env, rec);
+		bctx_env_add_llms(rec, &st->env);
 		return;
 	}
 	site = rec_str(rec, "site_id");

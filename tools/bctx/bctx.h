@@ -269,8 +269,10 @@ char *bctx_join_nl(const char *const parts[], size_t n, const char *tail);
 void bctx_env_init(struct bctx_env *e);
 void bctx_env_free(struct bctx_env *e);
 void bctx_env_sites(struct bctx_env *e, const char *path);
-/* Add a bmdprep --llms record (kind llms or link; others ignored). */
-void bctx_env_add_llms(struct bctx_env *e, json_t *rec);
+/* Add a bmdprep --llms record (kind llms or link; others ignored) to env
+   (a struct bctx_env: the function is a bctx_json_fn, as
+   bctx_env_add_flat is a bctx_flat_fn). */
+void bctx_env_add_llms(json_t *rec, void *env);
 /*
  * Add a flat bmdprep --llms link record to env (a struct bctx_env: the
  * function is a bctx_flat_fn); -1 (nothing done) for any other record, or

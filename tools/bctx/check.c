@@ -885,7 +885,7 @@ read_links(struct check *ck)
 				json_array_append_new(ck->verdicts, v);
 				ck->have_verdicts = 1;
 			} else {
-				bctx_env_add_llms(&ck->env, rec);
+				bctx_env_add_llms(rec, &ck->env);
 			}
 			json_decref(rec);
 		}

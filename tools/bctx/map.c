@@ -228,8 +228,9 @@ add_link(struct bctx_env *e, const char *site_id, const char *url,
 }
 
 void
-bctx_env_add_llms(struct bctx_env *e, json_t *rec)
+bctx_env_add_llms(json_t *rec, void *env)
 {
+	struct bctx_env *e = env;
 	const char *kind = rec_str_opt(rec, "kind"), *site, *url, *sec, *title;
 	const char *desc;
 
@@ -278,17 +279,10 @@ bctx_env_add_flat(const struct bctx_flat *rec, void *env)
 	return 0;
 }
 
-/* an llms record, one with a word to say about, no flat one */
-static void
-links_json(json_t *rec, void *e)
-{
-	bctx_env_add_llms(e, rec);
-}
-
 void
 bctx_env_links_file(struct bctx_env *e, const char *path)
 {
-	bctx_reader_each(path, bctx_env_add_flat, links_json, e);
+	bctx_reader_each(path, bctx_env_add_flat, bctx_env_add_llms, e);
 }
 
 void
