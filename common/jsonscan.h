@@ -1,7 +1,9 @@
 /*
  * jsonscan.h - the bytes of a JSON string that need care, found eight at
  * a time: the JSON readers' plain runs (bctx's flat reader) and the
- * compact writer's (ndjson.c) share this test.
+ * compact writer's (ndjson.c) share this test; and the decoding of an
+ * escape that the readers which decode strings themselves (bctx's flat
+ * and questions.json readers) share.
  */
 #ifndef CTX_JSONSCAN_H
 #define CTX_JSONSCAN_H
@@ -30,6 +32,45 @@ static inline size_t
 jscan_first(uint64_t m)
 {
 	return swar_first(m);
+}
+
+/* The byte the one-character escape \c stands for, 0 when none. */
+static inline char
+jscan_escape(char c)
+{
+	switch (c) {
+	case '"': return '"';
+	case '\\': return '\\';
+	case '/': return '/';
+	case 'b': return '\b';
+	case 'f': return '\f';
+	case 'n': return '\n';
+	case 'r': return '\r';
+	case 't': return '\t';
+	}
+	return 0;
+}
+
+/* The code point of the four hex digits at p (a \\u escape's) in *cp;
+   -1 when one is not a hex digit. */
+static inline int
+jscan_hex4(const char *p, uint32_t *cp)
+{
+	int i, d;
+
+	*cp = 0;
+	for (i = 0; i < 4; i++) {
+		if (p[i] >= '0' && p[i] <= '9')
+			d = p[i] - '0';
+		else if (p[i] >= 'a' && p[i] <= 'f')
+			d = p[i] - 'a' + 10;
+		else if (p[i] >= 'A' && p[i] <= 'F')
+			d = p[i] - 'A' + 10;
+		else
+			return -1;
+		*cp = *cp << 4 | (uint32_t)d;
+	}
+	return 0;
 }
 
 /*

@@ -164,43 +164,6 @@ move_span(struct scan *sc)
 	sc->w = w;
 }
 
-/* The byte the one-character escape \c stands for, 0 when none. */
-static char
-simple_escape(char c)
-{
-	switch (c) {
-	case '"': return '"';
-	case '\\': return '\\';
-	case '/': return '/';
-	case 'b': return '\b';
-	case 'f': return '\f';
-	case 'n': return '\n';
-	case 'r': return '\r';
-	case 't': return '\t';
-	}
-	return 0;
-}
-
-static int
-hex4(const char *p, uint32_t *cp)
-{
-	int i, d;
-
-	*cp = 0;
-	for (i = 0; i < 4; i++) {
-		if (p[i] >= '0' && p[i] <= '9')
-			d = p[i] - '0';
-		else if (p[i] >= 'a' && p[i] <= 'f')
-			d = p[i] - 'a' + 10;
-		else if (p[i] >= 'A' && p[i] <= 'F')
-			d = p[i] - 'A' + 10;
-		else
-			return -1;
-		*cp = *cp << 4 | (uint32_t)d;
-	}
-	return 0;
-}
-
 /* One escape after its '\\' at sc->p, decoded at sc->w (in the second
  * pass); -1: not taken. */
 static int
@@ -212,14 +175,14 @@ escape(struct scan *sc)
 
 	if (sc->p >= sc->end)
 		return -1;
-	if ((c = simple_escape(*sc->p)) != 0) {
+	if ((c = jscan_escape(*sc->p)) != 0) {
 		if (sc->w)
 			*sc->w++ = c;
 		sc->p++;
 		return 0;
 	}
 	/* \u0000 and surrogates: jansson's reading, by the common reader */
-	if (*sc->p != 'u' || sc->end - sc->p < 5 || hex4(sc->p + 1, &cp) < 0 ||
+	if (*sc->p != 'u' || sc->end - sc->p < 5 || jscan_hex4(sc->p + 1, &cp) < 0 ||
 	    cp == 0 || (cp >= 0xD800 && cp <= 0xDFFF))
 		return -1;
 	if (sc->w) {	/* four bytes at most for the six of \uXXXX */

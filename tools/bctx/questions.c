@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "ctx.h"
+#include "jsonscan.h"
 #include "study.h"
 #include "utf8.h"
 #include "words.h"
@@ -57,26 +58,6 @@ take(struct qscan *q, char c)
 	return 0;
 }
 
-static int
-hex4(const char *p, uint32_t *cp)
-{
-	int i, d;
-
-	*cp = 0;
-	for (i = 0; i < 4; i++) {
-		if (p[i] >= '0' && p[i] <= '9')
-			d = p[i] - '0';
-		else if (p[i] >= 'a' && p[i] <= 'f')
-			d = p[i] - 'a' + 10;
-		else if (p[i] >= 'A' && p[i] <= 'F')
-			d = p[i] - 'A' + 10;
-		else
-			return -1;
-		*cp = *cp << 4 | (uint32_t)d;
-	}
-	return 0;
-}
-
 /* The string at q->p decoded into q->s; -1 when not taken.  The text's
  * UTF-8 was checked whole. */
 static int
@@ -101,24 +82,17 @@ string(struct qscan *q)
 			return 0;
 		if (q->p >= q->end)
 			return -1;
-		switch ((c = *q->p++)) {
-		case '"': case '\\': case '/': break;
-		case 'b': c = '\b'; break;
-		case 'f': c = '\f'; break;
-		case 'n': c = '\n'; break;
-		case 'r': c = '\r'; break;
-		case 't': c = '\t'; break;
-		case 'u':
-			if (q->end - q->p < 4 || hex4(q->p, &cp) < 0 || cp == 0 ||
-			    (cp >= 0xD800 && cp <= 0xDFFF))
-				return -1;
-			q->p += 4;
-			buf_add(&q->s, u, (size_t)utf8_encode(cp, u));
+		if ((c = jscan_escape(*q->p)) != 0) {
+			q->p++;
+			buf_addc(&q->s, c);
 			continue;
-		default:
-			return -1;
 		}
-		buf_addc(&q->s, c);
+		if (*q->p++ != 'u' || q->end - q->p < 4 ||
+		    jscan_hex4(q->p, &cp) < 0 || cp == 0 ||
+		    (cp >= 0xD800 && cp <= 0xDFFF))
+			return -1;
+		q->p += 4;
+		buf_add(&q->s, u, (size_t)utf8_encode(cp, u));
 	}
 }
 
