@@ -112,6 +112,19 @@ plain_char(const unsigned char *p, const unsigned char *end)
 	return 0;
 }
 
+/* Past the character of k bytes at p, libxml2's line and column counted
+   as it counts them (a line feed starts a line). */
+static inline const unsigned char *
+step_over(const unsigned char *p, int k, int *line, int *col)
+{
+	if (*p == '\n') {
+		++*line;
+		*col = 1;
+	} else
+		++*col;
+	return p + k;
+}
+
 /* Hand the block [from, to) to libxml2's SAX2 callback, as htmlParseScript does. */
 static void
 hand_over(htmlParserCtxtPtr ctxt, const unsigned char *from,
@@ -169,12 +182,7 @@ read_text(htmlParserCtxtPtr ctxt, struct scan *s, const char *name, size_t budge
 			}
 			if ((k = plain_char(p, s->end)) == 0)
 				return 0;
-			if (*p == '\n') {
-				line++;
-				col = 1;
-			} else
-				col++;
-			p += k;
+			p = step_over(p, k, &line, &col);
 		}
 		if (p - block >= SCRIPT_BLOCK) {
 			hand_over(ctxt, block, p);
@@ -216,12 +224,7 @@ script_block(void *ctx, const xmlChar *v, int len)
 	/* the last character copied, which libxml2 has yet to step over */
 	s.line = in->line;
 	s.col = in->col;
-	if (*in->cur == '\n') {
-		s.line++;
-		s.col = 1;
-	} else
-		s.col++;
-	s.at = in->cur + 1;
+	s.at = step_over(in->cur, 1, &s.line, &s.col);
 	s.end = in->end;
 	(void)read_text(ctxt, &s, (const char *)ctxt->name, budget);
 	if (s.at == in->cur + 1)
@@ -475,12 +478,7 @@ hand_text(htmlParserCtxtPtr ctxt, struct scan *s)
 			break;
 		if ((k = plain_char(p, s->end)) == 0 || p + k >= lim)
 			return 0;
-		if (*p == '\n') {
-			line++;
-			col = 1;
-		} else
-			col++;
-		p += k;
+		p = step_over(p, k, &line, &col);
 	}
 	if (p == start)
 		return 0;
