@@ -29,6 +29,11 @@ static const char *const seeds[] = {
 	    "[\"A\",\"B\",[1,2.5,-3e2,true,null]],\"link_count\":-0,\"r\":1.0E+2}",
 	"  {\"a\":[], \"b\":{}, \"c\":\"\\ud83d\\ude00\", \"d\":0.5e-3}\t",
 	"{\"k\":\"caf\xc3\xa9 \xe2\x82\xac\",\"n\":123456789012345678}",
+	/* arrays of strings alone, which the flat reader builds itself */
+	"{\"kind\":\"llms\",\"sections\":[\"Docs\", \"A \\\"q\\\" \\u00e9\\n\","
+	    "\"\",\"caf\xc3\xa9\\/\\\\\"],\"optional\":[ ],\"n\":2}",
+	"{\"t\":[ \"x\" ,\t\"\xf0\x9f\x98\x80\\t\" ], \"u\":[\"\\u00e9\\r\"],"
+	    "\"v\":[\"y\"]}",
 	/* what jansson reads its own way or refuses: never taken flat */
 	"{\"a\":\"x\\u0000y\"}",
 	"{\"a\":\"\\ud800\"}",
@@ -40,6 +45,7 @@ static const char *const seeds[] = {
 	"{\"a\":\"\\u0041\\b\\f\\r\\/\"}",
 };
 #define NSEEDS (sizeof seeds / sizeof *seeds)
+#define STRS_SEED 5	/* the first of the two seeds with arrays of strings */
 
 static const char pick[] = "\"\\{}[],:0123456789eE.-+ tfnul\t\x01\x7f/a\xc3\xa9";
 
@@ -186,7 +192,7 @@ main(void)
 	const char *tmp = getenv("TMPDIR");
 	char path[4096], line[1024];
 	char **orig = calloc(NLINES + NLONG, sizeof *orig);
-	size_t nflat = 0, njson = 0, nlong = 0, bad = 0, i, n;
+	size_t nflat = 0, njson = 0, nlong = 0, nstrs = 0, bad = 0, i, n;
 	struct bctx_reader r;
 	struct bctx_flat rec;
 	uint32_t rs = 2463534242u;
@@ -234,6 +240,7 @@ main(void)
 		}
 		nflat++;
 		nlong += r.lineno > NLINES;
+		nstrs += r.lineno == STRS_SEED + 1 || r.lineno == STRS_SEED + 2;
 		got = bctx_flat_object(&rec);
 		ref = json_loadb(want, strlen(want), JSON_REJECT_DUPLICATES, NULL);
 		g = json_dumps(got, JSON_COMPACT);
@@ -253,6 +260,7 @@ main(void)
 	TAP_IS_INT(bad, 0, "every line taken flat is json_loadb's same object "
 	    "(%zu taken, %zu refused)", nflat, njson);
 	TAP_OK(nflat > 1000 && njson > 1000, "both readings exercised");
+	TAP_IS_INT(nstrs, 2, "the arrays of strings alone taken flat");
 	/* the first ten pieces are taken flat, the last five never */
 	TAP_IS_INT(nlong, NPLENS * NPOS * 2 * 10 + 10 * 10, "long strings: "
 	    "those without a control byte, a byte that is no UTF-8 or an escape "
