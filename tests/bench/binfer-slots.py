@@ -3,7 +3,7 @@
 llama-server (run by tests/bench/binfer.sh for `make bench`).
 
 For each N of --slots, a fresh llama-server with --parallel N serves, in one
-run and in turn (each side first in one round of three):
+run and in turn (each side first in every third round):
 
   curl     the ideal client: N concurrent loops of curl (xargs -P N, each
            loop taking the next body as soon as it is free), sending the
@@ -313,7 +313,7 @@ def main():
     ap.add_argument("--contexts", required=True, help="counted context records")
     ap.add_argument("--work", required=True)
     ap.add_argument("--slots", default="1,2,4")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--ctx", type=int, default=2048, help="context per slot")
     ap.add_argument("--num-predict", type=int, default=32)
     args = ap.parse_args()
