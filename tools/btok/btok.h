@@ -91,6 +91,8 @@ enum {
  *   tedge[i][tcap[i]], tterm[i][tnodes[i]]  the tries of the added tokens
  *               (added.h), i = 0 raw, 1 normalised: built when compiling,
  *               so attaching reads none of them
+ *   cut         struct btok_cut: where a long piece may be cut (encode.c
+ *               model_cut), derived from pool, tok and byte_id
  */
 struct btok_hdr {
 	char magic[8];		/* "BTOKIMG\0" */
@@ -113,9 +115,24 @@ struct btok_hdr {
 	uint8_t tfirst[2][256];	/* the tries: bytes some token starts with */
 	uint64_t off_pool, len_pool, off_tok, off_vtab, off_mtab, off_added, off_bad;
 	uint64_t off_tedge[2], off_tterm[2];
+	uint64_t off_cut;
+	uint32_t maxtok;	/* bytes of the longest token */
+	uint32_t pad;
 };
 
-#define BTOK_FORMAT 6u
+#define BTOK_FORMAT 7u
+
+/*
+ * Where no merge can join the two sides of a place in a piece (encode.c
+ * model_cut): bit y of joined[x] is set when some token's bytes hold byte x
+ * followed by byte y; first[b], last[b]: the first and last byte of the
+ * token of the single byte b in a byte-level or tiktoken model (that byte
+ * itself otherwise, or when it has none).
+ */
+struct btok_cut {
+	uint64_t joined[256][4];
+	unsigned char first[256], last[256];
+};
 
 struct btok_span { uint32_t off, len; };
 struct btok_merge { uint64_t key; uint32_t rank, id; };
@@ -139,6 +156,7 @@ struct btok {
 	const struct btok_merge *mtab;
 	const struct btok_added *added;
 	const uint32_t *bad;		/* h->nbad token ids */
+	const struct btok_cut *cut;
 	uint32_t nranks;		/* pair ranks are below this */
 	struct btok_trie *trie;		/* added tokens, built at attach */
 };
@@ -200,6 +218,11 @@ void btok_release(struct btok *t);
 
 /* 64-bit checksum of a block (fast; used by the cache to detect damage). */
 uint64_t btok_checksum(const void *p, size_t n);
+
+/* The cut table of an image with header h (byte_id, bytelevel, ntok
+   set), pool and tok into c; returns the bytes of the longest token. */
+uint32_t btok_cut_build(const struct btok_hdr *h, const char *pool,
+    const struct btok_span *tok, struct btok_cut *c);
 
 /* The bound of the pair ranks of an image with header h and merges table
    mtab[h->mcap] (tiktoken: the number of ids; compile.c stores it in h). */

@@ -995,6 +995,7 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 {
 	struct btok_hdr *h = &b->h;
 	struct btok_tbuild tb[2];
+	struct btok_cut cut;
 	struct buf o;
 
 	memcpy(h->magic, "BTOKIMG", 8);
@@ -1010,6 +1011,7 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 	h->nmerges = b->nmerges;
 	h->nadded = b->nadded;
 	h->nranks = btok_nranks(h, b->mtab);
+	h->maxtok = btok_cut_build(h, b->pool.s, b->tok, &cut);
 	build_tries(b, tb);
 	buf_init(&o);
 	put_table(&o, h, sizeof *h);
@@ -1025,6 +1027,7 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 		h->off_tterm[i] = put_table(&o, tb[i].term, (size_t)tb[i].nnodes * 4);
 		btok_tbuild_free(&tb[i]);
 	}
+	h->off_cut = put_table(&o, &cut, sizeof cut);
 	h->size = o.len;
 	h->checksum = btok_checksum(o.s + sizeof *h, o.len - sizeof *h);
 	memcpy(o.s, h, sizeof *h);

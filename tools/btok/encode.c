@@ -844,7 +844,7 @@ lc_put(struct lcache *lc, const struct work *w, uint64_t hv, const char *p,
    (hv: its hash then). */
 static void
 emit_symbols(struct btok_enc *e, struct wc_ent *c, uint64_t hv, const char *p,
-    size_t n, struct btok_ids *out)
+    size_t n, int cache, struct btok_ids *out)
 {
 	const struct work *w = &e->w;
 	uint32_t first[6];
@@ -858,30 +858,22 @@ emit_symbols(struct btok_enc *e, struct wc_ent *c, uint64_t hv, const char *p,
 	}
 	if (c && k <= 6)
 		wc_store(c, hv, p, n, first, k);
-	else if (n <= LC_MAX && k <= n)
+	else if (cache && n <= LC_MAX && k <= n)
 		lc_put(&e->lc, w, hv, p, n, k);
 }
 
-/* The model on one piece (bytes as the vocabulary holds them); hv is
-   piece_hash of the piece when it is at most LC_MAX bytes. */
+/* The model on one piece, whole (model_piece less its cuts). */
 static void
-model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
-    struct btok_ids *out)
+model_whole(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
+    struct btok_ids *out, int cache)
 {
 	const struct btok_hdr *h = e->t->h;
 	struct wc_ent *c = NULL;
 	uint32_t id;
 
-	if (n == 0)
-		return;
-	if (n > BTOK_MAX_PIECE) {
-		if (!out->toolong)
-			out->toolong = n;
-		return;
-	}
 	/* The cache first: one memory access, where a vocabulary hit costs
 	   three (hash slot, token span, token bytes). */
-	if (n <= sizeof c->bytes) {
+	if (cache && n <= sizeof c->bytes) {
 		c = &e->wc[hv & ((1u << WC_BITS) - 2)];
 		for (int k = 0; k < 2; k++) {
 			if (c[k].h != hv || c[k].len != n || memcmp(c[k].bytes, p, n) != 0)
@@ -891,7 +883,7 @@ model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 			return;
 		}
 	}
-	if (n <= LC_MAX && lc_get(&e->lc, hv, p, n, out))
+	if (cache && n <= LC_MAX && lc_get(&e->lc, hv, p, n, out))
 		return;
 	/* tiktoken and ignore_merges: a piece of the vocabulary is one token. */
 	if ((h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) &&
@@ -908,7 +900,119 @@ model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 	else
 		symbols_chars(e, p, n);
 	merge_all(e, p);
-	emit_symbols(e, c, hv, p, n, out);
+	emit_symbols(e, c, hv, p, n, cache, out);
+}
+
+/* Pieces longer than this are cut where no merge can join their parts. */
+#define CUT_OVER LC_MAX
+#ifndef CUT_MIN
+#define CUT_MIN 64
+#endif
+
+/* The vocabulary holds the character of p[0..l) as one token. */
+static int
+char_known(struct btok_enc *e, const char *p, size_t l)
+{
+	uint32_t cp;
+	struct cc_ent *c;
+
+	(void)btok_u8dec((const unsigned char *)p, l, &cp);
+	c = &e->cc[(cp * 2654435761u) >> (32 - CC_BITS)];
+	if (c->cp != cp + 1) {
+		c->cp = cp + 1;
+		c->id = btok_vtab_find(e->t, p, l);
+	}
+	return c->id != BTOK_NONE;
+}
+
+/* The length of the UTF-8 character starting with byte c. */
+static size_t
+u8len(unsigned char c)
+{
+	return c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+}
+
+/*
+ * Can no merge join the symbols before and after p[i] (0 < i < n)?  Each
+ * symbol's bytes are those of the symbols it was made from, so a merge
+ * across i would make a token holding the last byte of the first symbol
+ * before i followed by the first byte of the first after it.  Those are
+ * single bytes (byte-level, tiktoken; last[] and first[] of their tokens),
+ * or characters that must then both be tokens of the vocabulary (not byte
+ * fallback or unknown, whose tokens' bytes are not the text's).
+ */
+static int
+cut_at(struct btok_enc *e, const struct btok_cut *c, const char *p, size_t n,
+    size_t i)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	unsigned x = c->last[u[i - 1]], y = c->first[u[i]];
+	size_t j;
+
+	if (c->joined[x][y >> 6] >> (y & 63) & 1)
+		return 0;
+	if (e->t->h->bytelevel)
+		return 1;
+	if ((u[i] & 0xC0) == 0x80)
+		return 0;
+	for (j = i - 1; j > 0 && (u[j] & 0xC0) == 0x80; j--)
+		;
+	return char_known(e, p + j, i - j) &&
+	    char_known(e, p + i, u8len(u[i]) < n - i ? u8len(u[i]) : n - i);
+}
+
+/*
+ * A long piece in parts, each modelled alone, when it has places where no
+ * merge can join what is before and after (cut_at): the merges of the
+ * parts are those of the piece (a merge joins two neighbours; the lowest
+ * rank, leftmost, of a part is the lowest among those of the part
+ * throughout), and so are the ids; but the symbols of a part are all that
+ * is held at once, not those of a piece of megabytes, and short parts find
+ * the caches.  Each part is longer than every token, so that the lookup of
+ * a whole piece in the vocabulary (tiktoken, ignore_merges) finds none, as
+ * for the piece.  Returns 0 when the piece has no such place.
+ */
+static int
+model_cut(struct btok_enc *e, const char *p, size_t n, struct btok_ids *out)
+{
+	const struct btok_cut *c = e->t->cut;
+	size_t st = 0, min;
+
+	min = e->t->h->model == BTOK_MODEL_TIKTOKEN || e->t->h->ignore_merges ?
+	    (size_t)e->t->h->maxtok + 1 : CUT_MIN;
+	if (min < CUT_MIN)
+		min = CUT_MIN;
+	if (n < 2 * min)
+		return 0;
+	for (size_t i = min; i <= n; i++) {
+		if (i < n && (i + min > n || !cut_at(e, c, p, n, i)))
+			continue;
+		if (i == n && st == 0)
+			return 0;
+		model_whole(e, p + st, i - st, 0, out, 0);
+		work_trim(&e->w);
+		st = i;
+		i += min - 1;
+	}
+	return 1;
+}
+
+/* The model on one piece (bytes as the vocabulary holds them); hv is
+   piece_hash of the piece when it is at most LC_MAX bytes. */
+static void
+model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
+    struct btok_ids *out)
+{
+	if (n == 0)
+		return;
+	if (n > BTOK_MAX_PIECE) {
+		if (!out->toolong)
+			out->toolong = n;
+		return;
+	}
+	if (n > CUT_OVER && model_cut(e, p, n, out))
+		return;
+	model_whole(e, p, n, hv, out, 1);
 }
 
 /* ------------------------------------------------------------ pipeline */
