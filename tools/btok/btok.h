@@ -83,8 +83,11 @@ enum {
  *   struct btok_hdr, then at the offsets it gives:
  *   pool        token bytes
  *   tok[ntok]   {off, len} of token id i in pool (len = UINT32_MAX: no token)
- *   vtab[vcap]  vocabulary hash: token ids of the model vocabulary (not the
- *               added tokens), BTOK_NONE = empty slot
+ *   vtab[vcap]  vocabulary hash: token ids of the model vocabulary (not
+ *               the added tokens) in the low 24 bits, the top 8 bits of
+ *               their btok_hash above (BTOK_VFP), so that a probe reads a
+ *               token's span and bytes only when those agree; BTOK_NONE =
+ *               empty slot (ids are below 2^24 - 1)
  *   mtab[mcap]  merges hash: {key = a << 32 | b, rank, new_id}
  *   added[nadded] {id, flags}
  *   bad[nbad]   ids of the tokens that stop a metaspace cut (see encode.c)
@@ -120,7 +123,7 @@ struct btok_hdr {
 	uint32_t pad;
 };
 
-#define BTOK_FORMAT 7u
+#define BTOK_FORMAT 8u
 
 /*
  * Where no merge can join the two sides of a place in a piece (encode.c
@@ -135,6 +138,9 @@ struct btok_cut {
 };
 
 struct btok_span { uint32_t off, len; };
+/* A vtab slot: the id of bytes whose btok_hash is hv. */
+#define BTOK_VSLOT(id, hv) ((uint32_t)(id) | (uint32_t)((hv) >> 56) << 24)
+#define BTOK_VID(v) ((v) & 0xFFFFFFu)
 struct btok_merge { uint64_t key; uint32_t rank, id; };
 struct btok_added { uint32_t id, flags; };
 
@@ -178,7 +184,8 @@ struct btok_ids {
 
 /*
  * The longest piece (text the pre-tokeniser does not split: a run without
- * spaces) encoded: memory is about 45 bytes a byte of such a piece.
+ * spaces) encoded: memory is about 45 bytes a byte of such a piece, or of
+ * its longest part where it can be cut (encode.c model_cut).
  */
 #define BTOK_MAX_PIECE ((size_t)32 << 20)
 

@@ -69,7 +69,7 @@ pow2cap(uint32_t n)
 static int
 set_tok(struct cbuild *b, uint32_t id, const char *p, size_t n)
 {
-	if (id >= (1u << 24)) {
+	if (id >= (1u << 24) - 1) {
 		cerr(b, "token id %u out of range", id);
 		return -1;
 	}
@@ -467,7 +467,7 @@ hf_added1(struct cbuild *b, json_t *v, size_t i)
 	json_int_t id;
 
 	if (!json_is_integer(idv) || !c || (id = json_integer_value(idv)) < 0 ||
-	    id >= (1 << 24) || !*c) {
+	    id >= (1 << 24) - 1 || !*c) {
 		cerr(b, "added_tokens[%zu]: expected id and content", i);
 		return -1;
 	}
@@ -556,7 +556,7 @@ hf_vocab(struct cbuild *b, json_t *vocab)
 	memset(b->vtab, 0xFF, (size_t)b->vcap * sizeof *b->vtab);
 	json_object_foreach(vocab, key, v) {
 		json_int_t id;
-		if (!json_is_integer(v) || (id = json_integer_value(v)) < 0 || id >= (1 << 24)) {
+		if (!json_is_integer(v) || (id = json_integer_value(v)) < 0 || id >= (1 << 24) - 1) {
 			cerr(b, "model.vocab: %.60s: expected a token id", key);
 			break;
 		}
@@ -996,6 +996,7 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 	struct btok_hdr *h = &b->h;
 	struct btok_tbuild tb[2];
 	struct btok_cut cut;
+	uint32_t *vs;
 	struct buf o;
 
 	memcpy(h->magic, "BTOKIMG", 8);
@@ -1018,7 +1019,14 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 	h->off_pool = put_table(&o, b->pool.s, b->pool.len);
 	h->len_pool = b->pool.len;
 	h->off_tok = put_table(&o, b->tok, (size_t)b->ntok * sizeof *b->tok);
-	h->off_vtab = put_table(&o, b->vtab, (size_t)b->vcap * sizeof *b->vtab);
+	vs = xreallocarray(NULL, b->vcap, sizeof *vs);
+	for (uint32_t i = 0; i < b->vcap; i++) {
+		uint32_t id = b->vtab[i];
+		vs[i] = id == BTOK_NONE ? BTOK_NONE : BTOK_VSLOT(id,
+		    btok_hash(b->pool.s + b->tok[id].off, b->tok[id].len));
+	}
+	h->off_vtab = put_table(&o, vs, (size_t)b->vcap * sizeof *vs);
+	free(vs);
 	h->off_mtab = put_table(&o, b->mtab, (size_t)b->mcap * sizeof *b->mtab);
 	h->off_added = put_table(&o, b->added, (size_t)b->nadded * sizeof *b->added);
 	h->off_bad = put_table(&o, b->bad, (size_t)h->nbad * sizeof *b->bad);

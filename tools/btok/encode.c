@@ -886,8 +886,9 @@ model_whole(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 	if (cache && n <= LC_MAX && lc_get(&e->lc, hv, p, n, out))
 		return;
 	/* tiktoken and ignore_merges: a piece of the vocabulary is one token. */
-	if ((h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) &&
-	    (id = btok_vtab_find(e->t, p, n)) != BTOK_NONE) {
+	if ((h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) && n <= h->maxtok &&
+	    (id = btok_vtab_find_h(e->t, p, n, cache && n <= LC_MAX ? hv :
+	    btok_hash(p, n))) != BTOK_NONE) {
 		ids_push(out, id);
 		if (c)
 			wc_store(c, hv, p, n, &id, 1);
@@ -1036,45 +1037,75 @@ struct pctx {
 	unsigned nbatch;
 };
 
+/*
+ * Fetch, for the pieces of the batch that miss the word cache, what
+ * model_piece reads next and misses the processor caches: the long-piece
+ * cache's arena, and, where a piece of the vocabulary is one token
+ * (tiktoken, ignore_merges), the vocabulary slot, then the token's span,
+ * then its bytes: each step for the whole batch before the next, so that
+ * the misses of the pieces overlap instead of following one another.
+ * Only reads: model_piece does the lookups again (from the caches then),
+ * so the ids cannot depend on it.
+ */
+static void
+batch_prefetch(struct pctx *c)
+{
+	const struct btok_enc *e = c->e;
+	const struct btok *t = e->t;
+	uint32_t slot[BATCH], fp[BATCH];
+	unsigned nw = 0;
+	int whole = t->h->model == BTOK_MODEL_TIKTOKEN || t->h->ignore_merges;
+
+	for (unsigned i = 0; i < c->nbatch; i++) {
+		const struct bpiece *b = &c->batch[i];
+		uint64_t hv;
+		if (b->n <= sizeof e->wc[0].bytes) {
+			const struct wc_ent *w = &e->wc[b->h & ((1u << WC_BITS) - 2)];
+			if ((w[0].h == b->h && w[0].len == b->n) ||
+			    (w[1].h == b->h && w[1].len == b->n))
+				continue;
+		} else if (b->n <= LC_MAX) {
+			const struct lc_ent *l = &e->lc.slot[b->h & ((1u << LC_BITS) - 1)];
+			if (l->h == b->h && l->len == b->n) {
+				__builtin_prefetch(e->lc.arena + l->off);
+				continue;
+			}
+		}
+		if (!whole || b->n == 0 || b->n > t->h->maxtok)
+			continue;
+		hv = b->n <= LC_MAX ? b->h : btok_hash(b->p, b->n);
+		slot[nw] = (uint32_t)hv & (t->h->vcap - 1);
+		fp[nw] = BTOK_VSLOT(0, hv);
+		__builtin_prefetch(&t->vtab[slot[nw]]);
+		nw++;
+	}
+	for (unsigned k = 0; k < nw; k++) {
+		uint32_t v = t->vtab[slot[k]];
+		slot[k] = v != BTOK_NONE && (v & ~0xFFFFFFu) == fp[k] ? BTOK_VID(v) : BTOK_NONE;
+		if (slot[k] != BTOK_NONE)
+			__builtin_prefetch(&t->tok[slot[k]]);
+	}
+	for (unsigned k = 0; k < nw; k++)
+		if (slot[k] != BTOK_NONE)
+			__builtin_prefetch(t->pool + t->tok[slot[k]].off);
+}
+
 /* Model the pieces of the batch, in their order. */
 static void
 batch_flush(struct pctx *c)
 {
+	batch_prefetch(c);
 	for (unsigned i = 0; i < c->nbatch; i++)
 		model_piece(c->e, c->batch[i].p, c->batch[i].n, c->batch[i].h, c->out);
 	c->nbatch = 0;
 }
 
-/*
- * The hash of a piece for the word and long-piece caches, which compare
- * the bytes too (the image's btok_hash is not needed there): btok_hash's
- * steps over eight bytes at a time, but its last one to seven bytes read
- * as two overlapping words of four or three single bytes, where a copy of
- * a variable length was a loop over them.
- */
+/* The hash of a piece for the word and long-piece caches: the image's
+   btok_hash, so that the vocabulary lookup of a piece reuses it. */
 static inline uint64_t
 piece_hash(const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL), w;
-
-	for (; n > 8; u += 8, n -= 8) {
-		memcpy(&w, u, 8);
-		h = (h ^ w) * 0x9fb21c651e98df25ULL;
-		h ^= h >> 29;
-	}
-	if (n == 8)
-		memcpy(&w, u, 8);
-	else if (n >= 4) {
-		uint32_t a, b;
-		memcpy(&a, u, 4);
-		memcpy(&b, u + n - 4, 4);
-		w = (uint64_t)a << 32 | b;
-	} else if (n > 0)
-		w = (uint64_t)u[0] << 16 | (uint64_t)u[n >> 1] << 8 | u[n - 1];
-	else
-		w = 0;
-	return btok_mix64((h ^ w) * 0x9fb21c651e98df25ULL);
+	return btok_hash(s, n);
 }
 
 /*

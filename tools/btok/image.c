@@ -74,7 +74,7 @@ header_ok(const struct btok_hdr *h, size_t size)
 {
 	return span_ok(h->off_pool, h->len_pool, size) && h->len_pool <= UINT32_MAX &&
 	    span_ok(h->off_tok, (uint64_t)h->ntok * sizeof(struct btok_span), size) &&
-	    span_ok(h->off_vtab, (uint64_t)h->vcap * 4, size) &&
+	    span_ok(h->off_vtab, (uint64_t)h->vcap * 4, size) && h->ntok < (1u << 24) &&
 	    span_ok(h->off_mtab, (uint64_t)h->mcap * sizeof(struct btok_merge), size) &&
 	    span_ok(h->off_added, (uint64_t)h->nadded * sizeof(struct btok_added), size) &&
 	    span_ok(h->off_bad, (uint64_t)h->nbad * 4, size) && h->msplit <= 1 &&
@@ -187,9 +187,9 @@ hashes_ok(const struct btok *t)
 	uint64_t i, vfree = 0, mfree = 0, bad = 0;
 
 	for (i = 0; i < h->vcap; i++) {
-		uint32_t id = t->vtab[i];
-		vfree += id == BTOK_NONE;
-		bad |= id != BTOK_NONE && id >= h->ntok;
+		uint32_t v = t->vtab[i];
+		vfree += v == BTOK_NONE;
+		bad |= v != BTOK_NONE && BTOK_VID(v) >= h->ntok;
 	}
 	for (i = 0; i < h->mcap; i++) {
 		const struct btok_merge *m = &t->mtab[i];
@@ -202,9 +202,13 @@ hashes_ok(const struct btok *t)
 	if (bad || h->nranks != btok_nranks(h, t->mtab))
 		return 0;
 	/* The spans of the vocabulary's tokens were checked by ids_ok. */
-	for (i = 0; i < h->vcap; i++)
-		if (t->vtab[i] != BTOK_NONE && t->tok[t->vtab[i]].len == UINT32_MAX)
+	for (i = 0; i < h->vcap; i++) {
+		uint32_t v = t->vtab[i], id = BTOK_VID(v);
+		if (v != BTOK_NONE && (t->tok[id].len == UINT32_MAX ||
+		    v != BTOK_VSLOT(id, btok_hash(t->pool + t->tok[id].off,
+		    t->tok[id].len))))
 			return 0;
+	}
 	return vfree && mfree;
 }
 
