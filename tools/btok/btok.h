@@ -85,10 +85,12 @@ enum {
  *   tok[ntok]   {off, len} of token id i in pool (len = UINT32_MAX: no token)
  *   vtab[vcap]  vocabulary hash: token ids of the model vocabulary (not
  *               the added tokens) in the low 24 bits, the top 8 bits of
- *               their btok_hash above (BTOK_VFP), so that a probe reads a
+ *               their btok_hash above (BTOK_VSLOT), so that a probe reads a
  *               token's span and bytes only when those agree; BTOK_NONE =
  *               empty slot (ids are below 2^24 - 1)
- *   mtab[mcap]  merges hash: {key = a << 32 | b, rank, new_id}
+ *   mtab[mcap]  merges hash: {key = a << 32 | b, rank, new_id}, at an
+ *               offset of a multiple of 64 bytes: a probe starts at the
+ *               first slot of a group of four (BTOK_MSLOT), one cache line
  *   added[nadded] {id, flags}
  *   bad[nbad]   ids of the tokens that stop a metaspace cut (see encode.c)
  *   tedge[i][tcap[i]], tterm[i][tnodes[i]]  the tries of the added tokens
@@ -123,7 +125,7 @@ struct btok_hdr {
 	uint32_t pad;
 };
 
-#define BTOK_FORMAT 8u
+#define BTOK_FORMAT 9u
 
 /*
  * Where no merge can join the two sides of a place in a piece (encode.c

@@ -135,7 +135,7 @@ static void
 mput(struct cbuild *b, uint32_t a, uint32_t c, uint32_t rank, uint32_t id)
 {
 	uint64_t key = (uint64_t)a << 32 | c;
-	uint32_t m = b->mcap - 1, i = (uint32_t)btok_mix64(key) & m;
+	uint32_t m = b->mcap - 1, i = BTOK_MSLOT(btok_mix64(key), m);
 	for (;; i = (i + 1) & m) {
 		if (b->mtab[i].key == UINT64_MAX) {
 			b->mtab[i].key = key;
@@ -1027,6 +1027,8 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 	}
 	h->off_vtab = put_table(&o, vs, (size_t)b->vcap * sizeof *vs);
 	free(vs);
+	while (o.len % 64)
+		buf_add(&o, "", 1);
 	h->off_mtab = put_table(&o, b->mtab, (size_t)b->mcap * sizeof *b->mtab);
 	h->off_added = put_table(&o, b->added, (size_t)b->nadded * sizeof *b->added);
 	h->off_bad = put_table(&o, b->bad, (size_t)h->nbad * sizeof *b->bad);

@@ -348,7 +348,7 @@ pair_prefetch(const struct btok_enc *e, uint32_t a, uint32_t b)
 
 	__builtin_prefetch(&e->pc[hv & ((1u << PC_BITS) - 1)]);
 	if (e->mtab)
-		__builtin_prefetch(&e->mtab[hv & e->mmask]);
+		__builtin_prefetch(&e->mtab[BTOK_MSLOT(hv, e->mmask)]);
 	return hv;
 }
 

@@ -76,12 +76,16 @@ btok_vtab_find(const struct btok *t, const char *s, size_t n)
 	return btok_vtab_find_h(t, s, n, btok_hash(s, n));
 }
 
+/* The first slot of a merge whose btok_mix64 is hv in a merges table of
+   m + 1 slots: the first of its group of four, which share a cache line. */
+#define BTOK_MSLOT(hv, m) ((uint32_t)(hv) & (m) & ~3u)
+
 /* The merge of key = a << 32 | b, the pair of ids (a, b), whose
    btok_mix64 is hv; or NULL. */
 static inline const struct btok_merge *
 btok_mtab_find_h(const struct btok *t, uint64_t key, uint64_t hv)
 {
-	uint32_t m = t->h->mcap - 1, i = (uint32_t)hv & m;
+	uint32_t m = t->h->mcap - 1, i = BTOK_MSLOT(hv, m);
 	for (;; i = (i + 1) & m) {
 		if (t->mtab[i].key == key)
 			return &t->mtab[i];
