@@ -417,7 +417,11 @@ hf_merges(struct cbuild *b, json_t *merges)
 	json_t *v;
 	size_t i;
 
-	b->mcap = pow2cap((uint32_t)json_array_size(merges) + 1);
+	/* at most two thirds full: a probe stays within its cache line (a
+	   slot group of four) almost always, and the table is half the size
+	   of one at most half full, fewer of its lines to fetch */
+	for (b->mcap = 16; b->mcap < json_array_size(merges) * 3 / 2 + 1; b->mcap <<= 1)
+		;
 	b->mtab = xmalloc((size_t)b->mcap * sizeof *b->mtab);
 	memset(b->mtab, 0xFF, (size_t)b->mcap * sizeof *b->mtab);
 	json_array_foreach(merges, i, v) {

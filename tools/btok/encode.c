@@ -968,10 +968,12 @@ cut_at(struct btok_enc *e, const struct btok_cut *c, const char *p, size_t n,
  * parts are those of the piece (a merge joins two neighbours; the lowest
  * rank, leftmost, of a part is the lowest among those of the part
  * throughout), and so are the ids; but the symbols of a part are all that
- * is held at once, not those of a piece of megabytes, and short parts find
- * the caches.  Each part is longer than every token, so that the lookup of
- * a whole piece in the vocabulary (tiktoken, ignore_merges) finds none, as
- * for the piece.  Returns 0 when the piece has no such place.
+ * is held at once, not those of a piece of megabytes.  Parts are at least
+ * CUT_MIN bytes, and where a piece of the vocabulary is one token
+ * (tiktoken, ignore_merges) longer than every token, so that the lookup of
+ * a part as a whole finds none, as for the piece.  The parts bypass the
+ * word caches: mostly text not seen before, they would only push out what
+ * is there.  Returns 0 when the piece has no such place.
  */
 static int
 model_cut(struct btok_enc *e, const char *p, size_t n, struct btok_ids *out)
@@ -1038,12 +1040,12 @@ struct pctx {
 };
 
 /*
- * Fetch, for the pieces of the batch that miss the word cache, what
+ * Where a piece of the vocabulary is one token (tiktoken, ignore_merges),
+ * fetch, for the pieces of the batch that miss the word cache, what
  * model_piece reads next and misses the processor caches: the long-piece
- * cache's arena, and, where a piece of the vocabulary is one token
- * (tiktoken, ignore_merges), the vocabulary slot, then the token's span,
- * then its bytes: each step for the whole batch before the next, so that
- * the misses of the pieces overlap instead of following one another.
+ * cache's arena, or the vocabulary slot, then the token's span, then its
+ * bytes: each step for the whole batch before the next, so that the misses
+ * of the pieces overlap instead of following one another.
  * Only reads: model_piece does the lookups again (from the caches then),
  * so the ids cannot depend on it.
  */
@@ -1054,8 +1056,9 @@ batch_prefetch(struct pctx *c)
 	const struct btok *t = e->t;
 	uint32_t slot[BATCH], fp[BATCH];
 	unsigned nw = 0;
-	int whole = t->h->model == BTOK_MODEL_TIKTOKEN || t->h->ignore_merges;
 
+	if (t->h->model != BTOK_MODEL_TIKTOKEN && !t->h->ignore_merges)
+		return;
 	for (unsigned i = 0; i < c->nbatch; i++) {
 		const struct bpiece *b = &c->batch[i];
 		uint64_t hv;
@@ -1071,7 +1074,7 @@ batch_prefetch(struct pctx *c)
 				continue;
 			}
 		}
-		if (!whole || b->n == 0 || b->n > t->h->maxtok)
+		if (b->n == 0 || b->n > t->h->maxtok)
 			continue;
 		hv = b->n <= LC_MAX ? b->h : btok_hash(b->p, b->n);
 		slot[nw] = (uint32_t)hv & (t->h->vcap - 1);
