@@ -1022,6 +1022,7 @@ model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 
 /* Pieces are modelled in batches of this many. */
 #define BATCH 16
+#define BATCH_SKIP 8
 
 /* A piece waiting in a batch, and its hash when it fits the word cache. */
 struct bpiece {
@@ -1037,6 +1038,7 @@ struct pctx {
 	int special;		/* special added tokens are matched */
 	struct bpiece batch[BATCH];	/* pieces of the current segment */
 	unsigned nbatch;
+	unsigned bp_skip;	/* batches left that skip batch_prefetch */
 };
 
 /*
@@ -1047,18 +1049,19 @@ struct pctx {
  * bytes: each step for the whole batch before the next, so that the misses
  * of the pieces overlap instead of following one another.
  * Only reads: model_piece does the lookups again (from the caches then),
- * so the ids cannot depend on it.
+ * so the ids cannot depend on it.  Returns the pieces it fetched for (not
+ * 0 where it does nothing).
  */
-static void
+static unsigned
 batch_prefetch(struct pctx *c)
 {
 	const struct btok_enc *e = c->e;
 	const struct btok *t = e->t;
 	uint32_t slot[BATCH], fp[BATCH];
-	unsigned nw = 0;
+	unsigned nw = 0, nlc = 0;
 
 	if (t->h->model != BTOK_MODEL_TIKTOKEN && !t->h->ignore_merges)
-		return;
+		return 1;
 	for (unsigned i = 0; i < c->nbatch; i++) {
 		const struct bpiece *b = &c->batch[i];
 		uint64_t hv;
@@ -1071,6 +1074,7 @@ batch_prefetch(struct pctx *c)
 			const struct lc_ent *l = &e->lc.slot[b->h & ((1u << LC_BITS) - 1)];
 			if (l->h == b->h && l->len == b->n) {
 				__builtin_prefetch(e->lc.arena + l->off);
+				nlc++;
 				continue;
 			}
 		}
@@ -1091,13 +1095,19 @@ batch_prefetch(struct pctx *c)
 	for (unsigned k = 0; k < nw; k++)
 		if (slot[k] != BTOK_NONE)
 			__builtin_prefetch(t->pool + t->tok[slot[k]].off);
+	return nw + nlc;
 }
 
-/* Model the pieces of the batch, in their order. */
+/* Model the pieces of the batch, in their order.  After a batch whose
+   pieces all were in the word cache, the next few skip batch_prefetch
+   (text seen before, or runs of digits: its pass would only cost). */
 static void
 batch_flush(struct pctx *c)
 {
-	batch_prefetch(c);
+	if (c->bp_skip)
+		c->bp_skip--;
+	else if (!batch_prefetch(c))
+		c->bp_skip = BATCH_SKIP;
 	for (unsigned i = 0; i < c->nbatch; i++)
 		model_piece(c->e, c->batch[i].p, c->batch[i].n, c->batch[i].h, c->out);
 	c->nbatch = 0;
@@ -1351,7 +1361,7 @@ int
 btok_encode(struct btok_enc *e, const char *s, size_t n, int special,
     struct btok_ids *out)
 {
-	struct pctx c = { e, out, special, { { NULL, 0, 0 } }, 0 };
+	struct pctx c = { e, out, special, { { NULL, 0, 0 } }, 0, 0 };
 	char *clean = NULL;
 	size_t cl;
 
