@@ -214,3 +214,22 @@ glued = "".join(syll[lcg(len(syll))] for _ in range(9000))
 cjk = "".join(chr(0x4E00 + lcg(2000)) for _ in range(4000))
 mixed = "".join(chr([0x61, 0x430, 0x3B1, 0x5D0, 0x627][lcg(5)] + lcg(20)) for _ in range(6000))
 put("long-pieces.txt", glued + "\n" + cjk + "\n" + mixed + "\n")
+
+# Long pieces that btok cuts where no merge can join the two sides (encode.c
+# model_cut), each part then modelled alone: a table without spaces (one
+# piece for the SentencePiece-style models), digit runs, CJK with digits and
+# punctuation, letters with characters the vocabularies lack (byte fallback
+# or unknown next to a place that could be cut), and runs of one byte.
+rows = []
+for i in range(400):
+    rows.append("%d,2026-%02d-%02d,%d.%02d,0x%08x,%s" % (
+        lcg(10 ** 7), 1 + lcg(12), 1 + lcg(28), lcg(10 ** 5), lcg(100), lcg(2 ** 31),
+        "".join(syll[lcg(len(syll))] for _ in range(lcg(4)))))
+table = "\n".join(rows)
+digits = "".join(str(lcg(10)) for _ in range(9000))
+cjkd = "".join(chr(0x4E00 + lcg(300)) if lcg(3) else "0123456789,.-:"[lcg(14)]
+               for _ in range(6000))
+rare = "".join(chr(0x61 + lcg(26)) if lcg(4) else chr([0x1F600, 0x10400, 0xE000, 0x2581][lcg(4)] + lcg(40))
+               for _ in range(6000))
+put("long-cut.txt", table + "\n" + digits + "\n" + cjkd + "\n" + rare + "\n" +
+    "7" * 5000 + "," * 5000 + "\u2581" * 2000 + "\n")

@@ -83,14 +83,21 @@ enum {
  *   struct btok_hdr, then at the offsets it gives:
  *   pool        token bytes
  *   tok[ntok]   {off, len} of token id i in pool (len = UINT32_MAX: no token)
- *   vtab[vcap]  vocabulary hash: token ids of the model vocabulary (not the
- *               added tokens), BTOK_NONE = empty slot
- *   mtab[mcap]  merges hash: {key = a << 32 | b, rank, new_id}
+ *   vtab[vcap]  vocabulary hash: token ids of the model vocabulary (not
+ *               the added tokens) in the low 24 bits, the top 8 bits of
+ *               their btok_hash above (BTOK_VSLOT), so that a probe reads a
+ *               token's span and bytes only when those agree; BTOK_NONE =
+ *               empty slot (ids are below 2^24 - 1)
+ *   mtab[mcap]  merges hash: {key = a << 32 | b, rank, new_id}, at an
+ *               offset of a multiple of 64 bytes: a probe starts at the
+ *               first slot of a group of four (BTOK_MSLOT), one cache line
  *   added[nadded] {id, flags}
  *   bad[nbad]   ids of the tokens that stop a metaspace cut (see encode.c)
  *   tedge[i][tcap[i]], tterm[i][tnodes[i]]  the tries of the added tokens
  *               (added.h), i = 0 raw, 1 normalised: built when compiling,
  *               so attaching reads none of them
+ *   cut         struct btok_cut: where a long piece may be cut (encode.c
+ *               model_cut), derived from pool, tok and byte_id
  */
 struct btok_hdr {
 	char magic[8];		/* "BTOKIMG\0" */
@@ -113,11 +120,29 @@ struct btok_hdr {
 	uint8_t tfirst[2][256];	/* the tries: bytes some token starts with */
 	uint64_t off_pool, len_pool, off_tok, off_vtab, off_mtab, off_added, off_bad;
 	uint64_t off_tedge[2], off_tterm[2];
+	uint64_t off_cut;
+	uint32_t maxtok;	/* bytes of the longest token */
+	uint32_t pad;
 };
 
-#define BTOK_FORMAT 6u
+#define BTOK_FORMAT 10u
+
+/*
+ * Where no merge can join the two sides of a place in a piece (encode.c
+ * model_cut): bit y of joined[x] is set when some token's bytes hold byte x
+ * followed by byte y; first[b], last[b]: the first and last byte of the
+ * token of the single byte b in a byte-level or tiktoken model (that byte
+ * itself otherwise, or when it has none).
+ */
+struct btok_cut {
+	uint64_t joined[256][4];
+	unsigned char first[256], last[256];
+};
 
 struct btok_span { uint32_t off, len; };
+/* A vtab slot: the id of bytes whose btok_hash is hv. */
+#define BTOK_VSLOT(id, hv) ((uint32_t)(id) | (uint32_t)((hv) >> 56) << 24)
+#define BTOK_VID(v) ((v) & 0xFFFFFFu)
 struct btok_merge { uint64_t key; uint32_t rank, id; };
 struct btok_added { uint32_t id, flags; };
 
@@ -139,6 +164,7 @@ struct btok {
 	const struct btok_merge *mtab;
 	const struct btok_added *added;
 	const uint32_t *bad;		/* h->nbad token ids */
+	const struct btok_cut *cut;
 	uint32_t nranks;		/* pair ranks are below this */
 	struct btok_trie *trie;		/* added tokens, built at attach */
 };
@@ -160,7 +186,8 @@ struct btok_ids {
 
 /*
  * The longest piece (text the pre-tokeniser does not split: a run without
- * spaces) encoded: memory is about 45 bytes a byte of such a piece.
+ * spaces) encoded: memory is about 45 bytes a byte of such a piece, or of
+ * its longest part where it can be cut (encode.c model_cut).
  */
 #define BTOK_MAX_PIECE ((size_t)32 << 20)
 
@@ -200,6 +227,11 @@ void btok_release(struct btok *t);
 
 /* 64-bit checksum of a block (fast; used by the cache to detect damage). */
 uint64_t btok_checksum(const void *p, size_t n);
+
+/* The cut table of an image with header h (byte_id, bytelevel, ntok
+   set), pool and tok into c; returns the bytes of the longest token. */
+uint32_t btok_cut_build(const struct btok_hdr *h, const char *pool,
+    const struct btok_span *tok, struct btok_cut *c);
 
 /* The bound of the pair ranks of an image with header h and merges table
    mtab[h->mcap] (tiktoken: the number of ids; compile.c stores it in h). */

@@ -69,7 +69,7 @@ pow2cap(uint32_t n)
 static int
 set_tok(struct cbuild *b, uint32_t id, const char *p, size_t n)
 {
-	if (id >= (1u << 24)) {
+	if (id >= (1u << 24) - 1) {
 		cerr(b, "token id %u out of range", id);
 		return -1;
 	}
@@ -135,7 +135,7 @@ static void
 mput(struct cbuild *b, uint32_t a, uint32_t c, uint32_t rank, uint32_t id)
 {
 	uint64_t key = (uint64_t)a << 32 | c;
-	uint32_t m = b->mcap - 1, i = (uint32_t)btok_mix64(key) & m;
+	uint32_t m = b->mcap - 1, i = BTOK_MSLOT(btok_mix64(key), m);
 	for (;; i = (i + 1) & m) {
 		if (b->mtab[i].key == UINT64_MAX) {
 			b->mtab[i].key = key;
@@ -417,7 +417,11 @@ hf_merges(struct cbuild *b, json_t *merges)
 	json_t *v;
 	size_t i;
 
-	b->mcap = pow2cap((uint32_t)json_array_size(merges) + 1);
+	/* at most two thirds full: a probe stays within its cache line (a
+	   slot group of four) almost always, and the table is half the size
+	   of one at most half full, fewer of its lines to fetch */
+	for (b->mcap = 16; b->mcap < json_array_size(merges) * 3 / 2 + 1; b->mcap <<= 1)
+		;
 	b->mtab = xmalloc((size_t)b->mcap * sizeof *b->mtab);
 	memset(b->mtab, 0xFF, (size_t)b->mcap * sizeof *b->mtab);
 	json_array_foreach(merges, i, v) {
@@ -467,7 +471,7 @@ hf_added1(struct cbuild *b, json_t *v, size_t i)
 	json_int_t id;
 
 	if (!json_is_integer(idv) || !c || (id = json_integer_value(idv)) < 0 ||
-	    id >= (1 << 24) || !*c) {
+	    id >= (1 << 24) - 1 || !*c) {
 		cerr(b, "added_tokens[%zu]: expected id and content", i);
 		return -1;
 	}
@@ -556,7 +560,7 @@ hf_vocab(struct cbuild *b, json_t *vocab)
 	memset(b->vtab, 0xFF, (size_t)b->vcap * sizeof *b->vtab);
 	json_object_foreach(vocab, key, v) {
 		json_int_t id;
-		if (!json_is_integer(v) || (id = json_integer_value(v)) < 0 || id >= (1 << 24)) {
+		if (!json_is_integer(v) || (id = json_integer_value(v)) < 0 || id >= (1 << 24) - 1) {
 			cerr(b, "model.vocab: %.60s: expected a token id", key);
 			break;
 		}
@@ -995,6 +999,8 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 {
 	struct btok_hdr *h = &b->h;
 	struct btok_tbuild tb[2];
+	struct btok_cut cut;
+	uint32_t *vs;
 	struct buf o;
 
 	memcpy(h->magic, "BTOKIMG", 8);
@@ -1010,13 +1016,23 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 	h->nmerges = b->nmerges;
 	h->nadded = b->nadded;
 	h->nranks = btok_nranks(h, b->mtab);
+	h->maxtok = btok_cut_build(h, b->pool.s, b->tok, &cut);
 	build_tries(b, tb);
 	buf_init(&o);
 	put_table(&o, h, sizeof *h);
 	h->off_pool = put_table(&o, b->pool.s, b->pool.len);
 	h->len_pool = b->pool.len;
 	h->off_tok = put_table(&o, b->tok, (size_t)b->ntok * sizeof *b->tok);
-	h->off_vtab = put_table(&o, b->vtab, (size_t)b->vcap * sizeof *b->vtab);
+	vs = xreallocarray(NULL, b->vcap, sizeof *vs);
+	for (uint32_t i = 0; i < b->vcap; i++) {
+		uint32_t id = b->vtab[i];
+		vs[i] = id == BTOK_NONE ? BTOK_NONE : BTOK_VSLOT(id,
+		    btok_hash(b->pool.s + b->tok[id].off, b->tok[id].len));
+	}
+	h->off_vtab = put_table(&o, vs, (size_t)b->vcap * sizeof *vs);
+	free(vs);
+	while (o.len % 64)
+		buf_add(&o, "", 1);
 	h->off_mtab = put_table(&o, b->mtab, (size_t)b->mcap * sizeof *b->mtab);
 	h->off_added = put_table(&o, b->added, (size_t)b->nadded * sizeof *b->added);
 	h->off_bad = put_table(&o, b->bad, (size_t)h->nbad * sizeof *b->bad);
@@ -1025,6 +1041,7 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 		h->off_tterm[i] = put_table(&o, tb[i].term, (size_t)tb[i].nnodes * 4);
 		btok_tbuild_free(&tb[i]);
 	}
+	h->off_cut = put_table(&o, &cut, sizeof cut);
 	h->size = o.len;
 	h->checksum = btok_checksum(o.s + sizeof *h, o.len - sizeof *h);
 	memcpy(o.s, h, sizeof *h);

@@ -348,7 +348,7 @@ pair_prefetch(const struct btok_enc *e, uint32_t a, uint32_t b)
 
 	__builtin_prefetch(&e->pc[hv & ((1u << PC_BITS) - 1)]);
 	if (e->mtab)
-		__builtin_prefetch(&e->mtab[hv & e->mmask]);
+		__builtin_prefetch(&e->mtab[BTOK_MSLOT(hv, e->mmask)]);
 	return hv;
 }
 
@@ -844,7 +844,7 @@ lc_put(struct lcache *lc, const struct work *w, uint64_t hv, const char *p,
    (hv: its hash then). */
 static void
 emit_symbols(struct btok_enc *e, struct wc_ent *c, uint64_t hv, const char *p,
-    size_t n, struct btok_ids *out)
+    size_t n, int cache, struct btok_ids *out)
 {
 	const struct work *w = &e->w;
 	uint32_t first[6];
@@ -858,30 +858,22 @@ emit_symbols(struct btok_enc *e, struct wc_ent *c, uint64_t hv, const char *p,
 	}
 	if (c && k <= 6)
 		wc_store(c, hv, p, n, first, k);
-	else if (n <= LC_MAX && k <= n)
+	else if (cache && n <= LC_MAX && k <= n)
 		lc_put(&e->lc, w, hv, p, n, k);
 }
 
-/* The model on one piece (bytes as the vocabulary holds them); hv is
-   piece_hash of the piece when it is at most LC_MAX bytes. */
+/* The model on one piece, whole (model_piece less its cuts). */
 static void
-model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
-    struct btok_ids *out)
+model_whole(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
+    struct btok_ids *out, int cache)
 {
 	const struct btok_hdr *h = e->t->h;
 	struct wc_ent *c = NULL;
 	uint32_t id;
 
-	if (n == 0)
-		return;
-	if (n > BTOK_MAX_PIECE) {
-		if (!out->toolong)
-			out->toolong = n;
-		return;
-	}
 	/* The cache first: one memory access, where a vocabulary hit costs
 	   three (hash slot, token span, token bytes). */
-	if (n <= sizeof c->bytes) {
+	if (cache && n <= sizeof c->bytes) {
 		c = &e->wc[hv & ((1u << WC_BITS) - 2)];
 		for (int k = 0; k < 2; k++) {
 			if (c[k].h != hv || c[k].len != n || memcmp(c[k].bytes, p, n) != 0)
@@ -891,11 +883,12 @@ model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 			return;
 		}
 	}
-	if (n <= LC_MAX && lc_get(&e->lc, hv, p, n, out))
+	if (cache && n <= LC_MAX && lc_get(&e->lc, hv, p, n, out))
 		return;
 	/* tiktoken and ignore_merges: a piece of the vocabulary is one token. */
-	if ((h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) &&
-	    (id = btok_vtab_find(e->t, p, n)) != BTOK_NONE) {
+	if ((h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) && n <= h->maxtok &&
+	    (id = btok_vtab_find_h(e->t, p, n, cache && n <= LC_MAX ? hv :
+	    btok_hash(p, n))) != BTOK_NONE) {
 		ids_push(out, id);
 		if (c)
 			wc_store(c, hv, p, n, &id, 1);
@@ -908,13 +901,128 @@ model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 	else
 		symbols_chars(e, p, n);
 	merge_all(e, p);
-	emit_symbols(e, c, hv, p, n, out);
+	emit_symbols(e, c, hv, p, n, cache, out);
+}
+
+/* Pieces longer than this are cut where no merge can join their parts. */
+#define CUT_OVER LC_MAX
+#ifndef CUT_MIN
+#define CUT_MIN 64
+#endif
+
+/* The vocabulary holds the character of p[0..l) as one token. */
+static int
+char_known(struct btok_enc *e, const char *p, size_t l)
+{
+	uint32_t cp;
+	struct cc_ent *c;
+
+	(void)btok_u8dec((const unsigned char *)p, l, &cp);
+	c = &e->cc[(cp * 2654435761u) >> (32 - CC_BITS)];
+	if (c->cp != cp + 1) {
+		c->cp = cp + 1;
+		c->id = btok_vtab_find(e->t, p, l);
+	}
+	return c->id != BTOK_NONE;
+}
+
+/* The length of the UTF-8 character starting with byte c. */
+static size_t
+u8len(unsigned char c)
+{
+	return c < 0xC0 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+}
+
+/*
+ * Can no merge join the symbols before and after p[i] (0 < i < n)?  Each
+ * symbol's bytes are those of the symbols it was made from, so a merge
+ * across i would make a token holding the last byte of the first symbol
+ * before i followed by the first byte of the first after it.  Those are
+ * single bytes (byte-level, tiktoken; last[] and first[] of their tokens),
+ * or characters that must then both be tokens of the vocabulary (not byte
+ * fallback or unknown, whose tokens' bytes are not the text's).
+ */
+static int
+cut_at(struct btok_enc *e, const struct btok_cut *c, const char *p, size_t n,
+    size_t i)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	unsigned x = c->last[u[i - 1]], y = c->first[u[i]];
+	size_t j;
+
+	if (c->joined[x][y >> 6] >> (y & 63) & 1)
+		return 0;
+	if (e->t->h->bytelevel)
+		return 1;
+	if ((u[i] & 0xC0) == 0x80)
+		return 0;
+	for (j = i - 1; j > 0 && (u[j] & 0xC0) == 0x80; j--)
+		;
+	return char_known(e, p + j, i - j) &&
+	    char_known(e, p + i, u8len(u[i]) < n - i ? u8len(u[i]) : n - i);
+}
+
+/*
+ * A long piece in parts, each modelled alone, when it has places where no
+ * merge can join what is before and after (cut_at): the merges of the
+ * parts are those of the piece (a merge joins two neighbours; the lowest
+ * rank, leftmost, of a part is the lowest among those of the part
+ * throughout), and so are the ids; but the symbols of a part are all that
+ * is held at once, not those of a piece of megabytes.  Parts are at least
+ * CUT_MIN bytes, and where a piece of the vocabulary is one token
+ * (tiktoken, ignore_merges) longer than every token, so that the lookup of
+ * a part as a whole finds none, as for the piece.  The parts bypass the
+ * word caches: mostly text not seen before, they would only push out what
+ * is there.  Returns 0 when the piece has no such place.
+ */
+static int
+model_cut(struct btok_enc *e, const char *p, size_t n, struct btok_ids *out)
+{
+	const struct btok_cut *c = e->t->cut;
+	size_t st = 0, min;
+
+	min = e->t->h->model == BTOK_MODEL_TIKTOKEN || e->t->h->ignore_merges ?
+	    (size_t)e->t->h->maxtok + 1 : CUT_MIN;
+	if (min < CUT_MIN)
+		min = CUT_MIN;
+	if (n < 2 * min)
+		return 0;
+	for (size_t i = min; i <= n; i++) {
+		if (i < n && (i + min > n || !cut_at(e, c, p, n, i)))
+			continue;
+		if (i == n && st == 0)
+			return 0;
+		model_whole(e, p + st, i - st, 0, out, 0);
+		work_trim(&e->w);
+		st = i;
+		i += min - 1;
+	}
+	return 1;
+}
+
+/* The model on one piece (bytes as the vocabulary holds them); hv is
+   piece_hash of the piece when it is at most LC_MAX bytes. */
+static void
+model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
+    struct btok_ids *out)
+{
+	if (n == 0)
+		return;
+	if (n > BTOK_MAX_PIECE) {
+		if (!out->toolong)
+			out->toolong = n;
+		return;
+	}
+	if (n > CUT_OVER && model_cut(e, p, n, out))
+		return;
+	model_whole(e, p, n, hv, out, 1);
 }
 
 /* ------------------------------------------------------------ pipeline */
 
 /* Pieces are modelled in batches of this many. */
 #define BATCH 16
+#define BATCH_SKIP 8
 
 /* A piece waiting in a batch, and its hash when it fits the word cache. */
 struct bpiece {
@@ -930,47 +1038,87 @@ struct pctx {
 	int special;		/* special added tokens are matched */
 	struct bpiece batch[BATCH];	/* pieces of the current segment */
 	unsigned nbatch;
+	unsigned bp_skip;	/* batches left that skip batch_prefetch */
 };
 
-/* Model the pieces of the batch, in their order. */
+/*
+ * Where a piece of the vocabulary is one token (tiktoken, ignore_merges),
+ * fetch, for the pieces of the batch that miss the word cache, what
+ * model_piece reads next and misses the processor caches: the long-piece
+ * cache's arena, or the vocabulary slot, then the token's span, then its
+ * bytes: each step for the whole batch before the next, so that the misses
+ * of the pieces overlap instead of following one another.
+ * Only reads: model_piece does the lookups again (from the caches then),
+ * so the ids cannot depend on it.  Returns the pieces it fetched for (not
+ * 0 where it does nothing).
+ */
+static unsigned
+batch_prefetch(struct pctx *c)
+{
+	const struct btok_enc *e = c->e;
+	const struct btok *t = e->t;
+	uint32_t slot[BATCH], fp[BATCH];
+	unsigned nw = 0, nlc = 0;
+
+	if (t->h->model != BTOK_MODEL_TIKTOKEN && !t->h->ignore_merges)
+		return 1;
+	for (unsigned i = 0; i < c->nbatch; i++) {
+		const struct bpiece *b = &c->batch[i];
+		uint64_t hv;
+		if (b->n <= sizeof e->wc[0].bytes) {
+			const struct wc_ent *w = &e->wc[b->h & ((1u << WC_BITS) - 2)];
+			if ((w[0].h == b->h && w[0].len == b->n) ||
+			    (w[1].h == b->h && w[1].len == b->n))
+				continue;
+		} else if (b->n <= LC_MAX) {
+			const struct lc_ent *l = &e->lc.slot[b->h & ((1u << LC_BITS) - 1)];
+			if (l->h == b->h && l->len == b->n) {
+				__builtin_prefetch(e->lc.arena + l->off);
+				nlc++;
+				continue;
+			}
+		}
+		if (b->n == 0 || b->n > t->h->maxtok)
+			continue;
+		hv = b->n <= LC_MAX ? b->h : btok_hash(b->p, b->n);
+		slot[nw] = (uint32_t)hv & (t->h->vcap - 1);
+		fp[nw] = BTOK_VSLOT(0, hv);
+		__builtin_prefetch(&t->vtab[slot[nw]]);
+		nw++;
+	}
+	for (unsigned k = 0; k < nw; k++) {
+		uint32_t v = t->vtab[slot[k]];
+		slot[k] = v != BTOK_NONE && (v & ~0xFFFFFFu) == fp[k] ? BTOK_VID(v) : BTOK_NONE;
+		if (slot[k] != BTOK_NONE)
+			__builtin_prefetch(&t->tok[slot[k]]);
+	}
+	for (unsigned k = 0; k < nw; k++)
+		if (slot[k] != BTOK_NONE)
+			__builtin_prefetch(t->pool + t->tok[slot[k]].off);
+	return nw + nlc;
+}
+
+/* Model the pieces of the batch, in their order.  After a batch whose
+   pieces all were in the word cache, the next few skip batch_prefetch
+   (text seen before, or runs of digits: its pass would only cost). */
 static void
 batch_flush(struct pctx *c)
 {
+	if (c->bp_skip)
+		c->bp_skip--;
+	else if (!batch_prefetch(c))
+		c->bp_skip = BATCH_SKIP;
 	for (unsigned i = 0; i < c->nbatch; i++)
 		model_piece(c->e, c->batch[i].p, c->batch[i].n, c->batch[i].h, c->out);
 	c->nbatch = 0;
 }
 
-/*
- * The hash of a piece for the word and long-piece caches, which compare
- * the bytes too (the image's btok_hash is not needed there): btok_hash's
- * steps over eight bytes at a time, but its last one to seven bytes read
- * as two overlapping words of four or three single bytes, where a copy of
- * a variable length was a loop over them.
- */
+/* The hash of a piece for the word and long-piece caches: the image's
+   btok_hash, so that the vocabulary lookup of a piece reuses it. */
 static inline uint64_t
 piece_hash(const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL), w;
-
-	for (; n > 8; u += 8, n -= 8) {
-		memcpy(&w, u, 8);
-		h = (h ^ w) * 0x9fb21c651e98df25ULL;
-		h ^= h >> 29;
-	}
-	if (n == 8)
-		memcpy(&w, u, 8);
-	else if (n >= 4) {
-		uint32_t a, b;
-		memcpy(&a, u, 4);
-		memcpy(&b, u + n - 4, 4);
-		w = (uint64_t)a << 32 | b;
-	} else if (n > 0)
-		w = (uint64_t)u[0] << 16 | (uint64_t)u[n >> 1] << 8 | u[n - 1];
-	else
-		w = 0;
-	return btok_mix64((h ^ w) * 0x9fb21c651e98df25ULL);
+	return btok_hash(s, n);
 }
 
 /*
@@ -1213,7 +1361,7 @@ int
 btok_encode(struct btok_enc *e, const char *s, size_t n, int special,
     struct btok_ids *out)
 {
-	struct pctx c = { e, out, special, { { NULL, 0, 0 } }, 0 };
+	struct pctx c = { e, out, special, { { NULL, 0, 0 } }, 0, 0 };
 	char *clean = NULL;
 	size_t cl;
 

@@ -25,47 +25,67 @@ btok_mix64(uint64_t x)
 	return x;
 }
 
+/* Eight bytes at a time, the last one to eight read as one word, two
+   overlapping words of four or three single bytes (no copy of a variable
+   length, which is a call). */
 static inline uint64_t
 btok_hash(const void *p, size_t n)
 {
-	const unsigned char *s = p;
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL);
-	while (n >= 8) {
-		uint64_t w;
-		memcpy(&w, s, 8);
+	const unsigned char *u = p;
+	uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL), w;
+
+	for (; n > 8; u += 8, n -= 8) {
+		memcpy(&w, u, 8);
 		h = (h ^ w) * 0x9fb21c651e98df25ULL;
 		h ^= h >> 29;
-		s += 8;
-		n -= 8;
 	}
-	if (n) {
-		uint64_t w = 0;
-		memcpy(&w, s, n);
-		h = (h ^ w) * 0x9fb21c651e98df25ULL;
+	if (n == 8)
+		memcpy(&w, u, 8);
+	else if (n >= 4) {
+		uint32_t a, b;
+		memcpy(&a, u, 4);
+		memcpy(&b, u + n - 4, 4);
+		w = (uint64_t)a << 32 | b;
+	} else if (n > 0)
+		w = (uint64_t)u[0] << 16 | (uint64_t)u[n >> 1] << 8 | u[n - 1];
+	else
+		w = 0;
+	return btok_mix64((h ^ w) * 0x9fb21c651e98df25ULL);
+}
+
+/* The model-vocabulary id of the bytes s[0..n), whose btok_hash is hv, or
+   BTOK_NONE. */
+static inline uint32_t
+btok_vtab_find_h(const struct btok *t, const char *s, size_t n, uint64_t hv)
+{
+	uint32_t m = t->h->vcap - 1, i = (uint32_t)hv & m, fp = BTOK_VSLOT(0, hv);
+	for (;; i = (i + 1) & m) {
+		uint32_t v = t->vtab[i], id = BTOK_VID(v);
+		if (v == BTOK_NONE)
+			return BTOK_NONE;
+		if ((v & ~0xFFFFFFu) == fp && t->tok[id].len == n &&
+		    memcmp(t->pool + t->tok[id].off, s, n) == 0)
+			return id;
 	}
-	return btok_mix64(h);
 }
 
 /* The model-vocabulary id of the bytes s[0..n), or BTOK_NONE. */
 static inline uint32_t
 btok_vtab_find(const struct btok *t, const char *s, size_t n)
 {
-	uint32_t m = t->h->vcap - 1, i = (uint32_t)btok_hash(s, n) & m;
-	for (;; i = (i + 1) & m) {
-		uint32_t id = t->vtab[i];
-		if (id == BTOK_NONE)
-			return BTOK_NONE;
-		if (t->tok[id].len == n && memcmp(t->pool + t->tok[id].off, s, n) == 0)
-			return id;
-	}
+	return btok_vtab_find_h(t, s, n, btok_hash(s, n));
 }
+
+/* The first slot of a merge whose btok_mix64 is hv in a merges table of
+   m + 1 slots: the first of its group of four, which share a cache line. */
+#define BTOK_MSLOT(hv, m) ((uint32_t)(hv) & (m) & ~3u)
 
 /* The merge of key = a << 32 | b, the pair of ids (a, b), whose
    btok_mix64 is hv; or NULL. */
 static inline const struct btok_merge *
 btok_mtab_find_h(const struct btok *t, uint64_t key, uint64_t hv)
 {
-	uint32_t m = t->h->mcap - 1, i = (uint32_t)hv & m;
+	uint32_t m = t->h->mcap - 1, i = BTOK_MSLOT(hv, m);
 	for (;; i = (i + 1) & m) {
 		if (t->mtab[i].key == key)
 			return &t->mtab[i];

@@ -74,10 +74,11 @@ header_ok(const struct btok_hdr *h, size_t size)
 {
 	return span_ok(h->off_pool, h->len_pool, size) && h->len_pool <= UINT32_MAX &&
 	    span_ok(h->off_tok, (uint64_t)h->ntok * sizeof(struct btok_span), size) &&
-	    span_ok(h->off_vtab, (uint64_t)h->vcap * 4, size) &&
+	    span_ok(h->off_vtab, (uint64_t)h->vcap * 4, size) && h->ntok < (1u << 24) &&
 	    span_ok(h->off_mtab, (uint64_t)h->mcap * sizeof(struct btok_merge), size) &&
 	    span_ok(h->off_added, (uint64_t)h->nadded * sizeof(struct btok_added), size) &&
 	    span_ok(h->off_bad, (uint64_t)h->nbad * 4, size) && h->msplit <= 1 &&
+	    span_ok(h->off_cut, sizeof(struct btok_cut), size) &&
 	    pow2(h->vcap) && pow2(h->mcap) && h->nvocab < h->vcap &&
 	    h->nmerges < h->mcap && tries_in(h, size) &&
 	    (h->model == BTOK_MODEL_BPE || h->model == BTOK_MODEL_TIKTOKEN) &&
@@ -106,6 +107,47 @@ image_error(const char *name, const unsigned char *img, size_t size, int whole)
 	if (!header_ok(h, size))
 		return xasprintf("%s: damaged image header", name);
 	return NULL;
+}
+
+uint32_t
+btok_cut_build(const struct btok_hdr *h, const char *pool,
+    const struct btok_span *tok, struct btok_cut *c)
+{
+	uint32_t maxtok = 0;
+
+	memset(c, 0, sizeof *c);
+	for (uint32_t id = 0; id < h->ntok; id++) {
+		const unsigned char *u = (const unsigned char *)pool + tok[id].off;
+		uint32_t len = tok[id].len;
+		if (len == UINT32_MAX)
+			continue;
+		maxtok = len > maxtok ? len : maxtok;
+		for (uint32_t k = 1; k < len; k++)
+			c->joined[u[k - 1]][u[k] >> 6] |= (uint64_t)1 << (u[k] & 63);
+	}
+	for (unsigned b = 0; b < 256; b++) {
+		uint32_t id = h->byte_id[b];
+		c->first[b] = c->last[b] = (unsigned char)b;
+		if (h->bytelevel && id < h->ntok && tok[id].len != UINT32_MAX &&
+		    tok[id].len > 0) {
+			c->first[b] = (unsigned char)pool[tok[id].off];
+			c->last[b] = (unsigned char)pool[tok[id].off + tok[id].len - 1];
+		}
+	}
+	return maxtok;
+}
+
+/* The cut table and the longest token are those of the tokens (model_cut
+   relies on them for the ids: they are compared, not only bounded). */
+static int
+cut_ok(const struct btok *t)
+{
+	struct btok_cut *c = xmalloc(sizeof *c);
+	uint32_t maxtok = btok_cut_build(t->h, t->pool, t->tok, c);
+	int ok = maxtok == t->h->maxtok && memcmp(c, t->cut, sizeof *c) == 0;
+
+	free(c);
+	return ok;
 }
 
 uint32_t
@@ -145,9 +187,9 @@ hashes_ok(const struct btok *t)
 	uint64_t i, vfree = 0, mfree = 0, bad = 0;
 
 	for (i = 0; i < h->vcap; i++) {
-		uint32_t id = t->vtab[i];
-		vfree += id == BTOK_NONE;
-		bad |= id != BTOK_NONE && id >= h->ntok;
+		uint32_t v = t->vtab[i];
+		vfree += v == BTOK_NONE;
+		bad |= v != BTOK_NONE && BTOK_VID(v) >= h->ntok;
 	}
 	for (i = 0; i < h->mcap; i++) {
 		const struct btok_merge *m = &t->mtab[i];
@@ -160,9 +202,13 @@ hashes_ok(const struct btok *t)
 	if (bad || h->nranks != btok_nranks(h, t->mtab))
 		return 0;
 	/* The spans of the vocabulary's tokens were checked by ids_ok. */
-	for (i = 0; i < h->vcap; i++)
-		if (t->vtab[i] != BTOK_NONE && t->tok[t->vtab[i]].len == UINT32_MAX)
+	for (i = 0; i < h->vcap; i++) {
+		uint32_t v = t->vtab[i], id = BTOK_VID(v);
+		if (v != BTOK_NONE && (t->tok[id].len == UINT32_MAX ||
+		    v != BTOK_VSLOT(id, btok_hash(t->pool + t->tok[id].off,
+		    t->tok[id].len))))
 			return 0;
+	}
 	return vfree && mfree;
 }
 
@@ -204,6 +250,7 @@ set_tables(struct btok *t, const unsigned char *img)
 	t->mtab = (const struct btok_merge *)(img + h->off_mtab);
 	t->added = (const struct btok_added *)(img + h->off_added);
 	t->bad = (const uint32_t *)(img + h->off_bad);
+	t->cut = (const struct btok_cut *)(img + h->off_cut);
 	t->nranks = h->nranks;
 	for (int i = 0; i < 2; i++) {
 		tr[i]->e = (const struct btok_tedge *)(img + h->off_tedge[i]);
@@ -232,7 +279,7 @@ btok_attach(struct btok *t, const char *name, unsigned char *img,
 	t->trie = xmalloc(sizeof *t->trie);
 	set_tables(t, img);
 	/* The token spans first: the other checks read tok[]. */
-	if (whole && (!ids_ok(t) || !hashes_ok(t) ||
+	if (whole && (!ids_ok(t) || !hashes_ok(t) || !cut_ok(t) ||
 	    !btok_trie_ok(&t->trie->raw, t->h->nadded) ||
 	    !btok_trie_ok(&t->trie->norm, t->h->nadded))) {
 		free(t->trie);
