@@ -529,7 +529,9 @@ struct start_user {
 	int tag_on;			/* 1: a tag read ahead is waiting */
 	unsigned long tag_at;		/* the input at its startElement, as
 					   consumed + offset in the buffer */
-	const xmlChar *tag_name;	/* its name, the dictionary's */
+	char tag_name[NAME_MAX_LEN];	/* its name, lowercased */
+	char names[4096];		/* its attributes' names, lowercased */
+	size_t names_len;		/* bytes of names in use */
 	const xmlChar **atts;		/* its attributes, NULL-ended pairs */
 	size_t natts, maxatts;		/* atts in use, and room for them */
 };
@@ -596,17 +598,16 @@ html_name_len(const unsigned char *p)
 	}
 }
 
-/* The name of n bytes at p (under NAME_MAX_LEN) in the
-   parser's dictionary, lowercased, as htmlParseHTMLName looks it up. */
-static const xmlChar *
-dict_name(htmlParserCtxtPtr ctxt, const unsigned char *p, size_t n)
+/* The name of n bytes at p lowercased into to, NUL-ended, as
+   htmlParseHTMLName lowercases it. */
+static void
+lower_name(char *to, const unsigned char *p, size_t n)
 {
-	xmlChar loc[NAME_MAX_LEN];
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		loc[i] = (xmlChar)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 0x20 : p[i]);
-	return xmlDictLookup(ctxt->dict, loc, (int)n);
+		to[i] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 0x20 : p[i]);
+	to[n] = '\0';
 }
 
 /* Past the blanks at p, as htmlSkipBlankChars. */
@@ -870,7 +871,8 @@ drop_atts(struct start_user *u)
 		xmlFree((xmlChar *)(uintptr_t)u->atts[i]);
 	u->natts = 0;
 	u->tag_on = 0;
-	u->tag_name = NULL;
+	u->tag_name[0] = '\0';
+	u->names_len = 0;
 }
 
 /*
@@ -900,7 +902,7 @@ read_tag(htmlParserCtxtPtr ctxt, struct start_user *u, xmlParserInputPtr in,
 {
 	const unsigned char *end = in->end;
 	unsigned char *p, *q;
-	const xmlChar *name, *aname;
+	const xmlChar *aname;
 	xmlChar *value;
 	size_t nlen, alen, i;
 	int l, c;
@@ -912,11 +914,12 @@ read_tag(htmlParserCtxtPtr ctxt, struct start_user *u, xmlParserInputPtr in,
 	nlen = html_name_len(t + 1);
 	if (nlen >= NAME_MAX_LEN || !blank(t[1 + nlen]))
 		return NULL;
-	name = dict_name(ctxt, t + 1, nlen);
-	if (name == NULL || (strcmp((const char *)name, "meta") == 0 &&
-	    !(ctxt->options & HTML_PARSE_IGNORE_ENC)))
+	if (nlen == 4 && (t[1] | 0x20) == 'm' && (t[2] | 0x20) == 'e' &&
+	    (t[3] | 0x20) == 't' && (t[4] | 0x20) == 'a' &&
+	    !(ctxt->options & HTML_PARSE_IGNORE_ENC))
 		return NULL;
 	drop_atts(u);
+	lower_name(u->tag_name, t + 1, nlen);
 	p = skip_blanks(t + 1 + nlen);
 	while (*p != '>' && (*p != '/' || p[1] != '>')) {
 		if (p >= end || *p == 0)
@@ -934,9 +937,10 @@ read_tag(htmlParserCtxtPtr ctxt, struct start_user *u, xmlParserInputPtr in,
 			p = skip_blanks(p);
 			continue;
 		}
-		if (alen >= NAME_MAX_LEN ||
-		    (aname = dict_name(ctxt, p, alen)) == NULL)
+		if (alen >= NAME_MAX_LEN || sizeof u->names - u->names_len <= alen)
 			goto leave;
+		aname = (const xmlChar *)u->names + u->names_len;
+		lower_name(u->names + u->names_len, p, alen);
 		p = skip_blanks(p + alen);
 		value = NULL;
 		if (*p == '=') {
@@ -952,14 +956,15 @@ read_tag(htmlParserCtxtPtr ctxt, struct start_user *u, xmlParserInputPtr in,
 			}
 		}
 		for (i = 0; i < u->natts; i += 2)
-			if (u->atts[i] == aname)
+			if (strcmp((const char *)u->atts[i], (const char *)aname) == 0)
 				break;
 		if (i < u->natts)
 			xmlFree(value);
 		else if (!add_pair(u, aname, value)) {
 			xmlFree(value);
 			goto leave;
-		}
+		} else
+			u->names_len += alen + 1;
 		p = skip_blanks(p);
 	}
 	/* p is where libxml2's input stands at its startElement call */
@@ -983,7 +988,6 @@ read_tag(htmlParserCtxtPtr ctxt, struct start_user *u, xmlParserInputPtr in,
 	}
 	u->tag_on = 1;
 	u->tag_at = in->consumed + (unsigned long)(p - in->base);
-	u->tag_name = name;
 	memmove(p - nlen, t + 1, nlen);
 	p -= nlen + 1;
 	*p = '<';
@@ -1196,10 +1200,11 @@ start_element(void *ctx, const xmlChar *name, const xmlChar **atts)
 	int taken = 0;
 
 	/* the tag read_tag read: its attributes, which libxml2 did not see */
-	if (u->tag_on && atts == NULL && name == u->tag_name &&
+	if (u->tag_on && atts == NULL && name != NULL &&
 	    ctxt->input != NULL && ctxt->input->base != NULL &&
 	    ctxt->input->consumed + (unsigned long)(ctxt->input->cur -
-	    ctxt->input->base) == u->tag_at) {
+	    ctxt->input->base) == u->tag_at &&
+	    strcmp((const char *)name, u->tag_name) == 0) {
 		taken = 1;
 		if (u->natts > 0)
 			atts = u->atts;
@@ -1260,7 +1265,8 @@ bread_parse_dict(const char *utf8, size_t len, struct bread_tagset *ts,
 	memset(u.name, 0, sizeof u.name);
 	u.tag_on = 0;
 	u.tag_at = 0;
-	u.tag_name = NULL;
+	u.tag_name[0] = '\0';
+	u.names_len = 0;
 	u.atts = NULL;
 	u.natts = u.maxatts = 0;
 	if (strcmp(xmlParserVersion, "20914") == 0 && ctxt->sax != NULL &&
