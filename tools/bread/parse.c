@@ -529,7 +529,7 @@ struct start_user {
 	int tag_on;			/* 1: a tag read ahead is waiting */
 	unsigned long tag_at;		/* the input at its startElement, as
 					   consumed + offset in the buffer */
-	char tag_name[NAME_MAX_LEN];	/* its name, lowercased */
+	char tag_name[NAME_MAX_LEN + 1];	/* its name, lowercased */
 	char names[4096];		/* its attributes' names, lowercased */
 	size_t names_len;		/* bytes of names in use */
 	const xmlChar **atts;		/* its attributes, NULL-ended pairs */
@@ -566,11 +566,36 @@ own_input(htmlParserCtxtPtr ctxt, const struct start_user *u)
 
 static void start_element(void *ctx, const xmlChar *name, const xmlChar **atts);
 
-/* IS_BLANK_CH */
+/*
+ * Classes of bytes: htmlParseHTMLName's name characters (NAME_CH) and
+ * first characters (NAME_START), IS_BLANK_CH (BLANK_CH).
+ */
+#define NAME_CH 1
+#define NAME_START 2
+#define BLANK_CH 4
+static const unsigned char byte_class[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 0, 0, 4, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 0,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 0, 0, 0, 0,
+	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 3,
+	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 static inline int
 blank(unsigned char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+	return byte_class[c] & BLANK_CH;
 }
 
 static inline int
@@ -579,42 +604,29 @@ ascii_letter(unsigned char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/* The length of the name htmlParseHTMLName reads at p, 0 for none. */
+/*
+ * The name htmlParseHTMLName reads at p, lowercased as it lowercases it,
+ * into to (NAME_MAX_LEN + 1 bytes), NUL-ended; returns its length: 0 for
+ * none, NAME_MAX_LEN for one libxml2 would cut there.
+ */
 static size_t
-html_name_len(const unsigned char *p)
-{
-	size_t i = 0;
-	unsigned char c = p[0];
-
-	if (!ascii_letter(c) && c != '_' && c != ':' && c != '.')
-		return 0;
-	for (;;) {
-		c = p[i];
-		if (ascii_letter(c) || (c >= '0' && c <= '9') || c == ':' ||
-		    c == '-' || c == '_' || c == '.')
-			i++;
-		else
-			return i;
-	}
-}
-
-/* The name of n bytes at p lowercased into to, NUL-ended, as
-   htmlParseHTMLName lowercases it. */
-static void
-lower_name(char *to, const unsigned char *p, size_t n)
+read_name(char *to, const unsigned char *p)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		to[i] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 0x20 : p[i]);
-	to[n] = '\0';
+	if (!(byte_class[p[0]] & NAME_START))
+		return 0;
+	for (i = 0; i < NAME_MAX_LEN && (byte_class[p[i]] & NAME_CH); i++)
+		to[i] = (char)(p[i] + ((unsigned)(p[i] - 'A') < 26u) * 0x20);
+	to[i] = '\0';
+	return i;
 }
 
 /* Past the blanks at p, as htmlSkipBlankChars. */
 static inline unsigned char *
 skip_blanks(unsigned char *p)
 {
-	while (blank(*p))
+	while (byte_class[*p] & BLANK_CH)
 		p++;
 	return p;
 }
@@ -871,7 +883,6 @@ drop_atts(struct start_user *u)
 		xmlFree((xmlChar *)(uintptr_t)u->atts[i]);
 	u->natts = 0;
 	u->tag_on = 0;
-	u->tag_name[0] = '\0';
 	u->names_len = 0;
 }
 
@@ -903,6 +914,7 @@ read_tag(htmlParserCtxtPtr ctxt, struct start_user *u, xmlParserInputPtr in,
 	const unsigned char *end = in->end;
 	unsigned char *p, *q;
 	const xmlChar *aname;
+	char tname[NAME_MAX_LEN + 1];
 	xmlChar *value;
 	size_t nlen, alen, i;
 	int l, c;
@@ -911,20 +923,20 @@ read_tag(htmlParserCtxtPtr ctxt, struct start_user *u, xmlParserInputPtr in,
 	if (in->buf == NULL || in->buf->encoder != NULL || in->base == NULL ||
 	    *end != 0 || end - t < 4 || t[0] != '<' || !ascii_letter(t[1]))
 		return NULL;
-	nlen = html_name_len(t + 1);
+	nlen = read_name(tname, t + 1);
 	if (nlen >= NAME_MAX_LEN || !blank(t[1 + nlen]))
 		return NULL;
-	if (nlen == 4 && (t[1] | 0x20) == 'm' && (t[2] | 0x20) == 'e' &&
-	    (t[3] | 0x20) == 't' && (t[4] | 0x20) == 'a' &&
-	    !(ctxt->options & HTML_PARSE_IGNORE_ENC))
+	if (strcmp(tname, "meta") == 0 && !(ctxt->options & HTML_PARSE_IGNORE_ENC))
 		return NULL;
 	drop_atts(u);
-	lower_name(u->tag_name, t + 1, nlen);
+	memcpy(u->tag_name, tname, nlen + 1);
 	p = skip_blanks(t + 1 + nlen);
 	while (*p != '>' && (*p != '/' || p[1] != '>')) {
 		if (p >= end || *p == 0)
 			goto leave;
-		alen = html_name_len(p);
+		if (sizeof u->names - u->names_len <= NAME_MAX_LEN)
+			goto leave;
+		alen = read_name(u->names + u->names_len, p);
 		if (alen == 0) {
 			/* no name: skipped to a blank or the tag's end */
 			while (!blank(*p) && *p != '>' && (*p != '/' || p[1] != '>')) {
@@ -937,10 +949,9 @@ read_tag(htmlParserCtxtPtr ctxt, struct start_user *u, xmlParserInputPtr in,
 			p = skip_blanks(p);
 			continue;
 		}
-		if (alen >= NAME_MAX_LEN || sizeof u->names - u->names_len <= alen)
+		if (alen >= NAME_MAX_LEN)
 			goto leave;
 		aname = (const xmlChar *)u->names + u->names_len;
-		lower_name(u->names + u->names_len, p, alen);
 		p = skip_blanks(p + alen);
 		value = NULL;
 		if (*p == '=') {
