@@ -143,10 +143,13 @@ ascii_run(const unsigned char *p, const unsigned char *lim)
 {
 	uint64_t w;
 
+	uint64_t m;
+
 	while (lim - p >= 8) {
 		w = swar_load(p);
-		if ((swar_below(w, 0x20) | swar_high(w) | swar_eq(w, '<')) != 0)
-			break;
+		m = swar_below(w, 0x20) | swar_high(w) | swar_eq(w, '<');
+		if (m != 0)
+			return p + swar_first(m);
 		p += 8;
 	}
 	while (p < lim && *p >= 0x20 && *p < 0x80 && *p != '<')
@@ -438,11 +441,14 @@ text_run(const unsigned char *p, const unsigned char *lim)
 {
 	uint64_t w;
 
+	uint64_t m;
+
 	while (lim - p >= 8) {
 		w = swar_load(p);
-		if ((swar_below(w, 0x20) | swar_high(w) | swar_eq(w, '<') |
-		    swar_eq(w, '&')) != 0)
-			break;
+		m = swar_below(w, 0x20) | swar_high(w) | swar_eq(w, '<') |
+		    swar_eq(w, '&');
+		if (m != 0)
+			return p + swar_first(m);
 		p += 8;
 	}
 	while (p < lim && *p >= 0x20 && *p < 0x80 && *p != '<' && *p != '&')
@@ -653,8 +659,10 @@ value_end(unsigned char *p, const unsigned char *end, unsigned char stop)
 			    swar_eq(w, stop ? stop : '>');
 			if (stop == 0)
 				m |= swar_eq(w, ' ');
-			if (m != 0)
+			if (m != 0) {
+				p += swar_first(m);
 				break;
+			}
 			p += 8;
 		}
 		c = *p;
@@ -982,8 +990,15 @@ read_tag(htmlParserCtxtPtr ctxt, struct start_user *u, xmlParserInputPtr in,
 	l = *line;
 	c = *col;
 	for (q = t; q < p; q++) {
-		while (p - q >= 8 && (swar_below(swar_load(q), 0x20) |
-		    swar_high(swar_load(q))) == 0) {
+		while (p - q >= 8) {
+			uint64_t m = swar_below(swar_load(q), 0x20) |
+			    swar_high(swar_load(q));
+
+			if (m != 0) {
+				c += (int)swar_first(m);
+				q += swar_first(m);
+				break;
+			}
 			q += 8;
 			c += 8;
 		}
