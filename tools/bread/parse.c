@@ -29,6 +29,18 @@
  * start tag itself, as the endElement callback does after an empty element
  * (<br>, <img>): libxml2's htmlParseCharData reads text a character at a
  * time too, and the text right after a tag is most of a page's text.
+ *
+ * Attribute values are read the same way, a character at a time
+ * (htmlParseHTMLAttribute), and they are a third of the parse.  Wherever
+ * bread has the input and a start tag comes next in the element's content
+ * - after the start tag, the text, the empty element or the end tag it
+ * hands over as above, and after the text libxml2 reads itself (the
+ * characters callback) - read_tag reads the tag's attributes as
+ * htmlParseStartTag would read them, and leaves libxml2 only "<name" to
+ * read, written over the end of the tag's own bytes, so that its input
+ * reaches the startElement call where it would have, with the same line;
+ * the callback then gets the attributes read ahead.  Any tag it does not
+ * read exactly so (see read_tag) is left as it is, to libxml2.
  */
 #include <limits.h>
 #include <stdint.h>
