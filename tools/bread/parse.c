@@ -469,6 +469,51 @@ text_run(const unsigned char *p, const unsigned char *lim)
 }
 
 /*
+ * xmlSAX2Characters of libxml2 2.9.14 for text that makes a new text node
+ * - the current element has no child yet, or its last is no text node -
+ * in a parse without a dictionary in the tree or a free node list: the
+ * node as xmlSAX2TextNode makes it (the text copied as xmlStrndup copies
+ * it, the input's line), added last as xmlAddChild adds it, and the
+ * parser's count of the text node's length and room.  0 (nothing done)
+ * for any other case, which SAX2's own callback is left.
+ */
+static int
+add_text(htmlParserCtxtPtr ctxt, const unsigned char *s, size_t n)
+{
+	xmlNodePtr parent = ctxt->node, last, t;
+	xmlChar *c;
+
+	if (parent == NULL || parent->type != XML_ELEMENT_NODE ||
+	    ctxt->freeElems != NULL || ctxt->dictNames || ctxt->myDoc == NULL ||
+	    ctxt->myDoc->dict != NULL || parent->doc != ctxt->myDoc ||
+	    ctxt->input == NULL || ctxt->input->line >= 65535 ||
+	    ((last = parent->last) != NULL && last->type == XML_TEXT_NODE))
+		return 0;
+	if ((c = xmlMallocAtomic(n + 1)) == NULL)
+		return 0;
+	if ((t = new_node(parent->doc, XML_TEXT_NODE, xmlStringText)) == NULL) {
+		xmlFree(c);
+		return 0;
+	}
+	memcpy(c, s, n);
+	c[n] = '\0';
+	t->content = c;
+	if (ctxt->linenumbers)
+		t->line = (unsigned short)ctxt->input->line;
+	t->parent = parent;
+	if (last == NULL)
+		parent->children = t;
+	else {
+		last->next = t;
+		t->prev = last;
+	}
+	parent->last = t;
+	ctxt->nodelen = (int)n;
+	ctxt->nodemem = (int)n + 1;
+	return 1;
+}
+
+/*
  * Hand the text at the input, read up to a '<' or a '&', to SAX2's
  * characters callback as libxml2 2.9.14's htmlParseCharData would: in one
  * call when it is under a block (SCRIPT_BLOCK) and all plain characters,
@@ -504,11 +549,13 @@ hand_text(htmlParserCtxtPtr ctxt, struct scan *s)
 		return 0;
 	/* libxml2's own buffer, ended by a NUL, and the line of its end */
 	n = (size_t)(p - start);
-	memcpy(buf, start, n);
-	buf[n] = '\0';
 	ctxt->input->line = line;
 	ctxt->input->col = col;
-	xmlSAX2Characters(ctxt, buf, (int)n);
+	if (!add_text(ctxt, start, n)) {
+		memcpy(buf, start, n);
+		buf[n] = '\0';
+		xmlSAX2Characters(ctxt, buf, (int)n);
+	}
 	s->at = p;
 	s->line = line;
 	s->col = col;
