@@ -153,9 +153,7 @@ hand_over(htmlParserCtxtPtr ctxt, const unsigned char *from,
 static const unsigned char *
 ascii_run(const unsigned char *p, const unsigned char *lim)
 {
-	uint64_t w;
-
-	uint64_t m;
+	uint64_t w, m;
 
 	while (lim - p >= 8) {
 		w = swar_load(p);
@@ -451,9 +449,7 @@ script_start(htmlParserCtxtPtr ctxt, const char *page, size_t len)
 static const unsigned char *
 text_run(const unsigned char *p, const unsigned char *lim)
 {
-	uint64_t w;
-
-	uint64_t m;
+	uint64_t w, m;
 
 	while (lim - p >= 8) {
 		w = swar_load(p);
