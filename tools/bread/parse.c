@@ -586,6 +586,8 @@ struct start_user {
 	size_t len;
 	const xmlChar *name[64];	/* element names seen, by their hash */
 	char empty[64];			/* and whether libxml2 has them empty */
+	const xmlChar *kname[64];	/* element names seen, by their hash */
+	size_t k[64];			/* and the tag of ts they are, or ntags */
 	/* the start tag read ahead (read_tag), for start_element to take */
 	int tag_on;			/* 1: a tag read ahead is waiting */
 	unsigned long tag_at;		/* the input at its startElement, as
@@ -1238,6 +1240,33 @@ end_element(void *ctx, const xmlChar *name)
 }
 
 /*
+ * Element n, just made for the startElement call of name, to the tag set
+ * as bread_tagset_add adds it, which of the set's tags it is found once
+ * for each name libxml2 hands over (a name of its dictionary, or one of
+ * its own, the same string for the parse: the element made of it has the
+ * same name each time).
+ */
+static void
+add_tag(struct start_user *u, const xmlChar *name, xmlNodePtr n)
+{
+	size_t h = ((uintptr_t)name >> 4) & 63, k;
+
+	if (name == NULL || n->type != XML_ELEMENT_NODE || n->name == NULL) {
+		bread_tagset_add(u->ts, n);
+		return;
+	}
+	if (u->kname[h] != name) {
+		for (k = 0; k < u->ts->ntags; k++)
+			if (bread_tag_is(n, u->ts->tags[k]))
+				break;
+		u->kname[h] = name;
+		u->k[h] = k;
+	}
+	if (u->k[h] < u->ts->ntags)
+		bread_nvec_push(&u->ts->lists[u->k[h]], n);
+}
+
+/*
  * The characters callback: SAX2's, then, when the text libxml2 read
  * itself (htmlParseCharData, or a reference) ends at a tag - its content
  * loop is to read the tag next, in the current element - the tag read by
@@ -1297,7 +1326,7 @@ start_element(void *ctx, const xmlChar *name, const xmlChar **atts)
 	if (taken)
 		drop_atts(u);
 	if (ctxt->node != NULL && ctxt->node != before) {
-		bread_tagset_add(u->ts, ctxt->node);
+		add_tag(u, name, ctxt->node);
 		if (u->build) {
 			script_start(ctxt, u->page, u->len);
 			text_after_start(ctxt, u, name);
@@ -1344,6 +1373,7 @@ bread_parse_dict(const char *utf8, size_t len, struct bread_tagset *ts,
 	u.page = utf8;
 	u.len = len;
 	memset(u.name, 0, sizeof u.name);
+	memset(u.kname, 0, sizeof u.kname);
 	u.tag_on = 0;
 	u.tag_at = 0;
 	u.tag_name[0] = '\0';
