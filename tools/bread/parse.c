@@ -1095,7 +1095,8 @@ tag_parent(htmlParserCtxtPtr ctxt, const xmlChar *name)
 	    ctxt->charset != XML_CHAR_ENCODING_UTF8 || ctxt->sax == NULL ||
 	    ctxt->sax->startElement != start_element)
 		return 0;
-	return strcmp(n, "script") != 0 && strcmp(n, "style") != 0;
+	return n[0] != 's' ||
+	    (strcmp(n, "script") != 0 && strcmp(n, "style") != 0);
 }
 
 /*
