@@ -272,6 +272,93 @@ check_text(void)
 	    "tree in %zu cases", n);
 }
 
+/*
+ * Start tags whose attributes bread reads ahead of libxml2 (read_tag): in
+ * every place a tag follows (a start tag, text, an empty element, an end
+ * tag, a reference), with quoted, unquoted and missing values, references
+ * of every kind, names read twice or cut, what is no name, line feeds
+ * before and after <body>, and tags libxml2 reads otherwise (in a script,
+ * a <meta>, at the end of the input).
+ */
+static void
+check_attrs(void)
+{
+	static const char *const tags[] = {
+		"<p class=\"a\" id='b' title=c>",
+		"<p class=\"\" id='' title= data-x=>",
+		"<p CLASS=a class=b Class=c>", "<p a b c=d e>",
+		"<p a.b=1 a:b=2 a-b=3 _a=4 .x=5 :y=6>", "<p \"x\" y=1>",
+		"<p / a=1 / >", "<p @click=x v-on:y=\"z\">", "<p a=\"x\"b='y'c=z>",
+		"<a href=foo/>", "<a href=x/>t</a>", "<img src=x alt=\"y\"/>",
+		"<img\nsrc=x\nalt=y>", "<p\nclass=\"a\nb\"\n>", "<p\tclass=a\r\n>",
+		"<p title=\"&amp;&quot;&lt;&gt;&nbsp;&copy;\">",
+		"<p title=\"&AMP;&Amp;&unknown;&;&=&a.b-c:d;&#;&#x;\">",
+		"<p title=\"&#39;&#x27;&#X41;&#65&#x42 &#0;&#1114112;\">",
+		"<p title=\"&#xD800;&#xFFFE;&#9;&#10;&#13;&#128512;&#x1F600;\">",
+		"<p title=\"&amp&lt x&gt;y&nbsp\">", "<p title=&amp;x&#65;y>",
+		"<p title=\"&\xc3\xa9;&#\xc3\xa9\">", "<p title=\"a&\">",
+		"<p title=\"&abcdefghijklmnopqrstuvwxyzabcdefghijklmnopqrstuvwxyz;\">",
+		"<p title=\"\x01\x1f\x7f\">", "<p title=\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\">",
+		"<p title=\"\xef\xbf\xbe\xef\xbf\xbf\">", "<p title=\"\xc3(\xe2\x82\">",
+		"<p title=\"x", "<p title=x", "<p title=", "<p title", "<p ",
+		"<meta charset=iso-8859-1>", "<meta http-equiv=Content-Type "
+		    "content=\"text/html; charset=windows-1252\">",
+		"<script src=x>a<p class=y>b</script>", "<style media=x>a<p c=d></style>",
+		"<html lang=en>", "<head data-x=y>", "<body class=b>", "<BODY\nclass=c>",
+		"<p aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa=x>",
+		"<pppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppppp"
+		    "ppppppppppppppppppppppppppppppppppppppppppppppppp x=y>",
+		"<p a=1 b=2 c=3 d=4 e=5 f=6 g=7 h=8 i=9 j=10 k=11 l=12 m=13>",
+		"<svg:rect x=1>", "<o:p class=x>", "<table border=1><tr class=r><td x=y>",
+		"<li class=a><li class=b>", "<p x=1><div y=2>", "<a href=1><a href=2>",
+		"<input value=\"a>b\"><br clear=all>",
+	};
+	static const char *const before[] = {
+		"", "<div>", "text", "<br>", "</div>", "&amp;", "<!-- c -->", "x\n",
+		"<p>a</p>", "<span></span>", "\n", "<div/>", "<img src=q>",
+	};
+	struct buf b = BUF_INIT;
+	size_t i, j, k, bad = 0, n = 0;
+
+	for (i = 0; i < sizeof tags / sizeof tags[0]; i++)
+		for (j = 0; j < sizeof before / sizeof before[0]; j++)
+			for (k = 0; k < 3; k++) {
+				buf_reset(&b);
+				if (k == 1)
+					buf_adds(&b, "<html><head><title>t</title></head><body>");
+				if (k == 2)
+					buf_adds(&b, "<head>\n");
+				buf_adds(&b, before[j]);
+				buf_adds(&b, tags[i]);
+				buf_adds(&b, "after");
+				buf_adds(&b, before[j]);
+				buf_adds(&b, tags[i]);
+				n++;
+				if (!same_tree(b.s, b.len)) {
+					bad++;
+					printf("# differs: %s\n", b.s);
+				}
+			}
+	/* a NUL in a value, and many names */
+	buf_reset(&b);
+	buf_adds(&b, "<div><p title=\"a");
+	buf_addc(&b, '\0');
+	buf_adds(&b, "b\" id=x>t</p><p");
+	for (i = 0; i < 600; i++) {
+		buf_adds(&b, " attribute-name-");
+		buf_addc(&b, (char)('a' + i % 26));
+		buf_addc(&b, (char)('a' + i / 26 % 26));
+		buf_adds(&b, "=v");
+	}
+	buf_adds(&b, ">x");
+	n++;
+	if (!same_tree(b.s, b.len))
+		bad++;
+	buf_release(&b);
+	TAP_IS_INT(bad, 0, "attributes of start tags: the same tree in %zu cases", n);
+}
+
 static unsigned long
 next_rand(unsigned long *s)
 {
@@ -303,6 +390,33 @@ check_random(void)
 	}
 	buf_release(&b);
 	TAP_IS_INT(bad, 0, "400 pseudo-random pages: the same tree");
+}
+
+/* Pseudo-random pages of tags with attributes, text and references. */
+static void
+check_random_attrs(void)
+{
+	static const char *const tok[] = {
+		"<p", "<div", "<a", "<img", "<br", "<span", "<LI", "<td", "<meta",
+		"<script", "</script>", "<body", "<html", "</p>", "</div>", ">", "/>",
+		" ", "\n", "\t", "=", "\"", "'", "class", "href", "ID", "x", "a b",
+		"&amp;", "&quot;", "&#39;", "&#x41;", "&", "&lt", "&nope;", "#", ";",
+		"\xc3\xa9", "\x02", "<", "text ", "<!-- c -->", "/", "data-x", "-",
+	};
+	unsigned long seed = 7;
+	struct buf b = BUF_INIT;
+	size_t page, k, len, bad = 0;
+
+	for (page = 0; page < 600; page++) {
+		buf_reset(&b);
+		len = next_rand(&seed) % 400;
+		for (k = 0; k < len; k++)
+			buf_adds(&b, tok[next_rand(&seed) % (sizeof tok / sizeof tok[0])]);
+		if (!same_tree(b.s, b.len))
+			bad++;
+	}
+	buf_release(&b);
+	TAP_IS_INT(bad, 0, "600 pseudo-random pages of tags and attributes: the same tree");
 }
 
 /* Every page named in the file list (one path a line), decoded as bread does. */
@@ -356,6 +470,8 @@ main(int argc, char **argv)
 	check_odd_markup();
 	check_text();
 	check_random();
+	check_attrs();
+	check_random_attrs();
 	check_pages(argv[1]);
 	if (argc > 2 && argv[2][0] != '\0')
 		printf("ok %d # skip %s\n", ++tap_n, argv[2]);

@@ -29,6 +29,18 @@
  * start tag itself, as the endElement callback does after an empty element
  * (<br>, <img>): libxml2's htmlParseCharData reads text a character at a
  * time too, and the text right after a tag is most of a page's text.
+ *
+ * Attribute values are read the same way, a character at a time
+ * (htmlParseHTMLAttribute), and they are a third of the parse.  Wherever
+ * bread has the input and a start tag comes next in the element's content
+ * - after the start tag, the text, the empty element or the end tag it
+ * hands over as above, and after the text libxml2 reads itself (the
+ * characters callback) - read_tag reads the tag's attributes as
+ * htmlParseStartTag would read them, and leaves libxml2 only "<name" to
+ * read, written over the end of the tag's own bytes, so that its input
+ * reaches the startElement call where it would have, with the same line;
+ * the callback then gets the attributes read ahead.  Any tag it does not
+ * read exactly so (see read_tag) is left as it is, to libxml2.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -44,6 +56,8 @@
 
 /* libxml2's HTML_PARSER_BIG_BUFFER_SIZE: htmlParseScript's block size */
 #define SCRIPT_BLOCK 1000
+/* libxml2's HTML_PARSER_BUFFER_SIZE: htmlParseHTMLName's longest name */
+#define NAME_MAX_LEN 100
 /* Stay this far under libxml2's text node limit (XML_MAX_TEXT_LENGTH). */
 #define TEXT_LIMIT (XML_MAX_TEXT_LENGTH - 4 * SCRIPT_BLOCK)
 
@@ -139,12 +153,13 @@ hand_over(htmlParserCtxtPtr ctxt, const unsigned char *from,
 static const unsigned char *
 ascii_run(const unsigned char *p, const unsigned char *lim)
 {
-	uint64_t w;
+	uint64_t w, m;
 
 	while (lim - p >= 8) {
 		w = swar_load(p);
-		if ((swar_below(w, 0x20) | swar_high(w) | swar_eq(w, '<')) != 0)
-			break;
+		m = swar_below(w, 0x20) | swar_high(w) | swar_eq(w, '<');
+		if (m != 0)
+			return p + swar_first(m);
 		p += 8;
 	}
 	while (p < lim && *p >= 0x20 && *p < 0x80 && *p != '<')
@@ -434,18 +449,64 @@ script_start(htmlParserCtxtPtr ctxt, const char *page, size_t len)
 static const unsigned char *
 text_run(const unsigned char *p, const unsigned char *lim)
 {
-	uint64_t w;
+	uint64_t w, m;
 
 	while (lim - p >= 8) {
 		w = swar_load(p);
-		if ((swar_below(w, 0x20) | swar_high(w) | swar_eq(w, '<') |
-		    swar_eq(w, '&')) != 0)
-			break;
+		m = swar_below(w, 0x20) | swar_high(w) | swar_eq(w, '<') |
+		    swar_eq(w, '&');
+		if (m != 0)
+			return p + swar_first(m);
 		p += 8;
 	}
 	while (p < lim && *p >= 0x20 && *p < 0x80 && *p != '<' && *p != '&')
 		p++;
 	return p;
+}
+
+/*
+ * xmlSAX2Characters of libxml2 2.9.14 for text that makes a new text node
+ * - the current element has no child yet, or its last is no text node -
+ * in a parse without a dictionary in the tree or a free node list: the
+ * node as xmlSAX2TextNode makes it (the text copied as xmlStrndup copies
+ * it, the input's line), added last as xmlAddChild adds it, and the
+ * parser's count of the text node's length and room.  0 (nothing done)
+ * for any other case, which SAX2's own callback is left.
+ */
+static int
+add_text(htmlParserCtxtPtr ctxt, const unsigned char *s, size_t n)
+{
+	xmlNodePtr parent = ctxt->node, last, t;
+	xmlChar *c;
+
+	if (parent == NULL || parent->type != XML_ELEMENT_NODE ||
+	    ctxt->freeElems != NULL || ctxt->dictNames || ctxt->myDoc == NULL ||
+	    ctxt->myDoc->dict != NULL || parent->doc != ctxt->myDoc ||
+	    ctxt->input == NULL || ctxt->input->line >= 65535 ||
+	    ((last = parent->last) != NULL && last->type == XML_TEXT_NODE))
+		return 0;
+	if ((c = xmlMallocAtomic(n + 1)) == NULL)
+		return 0;
+	if ((t = new_node(parent->doc, XML_TEXT_NODE, xmlStringText)) == NULL) {
+		xmlFree(c);
+		return 0;
+	}
+	memcpy(c, s, n);
+	c[n] = '\0';
+	t->content = c;
+	if (ctxt->linenumbers)
+		t->line = (unsigned short)ctxt->input->line;
+	t->parent = parent;
+	if (last == NULL)
+		parent->children = t;
+	else {
+		last->next = t;
+		t->prev = last;
+	}
+	parent->last = t;
+	ctxt->nodelen = (int)n;
+	ctxt->nodemem = (int)n + 1;
+	return 1;
 }
 
 /*
@@ -484,16 +545,20 @@ hand_text(htmlParserCtxtPtr ctxt, struct scan *s)
 		return 0;
 	/* libxml2's own buffer, ended by a NUL, and the line of its end */
 	n = (size_t)(p - start);
-	memcpy(buf, start, n);
-	buf[n] = '\0';
 	ctxt->input->line = line;
 	ctxt->input->col = col;
-	xmlSAX2Characters(ctxt, buf, (int)n);
+	if (!add_text(ctxt, start, n)) {
+		memcpy(buf, start, n);
+		buf[n] = '\0';
+		xmlSAX2Characters(ctxt, buf, (int)n);
+	}
 	s->at = p;
 	s->line = line;
 	s->col = col;
 	return 1;
 }
+
+static void text_chars(void *ctx, const xmlChar *ch, int len);
 
 /* 1 when the parser reads text in element name as hand_text does. */
 static int
@@ -503,7 +568,8 @@ text_parent(htmlParserCtxtPtr ctxt, const xmlChar *name)
 
 	if (name == NULL || ctxt->token != 0 || ctxt->instate == XML_PARSER_EOF ||
 	    ctxt->disableSAX || !ctxt->keepBlanks || ctxt->dictNames ||
-	    ctxt->sax == NULL || ctxt->sax->characters != xmlSAX2Characters)
+	    ctxt->sax == NULL || (ctxt->sax->characters != xmlSAX2Characters &&
+	    ctxt->sax->characters != text_chars))
 		return 0;
 	if (n[0] == 'h')
 		return strcmp(n, "html") != 0 && strcmp(n, "head") != 0;
@@ -520,6 +586,17 @@ struct start_user {
 	size_t len;
 	const xmlChar *name[64];	/* element names seen, by their hash */
 	char empty[64];			/* and whether libxml2 has them empty */
+	const xmlChar *kname[64];	/* element names seen, by their hash */
+	size_t k[64];			/* and the tag of ts they are, or ntags */
+	/* the start tag read ahead (read_tag), for start_element to take */
+	int tag_on;			/* 1: a tag read ahead is waiting */
+	unsigned long tag_at;		/* the input at its startElement, as
+					   consumed + offset in the buffer */
+	char tag_name[NAME_MAX_LEN + 1];	/* its name, lowercased */
+	char names[4096];		/* its attributes' names, lowercased */
+	size_t names_len;		/* bytes of names in use */
+	const xmlChar **atts;		/* its attributes, NULL-ended pairs */
+	size_t natts, maxatts;		/* atts in use, and room for them */
 };
 
 /* 1 when libxml2's table has element name empty (htmlTagLookup), cached. */
@@ -548,6 +625,478 @@ own_input(htmlParserCtxtPtr ctxt, const struct start_user *u)
 	    (const char *)in->cur < u->page + u->len))
 		return NULL;
 	return in;
+}
+
+static void start_element(void *ctx, const xmlChar *name, const xmlChar **atts);
+
+/*
+ * Classes of bytes: htmlParseHTMLName's name characters (NAME_CH) and
+ * first characters (NAME_START), IS_BLANK_CH (BLANK_CH).
+ */
+#define NAME_CH 1
+#define NAME_START 2
+#define BLANK_CH 4
+static const unsigned char byte_class[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 4, 0, 0, 4, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 3, 0,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 0, 0, 0, 0, 0,
+	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 3,
+	0, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+	3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+static inline int
+blank(unsigned char c)
+{
+	return byte_class[c] & BLANK_CH;
+}
+
+static inline int
+ascii_letter(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/*
+ * The name htmlParseHTMLName reads at p, lowercased as it lowercases it,
+ * into to (NAME_MAX_LEN + 1 bytes), NUL-ended; returns its length: 0 for
+ * none, NAME_MAX_LEN for one libxml2 would cut there.
+ */
+static size_t
+read_name(char *to, const unsigned char *p)
+{
+	size_t i;
+
+	if (!(byte_class[p[0]] & NAME_START))
+		return 0;
+	for (i = 0; i < NAME_MAX_LEN && (byte_class[p[i]] & NAME_CH); i++)
+		to[i] = (char)(p[i] + ((unsigned)(p[i] - 'A') < 26u) * 0x20);
+	to[i] = '\0';
+	return i;
+}
+
+/* Past the blanks at p, as htmlSkipBlankChars. */
+static inline unsigned char *
+skip_blanks(unsigned char *p)
+{
+	while (byte_class[*p] & BLANK_CH)
+		p++;
+	return p;
+}
+
+/*
+ * The end of the plain run of an attribute value from p (just after its
+ * opening quote, or at its first byte when stop is 0), as
+ * htmlParseHTMLAttribute reads it: at stop, or, with stop 0, at a blank or
+ * '>', or at a reference ('&'); NULL at what that function reads
+ * otherwise - a NUL, a character libxml2 reports or decodes otherwise
+ * (plain_char) - or at the end of the input.
+ */
+static unsigned char *
+value_end(unsigned char *p, const unsigned char *end, unsigned char stop)
+{
+	unsigned char c;
+	uint64_t w, m;
+	int k;
+
+	for (;;) {
+		while (end - p >= 8) {
+			w = swar_load(p);
+			m = swar_below(w, 0x20) | swar_high(w) | swar_eq(w, '&') |
+			    swar_eq(w, stop ? stop : '>');
+			if (stop == 0)
+				m |= swar_eq(w, ' ');
+			if (m != 0) {
+				p += swar_first(m);
+				break;
+			}
+			p += 8;
+		}
+		c = *p;
+		if (c >= 0x20 && c < 0x80 && c != '&' && c != stop &&
+		    (stop != 0 || (c != ' ' && c != '>'))) {
+			p++;
+			continue;
+		}
+		if (p >= end || c == 0)
+			return NULL;
+		if (c == '&' || c == stop || (stop == 0 && (blank(c) || c == '>')))
+			return p;
+		if ((k = plain_char(p, end)) == 0)
+			return NULL;
+		p += k;
+	}
+}
+
+/* A value being decoded: bytes, room, length. */
+struct vbuf {
+	xmlChar *s;
+	size_t cap, len;
+};
+
+static int
+vbuf_add(struct vbuf *b, const void *p, size_t n)
+{
+	xmlChar *t;
+	size_t cap;
+
+	if (b->cap - b->len <= n) {
+		cap = 2 * b->cap + n + 1;
+		if ((t = xmlRealloc(b->s, cap)) == NULL)
+			return 0;
+		b->s = t;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	return 1;
+}
+
+/* c in UTF-8 as htmlParseHTMLAttribute writes it. */
+static int
+vbuf_char(struct vbuf *b, unsigned int c)
+{
+	unsigned char u[4];
+	size_t n;
+
+	if (c < 0x80) {
+		u[0] = (unsigned char)c;
+		n = 1;
+	} else if (c < 0x800) {
+		u[0] = (unsigned char)(((c >> 6) & 0x1F) | 0xC0);
+		u[1] = (unsigned char)((c & 0x3F) | 0x80);
+		n = 2;
+	} else if (c < 0x10000) {
+		u[0] = (unsigned char)(((c >> 12) & 0x0F) | 0xE0);
+		u[1] = (unsigned char)(((c >> 6) & 0x3F) | 0x80);
+		u[2] = (unsigned char)((c & 0x3F) | 0x80);
+		n = 3;
+	} else {
+		u[0] = (unsigned char)(((c >> 18) & 0x07) | 0xF0);
+		u[1] = (unsigned char)(((c >> 12) & 0x3F) | 0x80);
+		u[2] = (unsigned char)(((c >> 6) & 0x3F) | 0x80);
+		u[3] = (unsigned char)((c & 0x3F) | 0x80);
+		n = 4;
+	}
+	return vbuf_add(b, u, n);
+}
+
+/* IS_CHAR */
+static int
+xml_char(unsigned int c)
+{
+	return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
+	    (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+static int
+name_start(unsigned char c)
+{
+	return ascii_letter(c) || c == '_' || c == ':';
+}
+
+/*
+ * The reference at p ('&') in an attribute value, decoded into b as
+ * htmlParseHTMLAttribute decodes it: a character reference ("&#" digits,
+ * or "&#x" hex digits, then ';', of a character libxml2 takes) as its
+ * character; an entity reference by htmlParseEntityRef - an ASCII name
+ * (htmlParseName's) followed by ';' and found by htmlEntityLookup as its
+ * character, past the ';'; otherwise '&' and the name, the rest read on
+ * after the name; a '&' before no name as itself.  Returns where the
+ * reading goes on, NULL for a reference it leaves to libxml2 (one whose
+ * value libxml2 reads as a NUL, or a name in other characters).
+ */
+static unsigned char *
+value_ref(struct vbuf *b, unsigned char *p, const unsigned char *end)
+{
+	unsigned char *q;
+	unsigned int val = 0;
+	const htmlEntityDesc *ent;
+	char name[33];
+	size_t n;
+
+	if (p[1] == '#') {
+		if (p[2] == 'x' || p[2] == 'X') {
+			for (q = p + 3;; q++) {
+				unsigned d;
+
+				if (*q >= '0' && *q <= '9')
+					d = *q - '0';
+				else if (*q >= 'a' && *q <= 'f')
+					d = *q - 'a' + 10;
+				else if (*q >= 'A' && *q <= 'F')
+					d = *q - 'A' + 10;
+				else
+					break;
+				if (val < 0x110000)
+					val = val * 16 + d;
+			}
+		} else {
+			for (q = p + 2; *q >= '0' && *q <= '9'; q++)
+				if (val < 0x110000)
+					val = val * 10 + (unsigned)(*q - '0');
+		}
+		if (*q != ';' || !xml_char(val) || !vbuf_char(b, val))
+			return NULL;
+		return q + 1;
+	}
+	q = p + 1;
+	if (!name_start(*q)) {
+		/* htmlParseNameComplex finds no name at an ASCII character */
+		if (*q == 0 || *q >= 0x80)
+			return NULL;
+		return vbuf_add(b, "&", 1) ? q : NULL;
+	}
+	while (ascii_letter(*q) || (*q >= '0' && *q <= '9') || *q == '_' ||
+	    *q == '-' || *q == ':' || *q == '.')
+		q++;
+	if (q >= end || *q == 0 || *q >= 0x80)
+		return NULL;
+	n = (size_t)(q - p - 1);
+	if (*q == ';' && n < sizeof name) {
+		memcpy(name, p + 1, n);
+		name[n] = '\0';
+		if ((ent = htmlEntityLookup((const xmlChar *)name)) != NULL)
+			return vbuf_char(b, ent->value) ? q + 1 : NULL;
+	} else if (*q == ';')
+		return NULL;
+	return vbuf_add(b, p, n + 1) ? q : NULL;
+}
+
+/*
+ * The attribute value at p, read as htmlParseAttValue reads it (stop the
+ * quote, 0 for none), in a new string in *v; returns where the reading
+ * ended (on the closing quote, or the blank or '>' after an unquoted
+ * value), or NULL when the value is left to libxml2 (value_end, value_ref).
+ */
+static unsigned char *
+read_value(unsigned char *p, const unsigned char *end, unsigned char stop,
+    xmlChar **v)
+{
+	unsigned char *q;
+	struct vbuf b;
+
+	if ((q = value_end(p, end, stop)) == NULL)
+		return NULL;
+	if (*q != '&') {
+		if ((*v = xmlMallocAtomic((size_t)(q - p) + 1)) == NULL)
+			return NULL;
+		memcpy(*v, p, (size_t)(q - p));
+		(*v)[q - p] = '\0';
+		return q;
+	}
+	b.cap = (size_t)(q - p) + 64;
+	b.len = 0;
+	if ((b.s = xmlMallocAtomic(b.cap)) == NULL)
+		return NULL;
+	for (;;) {
+		if (!vbuf_add(&b, p, (size_t)(q - p)))
+			goto fail;
+		if (*q != '&')
+			break;
+		if ((p = value_ref(&b, q, end)) == NULL ||
+		    (q = value_end(p, end, stop)) == NULL)
+			goto fail;
+	}
+	b.s[b.len] = '\0';
+	*v = b.s;
+	return q;
+fail:
+	xmlFree(b.s);
+	return NULL;
+}
+
+/* One attribute pair more in u->atts, NULL-ended twice as libxml2's. */
+static int
+add_pair(struct start_user *u, const xmlChar *name, xmlChar *value)
+{
+	const xmlChar **n;
+	size_t cap;
+
+	if (u->natts + 4 > u->maxatts) {
+		cap = u->maxatts ? 2 * u->maxatts : 22;
+		if ((n = xmlRealloc((void *)u->atts, cap * sizeof *n)) == NULL)
+			return 0;
+		u->atts = n;
+		u->maxatts = cap;
+	}
+	u->atts[u->natts++] = name;
+	u->atts[u->natts++] = value;
+	u->atts[u->natts] = NULL;
+	u->atts[u->natts + 1] = NULL;
+	return 1;
+}
+
+/* The values of u's attributes freed (as htmlParseStartTag frees them
+   after its startElement call), and none left. */
+static void
+drop_atts(struct start_user *u)
+{
+	size_t i;
+
+	for (i = 1; i < u->natts; i += 2)
+		xmlFree((xmlChar *)(uintptr_t)u->atts[i]);
+	u->natts = 0;
+	u->tag_on = 0;
+	u->names_len = 0;
+}
+
+/*
+ * The start tag at t ('<', in the parser's copy of the page), which
+ * libxml2 2.9.14's content loop is to read next with line and col its
+ * count at t, read ahead here as htmlParseStartTag would read it: the
+ * name, then attribute after attribute by htmlParseAttribute (the name by
+ * htmlParseHTMLName, the value by htmlParseAttValue, quoted or not), a
+ * name read twice dropped, what is no name skipped to the next blank or
+ * the end of the tag, to the tag's '>' or "/>".  The attributes are kept
+ * in u, for start_element to hand to the startElement callback in place
+ * of the none libxml2 then finds, for libxml2 is left to read only '<'
+ * and the name, written just before where the attributes ended: its input
+ * stands where it would have stood at its startElement call, with the
+ * same line.  Returns that '<', *line and *col set to libxml2's count
+ * there; NULL when the tag is left to libxml2 as it is: a name not
+ * followed by a blank, or one libxml2 would cut, a <meta> unless the
+ * parser ignores the charsets pages declare (htmlCheckMeta reads its
+ * attributes, and does nothing then), a value value_end leaves, the end of
+ * the input before the tag's end, or a line feed in the tag unless
+ * lines_ok (the elements libxml2 implies before the attributes are read
+ * take the line it is on).
+ */
+static unsigned char *
+read_tag(htmlParserCtxtPtr ctxt, struct start_user *u, xmlParserInputPtr in,
+    unsigned char *t, int *line, int *col, int lines_ok)
+{
+	const unsigned char *end = in->end;
+	unsigned char *p, *q;
+	const xmlChar *aname;
+	char tname[NAME_MAX_LEN + 1];
+	xmlChar *value;
+	size_t nlen, alen, i;
+	int l, c;
+
+	/* a buffer libxml2 neither converts nor reads more into */
+	if (in->buf == NULL || in->buf->encoder != NULL || in->base == NULL ||
+	    *end != 0 || end - t < 4 || t[0] != '<' || !ascii_letter(t[1]))
+		return NULL;
+	nlen = read_name(tname, t + 1);
+	if (nlen >= NAME_MAX_LEN || !blank(t[1 + nlen]))
+		return NULL;
+	if (strcmp(tname, "meta") == 0 && !(ctxt->options & HTML_PARSE_IGNORE_ENC))
+		return NULL;
+	drop_atts(u);
+	memcpy(u->tag_name, tname, nlen + 1);
+	p = skip_blanks(t + 1 + nlen);
+	while (*p != '>' && (*p != '/' || p[1] != '>')) {
+		if (p >= end || *p == 0)
+			goto leave;
+		if (sizeof u->names - u->names_len <= NAME_MAX_LEN)
+			goto leave;
+		alen = read_name(u->names + u->names_len, p);
+		if (alen == 0) {
+			/* no name: skipped to a blank or the tag's end */
+			while (!blank(*p) && *p != '>' && (*p != '/' || p[1] != '>')) {
+				int k;
+
+				if (p >= end || *p == 0 || (k = plain_char(p, end)) == 0)
+					goto leave;
+				p += k;
+			}
+			p = skip_blanks(p);
+			continue;
+		}
+		if (alen >= NAME_MAX_LEN)
+			goto leave;
+		aname = (const xmlChar *)u->names + u->names_len;
+		p = skip_blanks(p + alen);
+		value = NULL;
+		if (*p == '=') {
+			p = skip_blanks(p + 1);
+			if (*p == '"' || *p == '\'') {
+				if ((q = read_value(p + 1, end, *p, &value)) == NULL)
+					goto leave;
+				p = q + 1;
+			} else {
+				if ((q = read_value(p, end, 0, &value)) == NULL)
+					goto leave;
+				p = q;
+			}
+		}
+		for (i = 0; i < u->natts; i += 2)
+			if (strcmp((const char *)u->atts[i], (const char *)aname) == 0)
+				break;
+		if (i < u->natts)
+			xmlFree(value);
+		else if (!add_pair(u, aname, value)) {
+			xmlFree(value);
+			goto leave;
+		} else
+			u->names_len += alen + 1;
+		p = skip_blanks(p);
+	}
+	/* p is where libxml2's input stands at its startElement call */
+	l = *line;
+	c = *col;
+	for (q = t; q < p; q++) {
+		while (p - q >= 8) {
+			uint64_t m = swar_below(swar_load(q), 0x20) |
+			    swar_high(swar_load(q));
+
+			if (m != 0) {
+				c += (int)swar_first(m);
+				q += swar_first(m);
+				break;
+			}
+			q += 8;
+			c += 8;
+		}
+		if (q >= p)
+			break;
+		if (*q == '\n') {
+			if (!lines_ok)
+				goto leave;
+			l++;
+			c = 1;
+		} else if ((*q & 0xC0) != 0x80)
+			c++;
+	}
+	u->tag_on = 1;
+	u->tag_at = in->consumed + (unsigned long)(p - in->base);
+	memmove(p - nlen, t + 1, nlen);
+	p -= nlen + 1;
+	*p = '<';
+	*line = l;
+	*col = c - (int)(nlen + 1);
+	return p;
+leave:
+	drop_atts(u);
+	return NULL;
+}
+
+/* 1 when the parser reads a tag in element name as read_tag expects it
+   to (not as the text of a script or style) and keeps to what read_tag
+   reproduces. */
+static int
+tag_parent(htmlParserCtxtPtr ctxt, const xmlChar *name)
+{
+	const char *n = (const char *)name;
+
+	if (name == NULL || ctxt->token != 0 || ctxt->instate == XML_PARSER_EOF ||
+	    ctxt->disableSAX || ctxt->record_info || ctxt->dict == NULL ||
+	    ctxt->charset != XML_CHAR_ENCODING_UTF8 || ctxt->sax == NULL ||
+	    ctxt->sax->startElement != start_element)
+		return 0;
+	return n[0] != 's' ||
+	    (strcmp(n, "script") != 0 && strcmp(n, "style") != 0);
 }
 
 /*
@@ -588,6 +1137,37 @@ text_after_start(htmlParserCtxtPtr ctxt, struct start_user *u,
 }
 
 /*
+ * Just after the start tag of an element that is not empty, when the
+ * input is on its '>' (or on the '>' text_after_start moved after the
+ * text) and a tag follows: the tag read by read_tag, and the '>' libxml2
+ * is to step over written just before what read_tag left it to read.
+ */
+static void
+tag_after_start(htmlParserCtxtPtr ctxt, struct start_user *u,
+    const xmlChar *name)
+{
+	xmlParserInputPtr in;
+	unsigned char *t;
+	int line, col;
+
+	if ((in = own_input(ctxt, u)) == NULL || in->end - in->cur < 2 ||
+	    in->cur[0] != '>' || in->cur[1] != '<' || ctxt->name != name ||
+	    !tag_parent(ctxt, name) || !xmlDictOwns(ctxt->dict, name) ||
+	    void_element(u, name))
+		return;
+	line = in->line;
+	col = in->col + 1;
+	t = read_tag(ctxt, u, in, (unsigned char *)(uintptr_t)in->cur + 1,
+	    &line, &col, ctxt->html >= 10 && ctxt->nameNr >= 1);
+	if (t == NULL)
+		return;
+	in->cur = t - 1;
+	*(xmlChar *)(uintptr_t)in->cur = '>';
+	in->line = line;
+	in->col = col - 1;
+}
+
+/*
  * 1 when the input is just after "</name>", name in any case: the end tag
  * htmlParseEndTag has read, which names the element it ends itself (the
  * elements htmlAutoCloseOnClose ends before it have other names).
@@ -617,31 +1197,105 @@ end_element(void *ctx, const xmlChar *name)
 	htmlParserCtxtPtr ctxt = ctx;
 	struct start_user *u = ctxt->_private;
 	xmlParserInputPtr in;
+	const xmlChar *parent;
+	unsigned char *t;
 	struct scan s;
 	int line, col;
 
 	xmlSAX2EndElement(ctx, name);
 	if ((in = own_input(ctxt, u)) == NULL || in->cur == in->base ||
-	    in->cur[-1] != '>' || in->cur[0] == '<' || in->cur[0] == '&' ||
-	    name == NULL || ctxt->name != name || ctxt->nameNr < 2 ||
-	    ctxt->nameTab[ctxt->nameNr - 1] != name ||
-	    !text_parent(ctxt, ctxt->nameTab[ctxt->nameNr - 2]) ||
+	    in->cur[-1] != '>' || name == NULL || ctxt->name != name ||
+	    ctxt->nameNr < 2 || ctxt->nameTab[ctxt->nameNr - 1] != name ||
 	    (!void_element(u, name) && !after_end_tag(in, name)))
+		return;
+	parent = ctxt->nameTab[ctxt->nameNr - 2];
+	if (in->cur[0] != '<' && in->cur[0] != '&' && text_parent(ctxt, parent)) {
+		line = in->line;
+		col = in->col;
+		s.line = line;
+		s.col = col;
+		s.at = in->cur;
+		s.end = in->end;
+		if (!hand_text(ctxt, &s)) {
+			in->line = line;
+			in->col = col;
+			return;
+		}
+		in->cur = s.at;
+		in->line = s.line;
+		in->col = s.col;
+	}
+	if (in->cur[0] == '<' && in->cur < in->end && tag_parent(ctxt, parent)) {
+		line = in->line;
+		col = in->col;
+		/* html never closes by a later tag: with one under it, and a
+		   <body> seen, libxml2 implies no element before the tag */
+		t = read_tag(ctxt, u, in, (unsigned char *)(uintptr_t)in->cur,
+		    &line, &col, ctxt->html >= 10 && ctxt->nameNr >= 2);
+		if (t != NULL) {
+			in->cur = t;
+			in->line = line;
+			in->col = col;
+		}
+	}
+}
+
+/*
+ * Element n, just made for the startElement call of name, to the tag set
+ * as bread_tagset_add adds it, which of the set's tags it is found once
+ * for each name libxml2 hands over (a name of its dictionary, or one of
+ * its own, the same string for the parse: the element made of it has the
+ * same name each time).
+ */
+static void
+add_tag(struct start_user *u, const xmlChar *name, xmlNodePtr n)
+{
+	size_t h = ((uintptr_t)name >> 4) & 63, k;
+
+	if (name == NULL || n->type != XML_ELEMENT_NODE || n->name == NULL) {
+		bread_tagset_add(u->ts, n);
+		return;
+	}
+	if (u->kname[h] != name) {
+		for (k = 0; k < u->ts->ntags; k++)
+			if (bread_tag_is(n, u->ts->tags[k]))
+				break;
+		u->kname[h] = name;
+		u->k[h] = k;
+	}
+	if (u->k[h] < u->ts->ntags)
+		bread_nvec_push(&u->ts->lists[u->k[h]], n);
+}
+
+/*
+ * The characters callback: SAX2's, then, when the text libxml2 read
+ * itself (htmlParseCharData, or a reference) ends at a tag - its content
+ * loop is to read the tag next, in the current element - the tag read by
+ * read_tag.  (Where htmlParseCharData hands over a full buffer, the input
+ * is on the last character copied, never a '<'.)
+ */
+static void
+text_chars(void *ctx, const xmlChar *ch, int len)
+{
+	htmlParserCtxtPtr ctxt = ctx;
+	struct start_user *u = ctxt->_private;
+	xmlParserInputPtr in;
+	unsigned char *t;
+	int line, col;
+
+	xmlSAX2Characters(ctx, ch, len);
+	if ((in = own_input(ctxt, u)) == NULL || in->cur[0] != '<' ||
+	    !tag_parent(ctxt, ctxt->name))
 		return;
 	line = in->line;
 	col = in->col;
-	s.line = line;
-	s.col = col;
-	s.at = in->cur;
-	s.end = in->end;
-	if (!hand_text(ctxt, &s)) {
+	t = read_tag(ctxt, u, in, (unsigned char *)(uintptr_t)in->cur,
+	    &line, &col, ctxt->html >= 10 && ctxt->nameNr >= 1);
+	if (t != NULL) {
+		in->cur = t;
 		in->line = line;
 		in->col = col;
-		return;
 	}
-	in->cur = s.at;
-	in->line = s.line;
-	in->col = s.col;
 }
 
 /*
@@ -654,16 +1308,30 @@ start_element(void *ctx, const xmlChar *name, const xmlChar **atts)
 	htmlParserCtxtPtr ctxt = ctx;
 	struct start_user *u = ctxt->_private;
 	xmlNodePtr before = ctxt->node;
+	int taken = 0;
 
+	/* the tag read_tag read: its attributes, which libxml2 did not see */
+	if (u->tag_on && atts == NULL && name != NULL &&
+	    ctxt->input != NULL && ctxt->input->base != NULL &&
+	    ctxt->input->consumed + (unsigned long)(ctxt->input->cur -
+	    ctxt->input->base) == u->tag_at &&
+	    strcmp((const char *)name, u->tag_name) == 0) {
+		taken = 1;
+		if (u->natts > 0)
+			atts = u->atts;
+	}
 	if (u->build && name != NULL && plain_start(ctxt, name))
 		build_element(ctxt, name, atts);
 	else
 		xmlSAX2StartElement(ctx, name, atts);
+	if (taken)
+		drop_atts(u);
 	if (ctxt->node != NULL && ctxt->node != before) {
-		bread_tagset_add(u->ts, ctxt->node);
+		add_tag(u, name, ctxt->node);
 		if (u->build) {
 			script_start(ctxt, u->page, u->len);
 			text_after_start(ctxt, u, name);
+			tag_after_start(ctxt, u, name);
 		}
 	}
 }
@@ -706,6 +1374,13 @@ bread_parse_dict(const char *utf8, size_t len, struct bread_tagset *ts,
 	u.page = utf8;
 	u.len = len;
 	memset(u.name, 0, sizeof u.name);
+	memset(u.kname, 0, sizeof u.kname);
+	u.tag_on = 0;
+	u.tag_at = 0;
+	u.tag_name[0] = '\0';
+	u.names_len = 0;
+	u.atts = NULL;
+	u.natts = u.maxatts = 0;
 	if (strcmp(xmlParserVersion, "20914") == 0 && ctxt->sax != NULL &&
 	    ctxt->sax->cdataBlock == xmlSAX2CDataBlock)
 		ctxt->sax->cdataBlock = script_block;
@@ -719,6 +1394,8 @@ bread_parse_dict(const char *utf8, size_t len, struct bread_tagset *ts,
 		ctxt->sax->startElement = start_element;
 		if (u.build && ctxt->sax->endElement == xmlSAX2EndElement)
 			ctxt->sax->endElement = end_element;
+		if (u.build && ctxt->sax->characters == xmlSAX2Characters)
+			ctxt->sax->characters = text_chars;
 	}
 	htmlParseDocument(ctxt);
 	doc = ctxt->myDoc;
@@ -729,6 +1406,8 @@ bread_parse_dict(const char *utf8, size_t len, struct bread_tagset *ts,
 		bread_tagset_init(ts, doc ? xmlDocGetRootElement(doc) : NULL, ts->tags);
 	} else if (ts != NULL)
 		ts->root = doc ? xmlDocGetRootElement(doc) : NULL;
+	drop_atts(&u);
+	xmlFree((void *)u.atts);
 	htmlFreeParserCtxt(ctxt);
 	return doc;
 }

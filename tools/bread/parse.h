@@ -24,8 +24,9 @@
  * which the caller frees with xmlFreeDoc (or forgets with bread's arena),
  * or NULL when libxml2 gives none.  The tree is the one libxml2's
  * htmlParseDocument builds with BREAD_PARSE_OPTIONS, byte for byte; only
- * the way elements are built and the text after tags and in <script> and
- * <style> reaches it are faster (parse.c), and
+ * the way elements are built, their attributes are read, and the text
+ * after tags and in <script> and <style> reaches it are faster (parse.c),
+ * and
  * id attributes are not registered as IDs (XML_SKIP_IDS: bread never looks
  * an element up by its id, and the registry costs a hash entry each).
  * When ts is not NULL (started with bread_tagset_start), the elements its
