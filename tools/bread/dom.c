@@ -496,9 +496,25 @@ bread_inner_len(const xmlNode *n, int normalize)
 {
 	const xmlNode *c;
 	struct tstate t;
+	struct bread_tsum all, ts;
 
+	if (normalize) {
+		/* the summaries of the text nodes, joined: the same length */
+		memset(&all, 0, sizeof all);
+		if (is_text(n)) {
+			bread_tsum_node(n, &all);
+			return all.len;
+		}
+		if (n->type != XML_ELEMENT_NODE)
+			return 0;
+		for (c = n->children; c != NULL; c = bread_walk((xmlNodePtr)c, n, 0))
+			if (is_text(c)) {
+				bread_tsum_node(c, &ts);
+				bread_tsum_cat(&all, &ts);
+			}
+		return all.len;
+	}
 	memset(&t, 0, sizeof t);
-	t.normalize = normalize;
 	if (is_text(n)) {
 		if (n->content)
 			feed(&t, (const char *)n->content);
@@ -529,6 +545,33 @@ bread_tsum_text(const char *s, struct bread_tsum *ts)
 	(void)bread_u8((const unsigned char *)s, &cp);
 	ts->lead = !ts->any || bread_js_space(cp);
 	ts->trail = !ts->any || t.run > 0;
+}
+
+/* psvi's word: the length above four bits, a bit saying it is set, the flags. */
+#define TSUM_SET 8u
+
+void
+bread_tsum_node(const xmlNode *n, struct bread_tsum *ts)
+{
+	uintptr_t w = (uintptr_t)n->psvi;
+
+	if (w & TSUM_SET) {
+		ts->len = (size_t)(w >> 4);
+		ts->any = (int)(w >> 2 & 1);
+		ts->lead = (int)(w >> 1 & 1);
+		ts->trail = (int)(w & 1);
+		return;
+	}
+	if (n->content == NULL) {
+		memset(ts, 0, sizeof *ts);
+		return;
+	}
+	bread_tsum_text((const char *)n->content, ts);
+	if (ts->len > UINTPTR_MAX >> 4)
+		return;
+	w = (uintptr_t)ts->len << 4 | TSUM_SET | (uintptr_t)ts->any << 2 |
+	    (uintptr_t)ts->lead << 1 | (uintptr_t)ts->trail;
+	((xmlNodePtr)n)->psvi = (void *)w;
 }
 
 void

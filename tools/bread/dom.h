@@ -157,6 +157,14 @@ struct bread_tsum {
 
 /* The summary of the text s (NUL-terminated UTF-8). */
 void bread_tsum_text(const char *s, struct bread_tsum *ts);
+/*
+ * The summary of text node n's content (none: all zero), kept in n->psvi,
+ * which an HTML document leaves unused, after the first call, so that the
+ * passes measuring the same text again (_grabArticle's scoring and its link
+ * densities, _cleanConditionally) read it there.  Whoever changes a text
+ * node's content sets its psvi to NULL.
+ */
+void bread_tsum_node(const xmlNode *n, struct bread_tsum *ts);
 /* a becomes the summary of a's text followed by b's. */
 void bread_tsum_cat(struct bread_tsum *a, const struct bread_tsum *b);
 /* 1 when n is a text node of textContent (text or CDATA). */

@@ -2483,6 +2483,7 @@ join_texts(struct rd *rd, xmlNodePtr n)
 		if (c->type == XML_TEXT_NODE && c->prev != NULL &&
 		    c->prev->type == XML_TEXT_NODE && c->prev->name == c->name) {
 			xmlNodeAddContent(c->prev, c->content);
+			c->prev->psvi = NULL;	/* its summary, bread_tsum_node's */
 			bury(rd, c);
 		} else if (c->type == XML_ELEMENT_NODE)
 			join_texts(rd, c);
@@ -2711,7 +2712,7 @@ enter_node(xmlNodePtr n, struct open_cand *st, size_t depth)
 		for (i = 0; i < depth; i++)
 			st[i].ll += len * coef;
 	} else if (bread_is_text(n) && n->content) {
-		bread_tsum_text((const char *)n->content, &ts);
+		bread_tsum_node(n, &ts);
 		bread_tsum_cat(&st[depth - 1].ts, &ts);
 	}
 }
