@@ -8,6 +8,7 @@
 #include <string.h>
 #include "ctx.h"
 #include "err.h"
+#include "swar.h"
 #include "dom.h"
 
 void
@@ -600,11 +601,24 @@ bread_tsum_cat(struct bread_tsum *a, const struct bread_tsum *b)
 static int
 text_nonspace(const unsigned char *p)
 {
+	const unsigned char *end = p + strlen((const char *)p);
+	uint64_t w;
 	uint32_t cp;
 
 	while (*p) {
 		if (*p > 0x20 && *p < 0x80)
 			return 1;
+		/* ASCII white space, a page's indentation, without decoding:
+		   eight bytes at a time while they are spaces and newlines */
+		if (*p == ' ' || (*p >= 0x09 && *p <= 0x0D)) {
+			for (p++; end - p >= 8; p += 8) {
+				w = swar_load(p);
+				if ((swar_eq_exact(w, ' ') | swar_eq_exact(w, '\n')) !=
+				    SWAR_HIGHS)
+					break;
+			}
+			continue;
+		}
 		p += bread_u8(p, &cp);
 		if (!bread_js_space(cp))
 			return 1;
