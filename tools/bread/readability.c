@@ -320,13 +320,19 @@ plain_until_comma(const unsigned char *p, const unsigned char *end)
 	return p;
 }
 
+/*
+ * The commas of n's text (REGEXPS.commas, or with ascii_only ',' alone),
+ * counted until there are enough: _cleanConditionally asks only whether
+ * there are ten.
+ */
 static size_t
-count_commas(const xmlNode *n, int ascii_only)
+count_commas(const xmlNode *n, int ascii_only, size_t enough)
 {
 	const xmlNode *c;
 	size_t k = 0;
 
-	for (c = n->children; c != NULL; c = bread_walk((xmlNodePtr)c, n, 0)) {
+	for (c = n->children; c != NULL && k < enough;
+	    c = bread_walk((xmlNodePtr)c, n, 0)) {
 		const unsigned char *p, *end;
 		uint32_t cp;
 		if ((c->type != XML_TEXT_NODE &&
@@ -2225,7 +2231,7 @@ conditionally_remove(struct rd *rd, xmlNodePtr node, const char *tag)
 	weight = class_weight(rd, node);
 	if (weight < 0)
 		return 1;
-	if (count_commas(node, 1) >= 10)
+	if (count_commas(node, 1, 10) >= 10)
 		return 0;
 	return remove_by_content(rd, node, tag, weight);
 }
@@ -2656,7 +2662,7 @@ score_paragraphs(struct rd *rd, const struct nvec *to_score, struct nvec *cands)
 		len = bread_inner_len(e, 1);
 		if (len < 25)
 			continue;
-		score = 1 + (double)(count_commas(e, 0) + 1) +
+		score = 1 + (double)(count_commas(e, 0, SIZE_MAX) + 1) +
 		    (double)(len / 100 < 3 ? len / 100 : 3);
 		for (a = e->parent, level = 0; a && level < 5; a = a->parent, level++) {
 			double div;
