@@ -2547,13 +2547,13 @@ struct attempt {
  * candidate, an empty block).
  */
 static int
-drop_in_walk(struct rd *rd, xmlNodePtr node, const char *lc, int strip,
+drop_in_walk(struct rd *rd, xmlNodePtr node, struct buf *mb, int strip,
     int *remove_title_header)
 {
 	static const char *const empties[] = {
 		"div", "section", "header", "h1", "h2", "h3", "h4", "h5", "h6", NULL
 	};
-	const char *role, *am;
+	const char *role, *am, *lc = NULL;
 
 	if (!probably_visible(node))
 		return 1;
@@ -2561,6 +2561,9 @@ drop_in_walk(struct rd *rd, xmlNodePtr node, const char *lc, int strip,
 	am = bread_attr(node, "aria-modal");
 	if (am && !strcmp(am, "true") && role && !strcmp(role, "dialog"))
 		return 1;
+	/* the matchString, made only when a test below reads it */
+	if (strip || !(rd->byline || rd->meta_byline))
+		lc = match_string(mb, node);
 	if (check_byline(rd, node, lc))
 		return 1;
 	if (*remove_title_header && header_duplicates_title(rd, node)) {
@@ -2628,9 +2631,7 @@ walk_document(struct rd *rd, struct buf *mb, struct nvec *to_score)
 	xmlNodePtr node = xmlDocGetRootElement(rd->doc);
 
 	while (node) {
-		const char *lc = match_string(mb, node);
-
-		if (drop_in_walk(rd, node, lc, strip, &remove_title_header)) {
+		if (drop_in_walk(rd, node, mb, strip, &remove_title_header)) {
 			node = remove_and_get_next(rd, node);
 			continue;
 		}
