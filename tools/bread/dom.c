@@ -598,10 +598,11 @@ bread_tsum_cat(struct bread_tsum *a, const struct bread_tsum *b)
 	a->trail = b->trail;
 }
 
-static int
-text_nonspace(const unsigned char *p)
+int
+bread_nonspace(const char *s)
 {
-	const unsigned char *end = p + strlen((const char *)p);
+	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strlen(s);
 	uint64_t w;
 	uint32_t cp;
 
@@ -632,11 +633,11 @@ bread_has_text(const xmlNode *n)
 	const xmlNode *c;
 
 	if (is_text(n))
-		return n->content && text_nonspace(n->content);
+		return n->content && bread_nonspace((const char *)n->content);
 	if (n->type != XML_ELEMENT_NODE)
 		return 0;
 	for (c = n->children; c != NULL; c = bread_walk((xmlNodePtr)c, n, 0))
-		if (is_text(c) && c->content && text_nonspace(c->content))
+		if (is_text(c) && c->content && bread_nonspace((const char *)c->content))
 			return 1;
 	return 0;
 }

@@ -175,6 +175,8 @@ bread_is_text(const xmlNode *n)
 }
 /* 1 when n's textContent has a character that is not white space. */
 int bread_has_text(const xmlNode *n);
+/* 1 when s (NUL-terminated UTF-8) has a character that is not white space. */
+int bread_nonspace(const char *s);
 /* Raw textContent (appended) and its UTF-16 length. */
 void bread_text_content(const xmlNode *n, struct buf *out);
 size_t bread_text_content_len(const xmlNode *n);

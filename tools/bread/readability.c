@@ -387,20 +387,11 @@ static const char *const phrasing_elems[] = {
 	"sub", "sup", "textarea", "time", "var", "wbr", NULL
 };
 
+/* s NULL, empty or only white space: what trim() leaves empty */
 static int
 all_space(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	uint32_t cp;
-
-	if (s == NULL)
-		return 1;
-	while (*p) {
-		p += bread_u8(p, &cp);
-		if (!bread_js_space(cp))
-			return 0;
-	}
-	return 1;
+	return s == NULL || !bread_nonspace(s);
 }
 
 /* Readability.js _isPhrasingContent */
