@@ -1136,6 +1136,24 @@ text_after_start(htmlParserCtxtPtr ctxt, struct start_user *u,
 	in->col = s.col - 1;
 }
 
+/* The tag at the input read by read_tag, and the input moved to what it
+ * left libxml2 to read. */
+static void
+tag_here(htmlParserCtxtPtr ctxt, struct start_user *u, xmlParserInputPtr in,
+    int lines_ok)
+{
+	unsigned char *t;
+	int line = in->line, col = in->col;
+
+	t = read_tag(ctxt, u, in, (unsigned char *)(uintptr_t)in->cur, &line,
+	    &col, lines_ok);
+	if (t != NULL) {
+		in->cur = t;
+		in->line = line;
+		in->col = col;
+	}
+}
+
 /*
  * Just after the start tag of an element that is not empty, when the
  * input is on its '>' (or on the '>' text_after_start moved after the
@@ -1198,7 +1216,6 @@ end_element(void *ctx, const xmlChar *name)
 	struct start_user *u = ctxt->_private;
 	xmlParserInputPtr in;
 	const xmlChar *parent;
-	unsigned char *t;
 	struct scan s;
 	int line, col;
 
@@ -1226,17 +1243,9 @@ end_element(void *ctx, const xmlChar *name)
 		in->col = s.col;
 	}
 	if (in->cur[0] == '<' && in->cur < in->end && tag_parent(ctxt, parent)) {
-		line = in->line;
-		col = in->col;
 		/* html never closes by a later tag: with one under it, and a
 		   <body> seen, libxml2 implies no element before the tag */
-		t = read_tag(ctxt, u, in, (unsigned char *)(uintptr_t)in->cur,
-		    &line, &col, ctxt->html >= 10 && ctxt->nameNr >= 2);
-		if (t != NULL) {
-			in->cur = t;
-			in->line = line;
-			in->col = col;
-		}
+		tag_here(ctxt, u, in, ctxt->html >= 10 && ctxt->nameNr >= 2);
 	}
 }
 
@@ -1280,22 +1289,12 @@ text_chars(void *ctx, const xmlChar *ch, int len)
 	htmlParserCtxtPtr ctxt = ctx;
 	struct start_user *u = ctxt->_private;
 	xmlParserInputPtr in;
-	unsigned char *t;
-	int line, col;
 
 	xmlSAX2Characters(ctx, ch, len);
 	if ((in = own_input(ctxt, u)) == NULL || in->cur[0] != '<' ||
 	    !tag_parent(ctxt, ctxt->name))
 		return;
-	line = in->line;
-	col = in->col;
-	t = read_tag(ctxt, u, in, (unsigned char *)(uintptr_t)in->cur,
-	    &line, &col, ctxt->html >= 10 && ctxt->nameNr >= 1);
-	if (t != NULL) {
-		in->cur = t;
-		in->line = line;
-		in->col = col;
-	}
+	tag_here(ctxt, u, in, ctxt->html >= 10 && ctxt->nameNr >= 1);
 }
 
 /*
