@@ -52,6 +52,7 @@
 #include "dom.h"
 #include "parse.h"
 #include "swar.h"
+#include "utf8.h"
 #include "xmem.h"
 
 /* libxml2's HTML_PARSER_BIG_BUFFER_SIZE: htmlParseScript's block size */
@@ -762,33 +763,18 @@ vbuf_add(struct vbuf *b, const void *p, size_t n)
 	return 1;
 }
 
-/* c in UTF-8 as htmlParseHTMLAttribute writes it. */
+/*
+ * c in UTF-8, as htmlParseHTMLAttribute writes it: c is a character libxml2
+ * takes (xml_char) or an entity's, for which utf8_encode writes the same
+ * bytes.
+ */
 static int
 vbuf_char(struct vbuf *b, unsigned int c)
 {
-	unsigned char u[4];
-	size_t n;
+	char u[4];
+	int n = utf8_encode(c, u);
 
-	if (c < 0x80) {
-		u[0] = (unsigned char)c;
-		n = 1;
-	} else if (c < 0x800) {
-		u[0] = (unsigned char)(((c >> 6) & 0x1F) | 0xC0);
-		u[1] = (unsigned char)((c & 0x3F) | 0x80);
-		n = 2;
-	} else if (c < 0x10000) {
-		u[0] = (unsigned char)(((c >> 12) & 0x0F) | 0xE0);
-		u[1] = (unsigned char)(((c >> 6) & 0x3F) | 0x80);
-		u[2] = (unsigned char)((c & 0x3F) | 0x80);
-		n = 3;
-	} else {
-		u[0] = (unsigned char)(((c >> 18) & 0x07) | 0xF0);
-		u[1] = (unsigned char)(((c >> 12) & 0x3F) | 0x80);
-		u[2] = (unsigned char)(((c >> 6) & 0x3F) | 0x80);
-		u[3] = (unsigned char)((c & 0x3F) | 0x80);
-		n = 4;
-	}
-	return vbuf_add(b, u, n);
+	return n > 0 && vbuf_add(b, u, (size_t)n);
 }
 
 /* IS_CHAR */
