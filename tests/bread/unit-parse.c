@@ -366,6 +366,29 @@ next_rand(unsigned long *s)
 	return *s >> 33;
 }
 
+/*
+ * Of npages pages, each of up to maxlen tokens of tok drawn from seed, how
+ * many libxml2 unaided and bread parse into different trees.
+ */
+static size_t
+random_pages(const char *const *tok, size_t ntok, unsigned long seed,
+    size_t npages, size_t maxlen)
+{
+	struct buf b = BUF_INIT;
+	size_t page, k, len, bad = 0;
+
+	for (page = 0; page < npages; page++) {
+		buf_reset(&b);
+		len = next_rand(&seed) % maxlen;
+		for (k = 0; k < len; k++)
+			buf_adds(&b, tok[next_rand(&seed) % ntok]);
+		if (!same_tree(b.s, b.len))
+			bad++;
+	}
+	buf_release(&b);
+	return bad;
+}
+
 /* Pseudo-random pages of markup, script and style tokens. */
 static void
 check_random(void)
@@ -376,20 +399,9 @@ check_random(void)
 		"\xf0\x9f\x98\x80", "\x02", "\xef\xbf\xbe", "<!--", "-->", "</",
 		"<script/>", "&amp;", "\r\n", "                                        ",
 	};
-	unsigned long seed = 34;
-	struct buf b = BUF_INIT;
-	size_t page, k, len, bad = 0;
 
-	for (page = 0; page < 400; page++) {
-		buf_reset(&b);
-		len = next_rand(&seed) % 3000;
-		for (k = 0; k < len; k++)
-			buf_adds(&b, tok[next_rand(&seed) % (sizeof tok / sizeof tok[0])]);
-		if (!same_tree(b.s, b.len))
-			bad++;
-	}
-	buf_release(&b);
-	TAP_IS_INT(bad, 0, "400 pseudo-random pages: the same tree");
+	TAP_IS_INT(random_pages(tok, sizeof tok / sizeof tok[0], 34, 400, 3000), 0,
+	    "400 pseudo-random pages: the same tree");
 }
 
 /* Pseudo-random pages of tags with attributes, text and references. */
@@ -403,20 +415,9 @@ check_random_attrs(void)
 		"&amp;", "&quot;", "&#39;", "&#x41;", "&", "&lt", "&nope;", "#", ";",
 		"\xc3\xa9", "\x02", "<", "text ", "<!-- c -->", "/", "data-x", "-",
 	};
-	unsigned long seed = 7;
-	struct buf b = BUF_INIT;
-	size_t page, k, len, bad = 0;
 
-	for (page = 0; page < 600; page++) {
-		buf_reset(&b);
-		len = next_rand(&seed) % 400;
-		for (k = 0; k < len; k++)
-			buf_adds(&b, tok[next_rand(&seed) % (sizeof tok / sizeof tok[0])]);
-		if (!same_tree(b.s, b.len))
-			bad++;
-	}
-	buf_release(&b);
-	TAP_IS_INT(bad, 0, "600 pseudo-random pages of tags and attributes: the same tree");
+	TAP_IS_INT(random_pages(tok, sizeof tok / sizeof tok[0], 7, 600, 400), 0,
+	    "600 pseudo-random pages of tags and attributes: the same tree");
 }
 
 /* Every page named in the file list (one path a line), decoded as bread does. */
