@@ -99,6 +99,19 @@ nfc_text = "Caf\u00e9 cr\u00e8me br\u00fbl\u00e9e, \u00c5ngstr\u00f6m, \u1e9b\u0
 put("nfc.txt", unicodedata.normalize("NFC", nfc_text))
 put("nfd.txt", unicodedata.normalize("NFD", nfc_text))
 
+# NFC where the letters begin compositions: Hangul syllables and conjoining
+# jamo (L V, L V T, a syllable LV and a T), U+11A7 (no T: it composes with
+# nothing) after a syllable LV, alone and in runs that compose, old jamo;
+# Cyrillic, Greek and kana with and without the marks that compose with them.
+put("hangul.txt",
+    "\ud55c\uad6d\uc5b4 \ubb38\uc7a5\uc740 \uc74c\uc808\ub85c \uc4f4\ub2e4. "
+    "\u1112\u1161\u11ab\u1100\u1173\u11af \u1100\u1161\u11a8 \uac00\u11a8 "
+    "\uac00\u11a7 \uac00\u11a7\u0301 e\u0301\uac00\u11a7 \ub098\u11a7\u11a8 "
+    "\u1113\u1176\u11c3 \ua960\ud7b0\ud7cb\n"
+    "\u0435\u0308\u043b\u043a\u0430 \u0451\u043b\u043a\u0430 \u0439\u043e\u0434 "
+    "\u03b1\u0301\u03bb\u03c6\u03b1 \u03ac\u03bb\u03c6\u03b1 "
+    "\u304b\u3099 \u304c \u30cf\u309a \u30d1 \u30a6\u3099\n")
+
 put("whitespace.txt", " " * 5000 + "x" + "\t" * 3000 + "y\n" + "\n" * 3000 + "z" +
     " \t" * 700 + "\n \n\t\n" + "\u00a0" * 1500 + "w" + "\u3000" * 800 + "v" +
     "\u2003\u2009\u202f\u205f\u2028\u2029\u0085\u000b\u000c" * 50 + "end   \n   ")

@@ -283,6 +283,9 @@ void btok_pretokenize(int pre, const char *s, size_t n, btok_piece_fn fn,
 #define BTOK_UC_M 8u	/* \p{M} */
 #define BTOK_UC_LU 16u	/* Lu Lt Lm Lo M (tekken's upper set) */
 #define BTOK_UC_LL 32u	/* Ll Lm Lo M (tekken's lower set) */
+/* Two bits for btok_nfc, of the characters other than ASCII (ucd.c). */
+#define BTOK_UC_NFC_CUT 64u	/* NFC may cut the text before it */
+#define BTOK_UC_NFC_YES 128u	/* a starter of NFC_Quick_Check Yes */
 /* btok_uclass of the ASCII characters. */
 extern const unsigned char btok_ascii_class[128];
 /* The classes of the other code points by blocks of 256, each filled by

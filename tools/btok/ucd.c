@@ -18,9 +18,66 @@
 #include "ctx.h"
 #include "btok.h"
 
+/*
+ * A safe starter: a character before which NFC can cut the text, because
+ * nothing before it reorders or composes with it or anything after it.  ASCII
+ * (never the second of a composition), or a starter (canonical combining
+ * class 0) without a decomposition that takes part in no composition pair
+ * (utf8proc's comb_index), the Hangul that compose algorithmically excepted:
+ * the syllables and the conjoining jamo L (U+1100..U+1112), V
+ * (U+1161..U+1175) and T (U+11A8..U+11C2).  U+11A7, the T base, is no T and
+ * composes with nothing (Unicode 3.12, "Hangul Syllable Composition"), so it
+ * is a safe starter; being one also keeps it from utf8proc 2.8, which joins
+ * it to a syllable LV before it and loses it.
+ */
+static int
+nfc_safe(uint32_t cp, const utf8proc_property_t *p)
+{
+	if (cp < 0x80)
+		return 1;
+	if ((cp >= 0x1100 && cp <= 0x1112) || (cp >= 0x1161 && cp <= 0x1175) ||
+	    (cp >= 0x11A8 && cp <= 0x11C2) || (cp >= 0xAC00 && cp <= 0xD7A3))
+		return 0;
+	return p->combining_class == 0 && p->decomp_seqindex == UINT16_MAX &&
+	    p->comb_index == UINT16_MAX;
+}
+
+/* Code points of a run composed in a buffer on the stack. */
+#define NFC_STACK 64
+
+/*
+ * A starter whose NFC_Quick_Check is Yes (UAX #15): not No, for its NFC is
+ * itself, and not Maybe, for it is never the second character of a
+ * composition (utf8proc marks those with a comb_index of 0x8000 and above;
+ * the Hangul vowels and final consonants compose algorithmically).  A text
+ * whose characters all are such starters is its own NFC (UAX #15, "Detecting
+ * Normalization Forms").
+ */
+static int
+nfc_yes(uint32_t cp, const utf8proc_property_t *p)
+{
+	const utf8proc_option_t opt = UTF8PROC_STABLE | UTF8PROC_COMPOSE;
+	utf8proc_int32_t cps[NFC_STACK];
+	utf8proc_ssize_t r;
+	int last;
+
+	if (p->combining_class != 0 ||
+	    (p->comb_index != UINT16_MAX && p->comb_index >= 0x8000) ||
+	    (cp >= 0x1161 && cp <= 0x1175) || (cp >= 0x11A8 && cp <= 0x11C2))
+		return 0;
+	if (p->decomp_seqindex == UINT16_MAX)
+		return 1;
+	r = utf8proc_decompose_char((utf8proc_int32_t)cp, cps, NFC_STACK, opt, &last);
+	if (r < 0 || r > NFC_STACK)
+		return 0;
+	r = utf8proc_normalize_utf32(cps, r, opt);
+	return r == 1 && cps[0] == (utf8proc_int32_t)cp;
+}
+
 static unsigned
 uclass_slow(uint32_t cp)
 {
+	const utf8proc_property_t *p;
 	unsigned c = 0;
 	if (cp > 0x10FFFF)
 		return 0;
@@ -56,6 +113,11 @@ uclass_slow(uint32_t cp)
 	}
 	if ((cp >= 0x09 && cp <= 0x0D) || cp == 0x85)
 		c |= BTOK_UC_WS;
+	p = utf8proc_get_property((utf8proc_int32_t)cp);
+	if (nfc_safe(cp, p))
+		c |= BTOK_UC_NFC_CUT;
+	if (nfc_yes(cp, p))
+		c |= BTOK_UC_NFC_YES;
 	return c;
 }
 
@@ -111,45 +173,18 @@ btok_unicode_version(void)
 	return utf8proc_unicode_version();
 }
 
-/*
- * A safe starter: a character before which NFC can cut the text, because
- * nothing before it reorders or composes with it or anything after it.  ASCII
- * (never the second of a composition), or a starter (canonical combining
- * class 0) without a decomposition that takes part in no composition pair
- * (utf8proc's comb_index), Hangul excepted (composed algorithmically).
- */
-static int
-nfc_safe(uint32_t cp)
-{
-	const utf8proc_property_t *p;
-	if (cp < 0x80)
-		return 1;
-	if ((cp >= 0x1100 && cp <= 0x11FF) || (cp >= 0xAC00 && cp <= 0xD7A3))
-		return 0;
-	p = utf8proc_get_property((utf8proc_int32_t)cp);
-	return p->combining_class == 0 && p->decomp_seqindex == UINT16_MAX &&
-	    p->comb_index == UINT16_MAX;
-}
-
-/* Code points of a run composed in a buffer on the stack. */
-#define NFC_STACK 64
-
 /* Append NFC of s[a..b): a run that is a safe starter and what follows it
    up to the next safe starter.  The steps of utf8proc_map (decompose, then
    reencode, which composes), in a buffer on the stack when the run's
    decomposition fits. */
 static void
-nfc_run(struct buf *o, const char *s, size_t a, size_t b, size_t first)
+nfc_run(struct buf *o, const char *s, size_t a, size_t b)
 {
 	const utf8proc_option_t opt = UTF8PROC_STABLE | UTF8PROC_COMPOSE;
 	utf8proc_int32_t cps[NFC_STACK];
 	utf8proc_uint8_t *out = NULL;
 	utf8proc_ssize_t r;
 
-	if (b - a == first) {
-		buf_add(o, s + a, first);
-		return;
-	}
 	r = utf8proc_decompose((const utf8proc_uint8_t *)s + a,
 	    (utf8proc_ssize_t)(b - a), cps, NFC_STACK, opt);
 	if (r >= 0 && r <= NFC_STACK) {
@@ -169,48 +204,50 @@ nfc_run(struct buf *o, const char *s, size_t a, size_t b, size_t first)
 
 /*
  * The text is cut into runs, each a safe starter (or the start of the text)
- * and what follows it up to the next safe starter.  A run of its first
- * character alone is its own NFC: such runs, most of a text, are copied
- * together, and a run of ASCII after a safe character is taken whole (each
- * ASCII character is a safe starter).
+ * and what follows it up to the next safe starter.  A run whose characters
+ * after its first all are starters of NFC_Quick_Check Yes is its own NFC:
+ * such runs, most of a text (a run of its first character alone, a word of
+ * Cyrillic, Greek, kana or Hangul), are copied together, and a run of ASCII
+ * after a safe character is taken whole (each ASCII character is a safe
+ * starter).  The others are composed by nfc_run.
  */
 char *
 btok_nfc(const char *s, size_t n, size_t *outlen)
 {
 	const unsigned char *u = (const unsigned char *)s;
+	const unsigned both = BTOK_UC_NFC_CUT | BTOK_UC_NFC_YES;
 	struct buf o;
-	size_t i = 0, run = 0, first = 0, verb = 0;
+	size_t i = 0, run = 0, verb = 0;
+	int yes = 1;	/* s[run..i) is its own NFC */
 
 	buf_init(&o);
 	buf_grow(&o, n + 1);
 	while (i < n) {
 		uint32_t cp;
 		size_t l = btok_u8dec(u + i, n - i, &cp);
-		int safe = nfc_safe(cp);
+		unsigned k = cp < 0x80 ? both : btok_uclass(cp);
 
-		if (safe && i > 0) {
-			if (i - run != first) {
-				/* s[verb..run) is as it is */
+		if ((k & BTOK_UC_NFC_CUT) && i > 0) {
+			if (!yes) {
 				buf_add(&o, s + verb, run - verb);
-				nfc_run(&o, s, run, i, first);
+				nfc_run(&o, s, run, i);
 				verb = i;
 			}
 			run = i;
-			first = l;
-		} else if (i == 0)
-			first = safe ? l : 0;
+			yes = 1;
+		} else if (!(k & BTOK_UC_NFC_YES))
+			yes = 0;
 		i += l;
-		if (safe && cp < 0x80 && i < n && u[i] < 0x80) {
+		if (cp < 0x80 && i < n && u[i] < 0x80) {
 			/* one-character runs up to the last ASCII byte */
 			while (i < n && u[i] < 0x80)
 				i++;
 			run = i - 1;
-			first = 1;
 		}
 	}
-	if (n > run && n - run != first) {
+	if (!yes) {
 		buf_add(&o, s + verb, run - verb);
-		nfc_run(&o, s, run, n, first);
+		nfc_run(&o, s, run, n);
 		verb = n;
 	}
 	buf_add(&o, s + verb, n - verb);
