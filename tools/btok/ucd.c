@@ -18,6 +18,14 @@
 #include "ctx.h"
 #include "btok.h"
 
+/* A Hangul jamo that composes as the second of a pair (Unicode 3.12): a V,
+   U+1161..U+1175, or a T, U+11A8..U+11C2 (U+11A7, the T base, is none). */
+static int
+jamo_second(uint32_t cp)
+{
+	return (cp >= 0x1161 && cp <= 0x1175) || (cp >= 0x11A8 && cp <= 0x11C2);
+}
+
 /*
  * A safe starter: a character before which NFC can cut the text, because
  * nothing before it reorders or composes with it or anything after it.  ASCII
@@ -35,8 +43,8 @@ nfc_safe(uint32_t cp, const utf8proc_property_t *p)
 {
 	if (cp < 0x80)
 		return 1;
-	if ((cp >= 0x1100 && cp <= 0x1112) || (cp >= 0x1161 && cp <= 0x1175) ||
-	    (cp >= 0x11A8 && cp <= 0x11C2) || (cp >= 0xAC00 && cp <= 0xD7A3))
+	if ((cp >= 0x1100 && cp <= 0x1112) || jamo_second(cp) ||
+	    (cp >= 0xAC00 && cp <= 0xD7A3))
 		return 0;
 	return p->combining_class == 0 && p->decomp_seqindex == UINT16_MAX &&
 	    p->comb_index == UINT16_MAX;
@@ -63,7 +71,7 @@ nfc_yes(uint32_t cp, const utf8proc_property_t *p)
 
 	if (p->combining_class != 0 ||
 	    (p->comb_index != UINT16_MAX && p->comb_index >= 0x8000) ||
-	    (cp >= 0x1161 && cp <= 0x1175) || (cp >= 0x11A8 && cp <= 0x11C2))
+	    jamo_second(cp))
 		return 0;
 	if (p->decomp_seqindex == UINT16_MAX)
 		return 1;
@@ -81,7 +89,8 @@ uclass_slow(uint32_t cp)
 	unsigned c = 0;
 	if (cp > 0x10FFFF)
 		return 0;
-	switch (utf8proc_category((utf8proc_int32_t)cp)) {
+	p = utf8proc_get_property((utf8proc_int32_t)cp);
+	switch (p->category) {
 	case UTF8PROC_CATEGORY_LU:
 	case UTF8PROC_CATEGORY_LT:
 		c = BTOK_UC_L | BTOK_UC_LU;
@@ -113,7 +122,6 @@ uclass_slow(uint32_t cp)
 	}
 	if ((cp >= 0x09 && cp <= 0x0D) || cp == 0x85)
 		c |= BTOK_UC_WS;
-	p = utf8proc_get_property((utf8proc_int32_t)cp);
 	if (nfc_safe(cp, p))
 		c |= BTOK_UC_NFC_CUT;
 	if (nfc_yes(cp, p))
