@@ -120,7 +120,7 @@ edited(const char *from, const char *to, const char *what)
 {
 	const char *at = strstr(base, from);
 	struct buf b = BUF_INIT;
-	int loaded, ok;
+	int loaded = 0, ok;
 
 	if (at == NULL) {
 		TAP_OK(0, "%s: '%s' is in the base file", what, from);
@@ -180,6 +180,7 @@ mutations(int n)
 				}
 			}
 		}
+		loaded = 0;	/* when the file cannot be written */
 		if (!write_file(t, len) || !agree(path, &loaded, bad < 3))
 			bad++;
 		nloaded += loaded;

@@ -29,6 +29,7 @@
  * as bctx_url_key makes it, condition), the condition being the record's
  * "variant" when it has one.
  */
+#include <assert.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,6 +216,9 @@ same_plan(const struct drift *d)
 
 		if (at == NULL)
 			continue;
+		/* the index names the old snapshot's pages, from 1 */
+		assert(d->old.v != NULL && json_integer_value(at) >= 1 &&
+		    (size_t)json_integer_value(at) <= d->old.n);
 		o = &d->old.v[json_integer_value(at) - 1];
 		ndj_set_where(n->file, n->line);
 		qo = rec_array_opt(o->rec, "question_ids");

@@ -7,6 +7,7 @@
  * the natural order of ids and the printed p-value.  The lowest floor: it calls no other
  * file of bstats.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -132,9 +133,11 @@ bst_strs_add(struct bst_strs *h, const char *s)
 	if (2 * (h->n + 1) > h->cap)
 		grow(h);
 	for (at = hash(s) & (h->cap - 1); h->slot[at];
-	    at = (at + 1) & (h->cap - 1))
+	    at = (at + 1) & (h->cap - 1)) {
+		assert(h->slot[at] <= h->n && h->v != NULL);	/* a slot names a string */
 		if (!strcmp(h->v[h->slot[at] - 1], s))
 			return h->slot[at] - 1;
+	}
 	if (h->n == h->capv) {
 		h->capv = h->capv ? 2 * h->capv : 64;
 		h->v = xreallocarray(h->v, h->capv, sizeof *h->v);

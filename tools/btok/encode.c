@@ -626,10 +626,11 @@ merge_small(struct btok_enc *e, const char *piece)
 	}
 	rk[n - 1] = BTOK_NONE;
 	while (ranked) {
-		/* in index order, which is text order */
-		uint32_t best = BTOK_NONE;
-		int32_t bi = -1;
-		for (uint64_t m = ranked; m; m &= m - 1) {
+		/* The lowest rank, leftmost on ties (index order is text
+		   order): the first ranked position, then any lower after. */
+		int32_t bi = __builtin_ctzll(ranked);
+		uint32_t best = rk[bi];
+		for (uint64_t m = ranked & (ranked - 1); m; m &= m - 1) {
 			int32_t i = __builtin_ctzll(m);
 			if (rk[i] < best)
 				best = rk[i], bi = i;
