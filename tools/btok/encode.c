@@ -60,8 +60,10 @@ struct work {
 	size_t cbpos;
 };
 
-/* Scratch arrays grown past this many entries are freed after the call. */
+/* Scratch arrays grown past this many entries, and a normalised text
+   buffer past this many bytes, are freed after the call. */
 #define WORK_KEEP ((size_t)1 << 16)
+#define NORM_KEEP ((size_t)1 << 20)
 
 /*
  * Small caches in front of the big hash tables, whose probes miss the
@@ -105,7 +107,13 @@ struct btok_enc {
 	const struct btok *t;
 	const struct btok_merge *mtab;	/* t's merges table, NULL: none */
 	uint32_t mmask;			/* its slots less one */
+	/* Bit c: a bad token of the image holds the byte c right before a
+	   byte 0xE2 (a token bad_across finds holds the byte before the
+	   U+2581 it lies across). */
+	uint64_t bad_before[4];
 	struct work w;
+	char *norm;		/* metaspace's output, kept between segments */
+	size_t cnorm;
 	/* Zero is an empty slot in each, so that a new encoder is a calloc
 	   whose pages the kernel gives on first use (a slot holds the
 	   complement of the pair's key, the code point plus one). */
@@ -146,6 +154,13 @@ btok_enc_new(const struct btok *t)
 	if (t->h->model == BTOK_MODEL_BPE) {
 		e->mtab = t->mtab;
 		e->mmask = t->h->mcap - 1;
+	}
+	for (uint32_t i = 0; i < t->h->nbad; i++) {
+		const struct btok_span *sp = &t->tok[t->bad[i]];
+		const unsigned char *tx = (const unsigned char *)t->pool + sp->off;
+		for (size_t k = 1; k < sp->len; k++)
+			if (tx[k] == 0xE2)
+				e->bad_before[tx[k - 1] >> 6] |= (uint64_t)1 << (tx[k - 1] & 63);
 	}
 	return e;
 }
@@ -192,6 +207,7 @@ btok_enc_free(struct btok_enc *e)
 		return;
 	work_free(&e->w);
 	free(e->lc.arena);
+	free(e->norm);
 	free(e);
 }
 
@@ -1149,10 +1165,17 @@ on_piece(const char *p, size_t n, void *vc)
 		batch_flush(c);
 }
 
-/* Does one of the listed tokens occur in s[0..n) across position p? */
+/* Does one of the listed tokens occur in s[0..n) across position p, the
+   start of a U+2581? */
 static int
-bad_across(const struct btok *t, const char *s, size_t n, size_t p)
+bad_across(const struct btok_enc *e, const char *s, size_t n, size_t p)
 {
+	const struct btok *t = e->t;
+	unsigned char b = (unsigned char)s[p - 1];
+
+	/* A token across p holds s[p - 1] right before its U+2581. */
+	if (!(e->bad_before[b >> 6] >> (b & 63) & 1))
+		return 0;
 	for (uint32_t i = 0; i < t->h->nbad; i++) {
 		const struct btok_span *sp = &t->tok[t->bad[i]];
 		const char *tx = t->pool + sp->off;
@@ -1184,7 +1207,7 @@ pretok_model(struct pctx *c, const char *s, size_t n)
 				continue;
 			if (i >= 3 && memcmp(s + i - 3, "\xE2\x96\x81", 3) == 0)
 				continue;
-			if (h->nbad && bad_across(c->e->t, s, n, i))
+			if (h->nbad && bad_across(c->e, s, n, i))
 				continue;
 			btok_pretokenize((int)h->pre, s + st, i - st, on_piece, c);
 			st = i;
@@ -1318,20 +1341,28 @@ metaspace_copy(char *d, const char *s, size_t n)
 
 /*
  * Replace(" ", "\u2581"), after Prepend("\u2581") when prepend is set (only
- * to a non-empty segment, as normalizers/prepend.rs): a malloc'd string and
- * its length, or NULL when s[0..n) stays as it is.
+ * to a non-empty segment, as normalizers/prepend.rs): the encoder's buffer
+ * e->norm (valid until the next call) and its length, or NULL when
+ * s[0..n) stays as it is.
  */
 static char *
-metaspace(const char *s, size_t n, int prepend, size_t *outlen)
+metaspace(struct btok_enc *e, const char *s, size_t n, int prepend,
+    size_t *outlen)
 {
-	size_t sp = 0, o = 0;
+	size_t sp = 0, o = 0, need;
 	char *norm;
 
 	prepend = prepend && n > 0;
 	sp = count_spaces(s, n);
 	if (!sp && !prepend)
 		return NULL;
-	norm = xmalloc(n + 2 * sp + 3 + 1);
+	need = n + 2 * sp + 3 + 1;
+	if (need > e->cnorm) {
+		free(e->norm);
+		e->cnorm = need > 4096 ? need : 4096;
+		e->norm = xmalloc(e->cnorm);
+	}
+	norm = e->norm;
 	if (prepend) {
 		memcpy(norm, "\xE2\x96\x81", 3);
 		o = 3;
@@ -1345,17 +1376,18 @@ static void
 normalize_segment(struct pctx *c, const char *s, size_t n)
 {
 	const struct btok *t = c->e->t;
-	char *norm = NULL;
+	char *nfc = NULL;
+	const char *norm = NULL;
 	size_t nl = n;
 
 	if (t->h->norm == BTOK_NORM_NFC)
-		norm = btok_nfc(s, n, &nl);
+		norm = nfc = btok_nfc(s, n, &nl);
 	else if (t->h->norm == BTOK_NORM_METASPACE)
-		norm = metaspace(s, n, 0, &nl);
+		norm = metaspace(c->e, s, n, 0, &nl);
 	else if (t->h->norm == BTOK_NORM_PREPEND_METASPACE)
-		norm = metaspace(s, n, 1, &nl);
+		norm = metaspace(c->e, s, n, 1, &nl);
 	split_added(c, &t->trie->norm, norm ? norm : s, nl, pretok_model);
-	free(norm);
+	free(nfc);
 }
 
 int
@@ -1374,6 +1406,10 @@ btok_encode(struct btok_enc *e, const char *s, size_t n, int special,
 	out->toolong = 0;
 	split_added(&c, &e->t->trie->raw, s, n, normalize_segment);
 	work_trim(&e->w);
+	if (e->cnorm > NORM_KEEP) {
+		free(e->norm);
+		e->norm = NULL, e->cnorm = 0;
+	}
 	free(clean);
 	return out->toolong ? -1 : 0;
 }
