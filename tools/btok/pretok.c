@@ -267,10 +267,18 @@ match_gpt2(const struct cur *c, size_t i)
 static size_t
 tk_uw(const struct cur *c, size_t q)
 {
-	size_t l, lastw, u = run_last(c, q, BTOK_UC_LU, BTOK_UC_LL, &lastw);
+	size_t l = 0, lastw = 0, u = q;
+	unsigned k = 0;
 
-	if (u < c->n && (cls(c, u, &l) & BTOK_UC_LL))
-		return run(c, u, BTOK_UC_LL);
+	/* The U run, as run_last, keeping the class and length of the
+	   character it stops at (each character is classified once). */
+	while (u < c->n && ((k = cls(c, u, &l)) & BTOK_UC_LU)) {
+		u += l;
+		if (k & BTOK_UC_LL)
+			lastw = u;
+	}
+	if (u < c->n && (k & BTOK_UC_LL))
+		return run(c, u + l, BTOK_UC_LL);
 	/* The last W inside the U run starts W+, which ends right after it
 	   (the character after it is not W, or the run would go on). */
 	return lastw;
