@@ -40,7 +40,11 @@
 /* ------------------------------------------------------------ the encoder */
 
 struct sym { uint32_t id; int32_t prev, next; uint32_t start, len; };
-struct hent { uint32_t rank, pos, id, a, b; };	/* a, b: the pair's ids */
+/* A pair in the heap: key rank << 32 | position, so that one comparison
+   orders by rank, then leftmost; a, b: the pair's ids. */
+struct hent { uint64_t key; uint32_t id, a, b; };
+#define HRANK(x) ((uint32_t)((x).key >> 32))
+#define HPOS(x) ((uint32_t)(x).key)
 
 struct bent { uint32_t pos, next; };
 
@@ -247,53 +251,51 @@ btok_ids_free(struct btok_ids *ids)
 #define LONG_PIECE 512
 #endif
 
-static inline int
-hless(const struct hent *a, const struct hent *b)
-{
-	return a->rank != b->rank ? a->rank < b->rank : a->pos < b->pos;
-}
-
+/* The heap of (rank, position): a binary heap whose sifts move the entries
+   on the way and write the new one once, at the end. */
 static void
 hpush(struct work *w, uint32_t rank, uint32_t pos, uint32_t id)
 {
+	struct hent x;
 	size_t i;
+
 	if (w->nq == w->cq) {
 		w->cq = w->cq ? w->cq * 2 : 256;
 		w->q = xreallocarray(w->q, w->cq, sizeof *w->q);
 	}
 	assert(pos < w->ns && w->s[pos].next >= 0);
-	i = w->nq++;
-	w->q[i].rank = rank, w->q[i].pos = pos, w->q[i].id = id;
-	w->q[i].a = w->s[pos].id;
-	w->q[i].b = w->s[w->s[pos].next].id;
-	while (i > 0) {
+	x.key = (uint64_t)rank << 32 | pos;
+	x.id = id;
+	x.a = w->s[pos].id;
+	x.b = w->s[w->s[pos].next].id;
+	for (i = w->nq++; i > 0; ) {
 		size_t p = (i - 1) / 2;
-		struct hent x;
-		if (!hless(&w->q[i], &w->q[p]))
+		if (w->q[p].key <= x.key)
 			break;
-		x = w->q[i], w->q[i] = w->q[p], w->q[p] = x;
+		w->q[i] = w->q[p];
 		i = p;
 	}
+	w->q[i] = x;
 }
 
 static struct hent
 hpop(struct work *w)
 {
-	struct hent top = w->q[0];
-	size_t i = 0;
-	w->q[0] = w->q[--w->nq];
+	struct hent top = w->q[0], x = w->q[--w->nq];
+	size_t i = 0, n = w->nq;
+
 	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct hent x;
-		if (l < w->nq && hless(&w->q[l], &w->q[m]))
-			m = l;
-		if (r < w->nq && hless(&w->q[r], &w->q[m]))
-			m = r;
-		if (m == i)
+		size_t m = 2 * i + 1;
+		if (m >= n)
 			break;
-		x = w->q[i], w->q[i] = w->q[m], w->q[m] = x;
+		if (m + 1 < n && w->q[m + 1].key < w->q[m].key)
+			m++;
+		if (w->q[m].key >= x.key)
+			break;
+		w->q[i] = w->q[m];
 		i = m;
 	}
+	w->q[i] = x;	/* when the heap is now empty, x is top again */
 	return top;
 }
 
@@ -553,10 +555,10 @@ merge_buckets(struct btok_enc *e, const char *piece)
 	while ((r = bq_next(w, r)) != BTOK_NONE) {
 		size_t n = bq_take(w, r), k = 0;
 		for (;;) {
-			if (w->nq && (k == n || w->q[0].rank < r ||
-			    (w->q[0].rank == r && w->q[0].pos < w->bpos[k]))) {
+			if (w->nq && (k == n || HRANK(w->q[0]) < r ||
+			    (HRANK(w->q[0]) == r && HPOS(w->q[0]) < w->bpos[k]))) {
 				struct hent top = hpop(w);
-				bq_apply(e, piece, top.rank, top.pos, r);
+				bq_apply(e, piece, HRANK(top), HPOS(top), r);
 			} else if (k < n)
 				bq_apply(e, piece, r, w->bpos[k++], r);
 			else
@@ -669,7 +671,7 @@ merge_heap(struct btok_enc *e, const char *piece)
 			hpush(w, rank, (uint32_t)i, id);
 	while (w->nq) {
 		struct hent top = hpop(w);
-		struct sym *cur = &w->s[top.pos], *right;
+		struct sym *cur = &w->s[HPOS(top)], *right;
 		int32_t nx;
 		if (cur->len == 0 || cur->next < 0)
 			continue;
@@ -679,13 +681,13 @@ merge_heap(struct btok_enc *e, const char *piece)
 		if ((cur->id != top.a || right->id != top.b) &&
 		    (!pair_rank(e, piece, cur, right, &rank, &id) || id != top.id))
 			continue;
-		sym_merge(w, top.pos, top.id);
+		sym_merge(w, HPOS(top), top.id);
 		nx = cur->next;
 		if (cur->prev >= 0 &&
 		    pair_rank(e, piece, &w->s[cur->prev], cur, &rank, &id))
 			hpush(w, rank, (uint32_t)cur->prev, id);
 		if (nx >= 0 && pair_rank(e, piece, cur, &w->s[nx], &rank, &id))
-			hpush(w, rank, top.pos, id);
+			hpush(w, rank, HPOS(top), id);
 	}
 }
 
