@@ -1196,7 +1196,14 @@ static void
 pretok_model(struct pctx *c, const char *s, size_t n)
 {
 	const struct btok_hdr *h = c->e->t->h;
-	if (h->msplit && (h->pre == BTOK_PRE_NONE || h->pre == BTOK_PRE_SPACE_MERGED_PREV)) {
+	int pre = (int)h->pre;
+
+	/* Split " " (Gemma 3) after a metaspace normaliser splits nothing:
+	   the normaliser has replaced every space of the text. */
+	if (pre == BTOK_PRE_SPACE_MERGED_PREV && (h->norm == BTOK_NORM_METASPACE ||
+	    h->norm == BTOK_NORM_PREPEND_METASPACE))
+		pre = BTOK_PRE_NONE;
+	if (h->msplit && (pre == BTOK_PRE_NONE || pre == BTOK_PRE_SPACE_MERGED_PREV)) {
 		/* Cut before each U+2581 run (see find_bad in compile.c); its
 		   first byte found by memchr, which skips the rest. */
 		size_t st = 0;
@@ -1211,12 +1218,12 @@ pretok_model(struct pctx *c, const char *s, size_t n)
 				continue;
 			if (h->nbad && bad_across(c->e, s, n, i))
 				continue;
-			btok_pretokenize((int)h->pre, s + st, i - st, on_piece, c);
+			btok_pretokenize(pre, s + st, i - st, on_piece, c);
 			st = i;
 		}
-		btok_pretokenize((int)h->pre, s + st, n - st, on_piece, c);
+		btok_pretokenize(pre, s + st, n - st, on_piece, c);
 	} else
-		btok_pretokenize((int)h->pre, s, n, on_piece, c);
+		btok_pretokenize(pre, s, n, on_piece, c);
 	batch_flush(c);
 }
 
