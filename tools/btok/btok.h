@@ -125,7 +125,7 @@ struct btok_hdr {
 	uint32_t pad;
 };
 
-#define BTOK_FORMAT 10u
+#define BTOK_FORMAT 11u
 
 /*
  * Where no merge can join the two sides of a place in a piece (encode.c

@@ -135,7 +135,7 @@ static void
 mput(struct cbuild *b, uint32_t a, uint32_t c, uint32_t rank, uint32_t id)
 {
 	uint64_t key = (uint64_t)a << 32 | c;
-	uint32_t m = b->mcap - 1, i = BTOK_MSLOT(btok_mix64(key), m);
+	uint32_t m = b->mcap - 1, i = BTOK_MSLOT(btok_pair_hash(a, c), m);
 	for (;; i = (i + 1) & m) {
 		if (b->mtab[i].key == UINT64_MAX) {
 			b->mtab[i].key = key;

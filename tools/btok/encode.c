@@ -342,37 +342,32 @@ sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
 	w->ns++;
 }
 
-/*
- * The hash of the pair of ids (a, b) in e: its slot in the pair cache and,
- * with a merges table, its first slot there (the image's btok_mix64, as
- * compile.c placed the merges).  Without one (tiktoken ranks), two
- * multiplications, the pair cache's slot in the top bits, since nothing
- * else uses the hash: a third of the instructions.
- */
+/* The hash of the pair of ids (a, b): its slot in the pair cache (the top
+   bits) and, with a merges table, its first slot there (BTOK_MSLOT). */
 static inline uint64_t
-pair_hash(const struct btok_enc *e, uint32_t a, uint32_t b)
+pair_hash(uint32_t a, uint32_t b)
 {
-	if (e->mtab)
-		return btok_mix64((uint64_t)a << 32 | b);
-	return ((uint64_t)a * 0x9E3779B97F4A7C15ULL ^
-	    (uint64_t)b * 0xC2B2AE3D27D4EB4FULL) >> (64 - PC_BITS);
+	return btok_pair_hash(a, b);
 }
+
+/* The pair-cache slot of a pair whose pair_hash is hv. */
+#define PC_SLOT(hv) ((hv) >> (64 - PC_BITS))
 
 /*
  * Start fetching what pair_rank_h of the ids (a, b) reads: its pair-cache
  * slot and, with a merges table, the table's first slot for it, so that
  * the misses of several lookups, and of the two levels of one, overlap
  * instead of following one another (on text not seen before most pairs
- * miss both).  Returns pair_hash(e, a, b), which the caller must use: GCC
+ * miss both).  Returns pair_hash(a, b), which the caller must use: GCC
  * takes a function whose only effect is a prefetch for one without
  * effects, and drops its calls.
  */
 static inline uint64_t
 pair_prefetch(const struct btok_enc *e, uint32_t a, uint32_t b)
 {
-	uint64_t hv = pair_hash(e, a, b);
+	uint64_t hv = pair_hash(a, b);
 
-	__builtin_prefetch(&e->pc[hv & ((1u << PC_BITS) - 1)]);
+	__builtin_prefetch(&e->pc[PC_SLOT(hv)]);
 	if (e->mtab)
 		__builtin_prefetch(&e->mtab[BTOK_MSLOT(hv, e->mmask)]);
 	return hv;
@@ -407,7 +402,7 @@ pair_rank_h(struct btok_enc *e, const char *piece, const struct sym *a,
     const struct sym *b, uint64_t hv, uint32_t *rank, uint32_t *id)
 {
 	uint64_t key = (uint64_t)a->id << 32 | b->id;
-	struct pc_ent *c = &e->pc[hv & ((1u << PC_BITS) - 1)];
+	struct pc_ent *c = &e->pc[PC_SLOT(hv)];
 
 	if (c->key != ~key)
 		pair_rank_slow(e->t, piece, a, b, hv, c);
@@ -420,7 +415,7 @@ static inline int
 pair_rank(struct btok_enc *e, const char *piece, const struct sym *a,
     const struct sym *b, uint32_t *rank, uint32_t *id)
 {
-	return pair_rank_h(e, piece, a, b, pair_hash(e, a->id, b->id), rank, id);
+	return pair_rank_h(e, piece, a, b, pair_hash(a->id, b->id), rank, id);
 }
 
 static void

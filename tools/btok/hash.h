@@ -1,7 +1,8 @@
 /*
  * hash.h - the hash functions baked into compiled images (changing them
  * changes BTOK_FORMAT): a word-at-a-time multiply/xor-shift hash for token
- * bytes and the splitmix64 finaliser for merge keys; and the probes of an
+ * bytes, finished by the splitmix64 finaliser (btok_mix64), and two
+ * multiplications for the pairs of ids of the merges; and the probes of an
  * image's two hash tables (vtab, mtab), inline because encode.c's inner
  * loop uses them.  Both tables are open addressing with linear probing and
  * at least one free slot (btok_attach checks it), so a probe ends.
@@ -76,12 +77,26 @@ btok_vtab_find(const struct btok *t, const char *s, size_t n)
 	return btok_vtab_find_h(t, s, n, btok_hash(s, n));
 }
 
-/* The first slot of a merge whose btok_mix64 is hv in a merges table of
-   m + 1 slots: the first of its group of four, which share a cache line. */
-#define BTOK_MSLOT(hv, m) ((uint32_t)(hv) & (m) & ~3u)
+/*
+ * The hash of the pair of ids (a, b): two multiplications, whose high bits
+ * depend on every bit of both ids (the merges table takes its slot from
+ * bits 32 and up, encode.c's pair cache from the top).  A pair is hashed at
+ * every lookup of the merges, so it costs a third of btok_mix64.
+ */
+static inline uint64_t
+btok_pair_hash(uint32_t a, uint32_t b)
+{
+	return (uint64_t)a * 0x9E3779B97F4A7C15ULL ^
+	    (uint64_t)b * 0xC2B2AE3D27D4EB4FULL;
+}
+
+/* The first slot of a merge whose btok_pair_hash is hv in a merges table
+   of m + 1 slots: the first of its group of four, which share a cache
+   line. */
+#define BTOK_MSLOT(hv, m) ((uint32_t)((hv) >> 32) & (m) & ~3u)
 
 /* The merge of key = a << 32 | b, the pair of ids (a, b), whose
-   btok_mix64 is hv; or NULL. */
+   btok_pair_hash is hv; or NULL. */
 static inline const struct btok_merge *
 btok_mtab_find_h(const struct btok *t, uint64_t key, uint64_t hv)
 {
@@ -100,7 +115,7 @@ btok_mtab_find(const struct btok *t, uint32_t a, uint32_t b)
 {
 	uint64_t key = (uint64_t)a << 32 | b;
 
-	return btok_mtab_find_h(t, key, btok_mix64(key));
+	return btok_mtab_find_h(t, key, btok_pair_hash(a, b));
 }
 
 #endif
