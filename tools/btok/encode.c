@@ -116,8 +116,7 @@ struct btok_enc {
 	   U+2581 it lies across). */
 	uint64_t bad_before[4];
 	struct work w;
-	char *norm;		/* metaspace's output, kept between segments */
-	size_t cnorm;
+	struct buf norm;	/* metaspace's output, kept between segments */
 	/* Zero is an empty slot in each, so that a new encoder is a calloc
 	   whose pages the kernel gives on first use (a slot holds the
 	   complement of the pair's key, the code point plus one). */
@@ -211,7 +210,7 @@ btok_enc_free(struct btok_enc *e)
 		return;
 	work_free(&e->w);
 	free(e->lc.arena);
-	free(e->norm);
+	buf_release(&e->norm);
 	free(e);
 }
 
@@ -342,15 +341,8 @@ sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
 	w->ns++;
 }
 
-/* The hash of the pair of ids (a, b): its slot in the pair cache (the top
-   bits) and, with a merges table, its first slot there (BTOK_MSLOT). */
-static inline uint64_t
-pair_hash(uint32_t a, uint32_t b)
-{
-	return btok_pair_hash(a, b);
-}
-
-/* The pair-cache slot of a pair whose pair_hash is hv. */
+/* The pair-cache slot of a pair whose btok_pair_hash is hv (its top bits;
+   the merges table takes BTOK_MSLOT of the same hash). */
 #define PC_SLOT(hv) ((hv) >> (64 - PC_BITS))
 
 /*
@@ -358,14 +350,14 @@ pair_hash(uint32_t a, uint32_t b)
  * slot and, with a merges table, the table's first slot for it, so that
  * the misses of several lookups, and of the two levels of one, overlap
  * instead of following one another (on text not seen before most pairs
- * miss both).  Returns pair_hash(a, b), which the caller must use: GCC
+ * miss both).  Returns btok_pair_hash(a, b), which the caller must use: GCC
  * takes a function whose only effect is a prefetch for one without
  * effects, and drops its calls.
  */
 static inline uint64_t
 pair_prefetch(const struct btok_enc *e, uint32_t a, uint32_t b)
 {
-	uint64_t hv = pair_hash(a, b);
+	uint64_t hv = btok_pair_hash(a, b);
 
 	__builtin_prefetch(&e->pc[PC_SLOT(hv)]);
 	if (e->mtab)
@@ -374,7 +366,7 @@ pair_prefetch(const struct btok_enc *e, uint32_t a, uint32_t b)
 }
 
 /* Fill the pair-cache slot c with the pair (a, b) of piece, whose
-   pair_hash is hv: its rank and the id it makes, or BTOK_NONE. */
+   btok_pair_hash is hv: its rank and the id it makes, or BTOK_NONE. */
 static __attribute__((noinline)) void
 pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
     const struct sym *b, uint64_t hv, struct pc_ent *c)
@@ -395,7 +387,7 @@ pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
 	c->id = i;
 }
 
-/* Rank of a pair whose pair_hash is hv and the id it makes: HF merges
+/* Rank of a pair whose btok_pair_hash is hv and the id it makes: HF merges
    table, or tiktoken rank of the joined bytes. */
 static inline int
 pair_rank_h(struct btok_enc *e, const char *piece, const struct sym *a,
@@ -415,7 +407,7 @@ static inline int
 pair_rank(struct btok_enc *e, const char *piece, const struct sym *a,
     const struct sym *b, uint32_t *rank, uint32_t *id)
 {
-	return pair_rank_h(e, piece, a, b, pair_hash(a->id, b->id), rank, id);
+	return pair_rank_h(e, piece, a, b, btok_pair_hash(a->id, b->id), rank, id);
 }
 
 static void
@@ -1353,9 +1345,9 @@ metaspace_copy(char *d, const char *s, size_t n)
 
 /*
  * Replace(" ", "\u2581"), after Prepend("\u2581") when prepend is set (only
- * to a non-empty segment, as normalizers/prepend.rs): the encoder's buffer
- * e->norm (valid until the next call) and its length, or NULL when
- * s[0..n) stays as it is.
+ * to a non-empty segment, as normalizers/prepend.rs): the bytes of the
+ * encoder's buffer e->norm (valid until the next call) and their length, or
+ * NULL when s[0..n) stays as it is.
  */
 static char *
 metaspace(struct btok_enc *e, const char *s, size_t n, int prepend,
@@ -1368,18 +1360,17 @@ metaspace(struct btok_enc *e, const char *s, size_t n, int prepend,
 	sp = count_spaces(s, n);
 	if (!sp && !prepend)
 		return NULL;
-	need = n + 2 * sp + 3 + 1;
-	if (need > e->cnorm) {
-		free(e->norm);
-		e->cnorm = need > 4096 ? need : 4096;
-		e->norm = xmalloc(e->cnorm);
-	}
-	norm = e->norm;
+	need = n + 2 * sp + 3;
+	buf_reset(&e->norm);
+	buf_grow(&e->norm, need);
+	norm = e->norm.s;
 	if (prepend) {
 		memcpy(norm, "\xE2\x96\x81", 3);
 		o = 3;
 	}
 	o = metaspace_copy(norm + o, s, n) - norm;
+	e->norm.len = o;	/* the buffer's NUL, as struct buf keeps it */
+	norm[o] = '\0';
 	*outlen = o;
 	return norm;
 }
@@ -1418,10 +1409,8 @@ btok_encode(struct btok_enc *e, const char *s, size_t n, int special,
 	out->toolong = 0;
 	split_added(&c, &e->t->trie->raw, s, n, normalize_segment);
 	work_trim(&e->w);
-	if (e->cnorm > NORM_KEEP) {
-		free(e->norm);
-		e->norm = NULL, e->cnorm = 0;
-	}
+	if (e->norm.cap > NORM_KEEP)
+		buf_release(&e->norm);
 	free(clean);
 	return out->toolong ? -1 : 0;
 }
