@@ -134,19 +134,18 @@ contraction(const struct cur *c, size_t i, int fold)
 
 /*
  * The run of characters with a bit of want from i: returns its end, and in
- * *last the end of its last character with a bit of mark (0: none).
+ * *last the end of its last character with a bit of mark (0: none); in *k
+ * and *l the class bits and length of the character it stopped at, when
+ * the end is before n.
  */
 static size_t
 run_last(const struct cur *c, size_t i, unsigned want, unsigned mark,
-    size_t *last)
+    size_t *last, unsigned *k, size_t *l)
 {
-	size_t l;
-	unsigned k;
-
 	*last = 0;
-	while (i < c->n && ((k = cls(c, i, &l)) & want)) {
-		i += l;
-		if (k & mark)
+	while (i < c->n && ((*k = cls(c, i, l)) & want)) {
+		i += *l;
+		if (*k & mark)
 			*last = i;
 	}
 	return i;
@@ -156,9 +155,10 @@ run_last(const struct cur *c, size_t i, unsigned want, unsigned mark,
 static size_t
 ws_crlf(const struct cur *c, size_t i)
 {
-	size_t end;
+	size_t end, l;
+	unsigned k;
 
-	run_last(c, i, BTOK_UC_WS, CR_LF, &end);
+	run_last(c, i, BTOK_UC_WS, CR_LF, &end, &k, &l);
 	return end;
 }
 
@@ -267,16 +267,11 @@ match_gpt2(const struct cur *c, size_t i)
 static size_t
 tk_uw(const struct cur *c, size_t q)
 {
-	size_t l = 0, lastw = 0, u = q;
+	size_t l = 0, lastw, u;
 	unsigned k = 0;
 
-	/* The U run, as run_last, keeping the class and length of the
-	   character it stops at (each character is classified once). */
-	while (u < c->n && ((k = cls(c, u, &l)) & BTOK_UC_LU)) {
-		u += l;
-		if (k & BTOK_UC_LL)
-			lastw = u;
-	}
+	/* The character the U run stops at is classified once, by the run. */
+	u = run_last(c, q, BTOK_UC_LU, BTOK_UC_LL, &lastw, &k, &l);
 	if (u < c->n && (k & BTOK_UC_LL))
 		return run(c, u + l, BTOK_UC_LL);
 	/* The last W inside the U run starts W+, which ends right after it
