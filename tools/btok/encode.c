@@ -83,6 +83,10 @@ struct work {
    (a lookup that misses would miss twice). */
 struct pc_ent { _Alignas(16) uint64_t key; uint32_t rank, id; };
 struct cc_ent { uint32_t cp, id; };
+/* A word-cache entry of WC_LONG ids: the piece's ids are in the long-piece
+   cache (more than the entry holds); a piece the word cache could hold
+   that it does not is in neither. */
+#define WC_LONG 0xFF
 struct wc_ent {
 	uint64_t h;
 	uint8_t len, nids;
@@ -805,7 +809,8 @@ wc_store(struct wc_ent *c, uint64_t hv, const char *p, size_t n,
 	c->len = (uint8_t)n;
 	memcpy(c->bytes, p, n);
 	c->nids = (uint8_t)nids;
-	memcpy(c->ids, ids, nids * sizeof *ids);
+	if (nids != WC_LONG)
+		memcpy(c->ids, ids, nids * sizeof *ids);
 }
 
 /* The ids of piece p[0..n) (hash hv) from the long-piece cache, appended
@@ -872,8 +877,11 @@ emit_symbols(struct btok_enc *e, struct wc_ent *c, uint64_t hv, const char *p,
 	}
 	if (c && k <= 6)
 		wc_store(c, hv, p, n, first, k);
-	else if (cache && n <= LC_MAX && k <= n)
+	else if (cache && n <= LC_MAX && k <= n) {
 		lc_put(&e->lc, w, hv, p, n, k);
+		if (c)
+			wc_store(c, hv, p, n, NULL, WC_LONG);
+	}
 }
 
 /* The model on one piece, whole (model_piece less its cuts). */
@@ -886,18 +894,27 @@ model_whole(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 	uint32_t id;
 
 	/* The cache first: one memory access, where a vocabulary hit costs
-	   three (hash slot, token span, token bytes). */
+	   three (hash slot, token span, token bytes).  A piece the word cache
+	   could hold is looked up in the long-piece cache only when the word
+	   cache says it is there: a piece not seen before then costs one miss
+	   of the processor caches, not two. */
 	if (cache && n <= sizeof c->bytes) {
+		int inlc = 0;
 		c = &e->wc[hv & ((1u << WC_BITS) - 2)];
 		for (int k = 0; k < 2; k++) {
 			if (c[k].h != hv || c[k].len != n || memcmp(c[k].bytes, p, n) != 0)
 				continue;
+			if (c[k].nids == WC_LONG) {
+				inlc = 1;
+				break;
+			}
 			for (unsigned i = 0; i < c[k].nids; i++)
 				ids_push(out, c[k].ids[i]);
 			return;
 		}
-	}
-	if (cache && n <= LC_MAX && lc_get(&e->lc, hv, p, n, out))
+		if (inlc && lc_get(&e->lc, hv, p, n, out))
+			return;
+	} else if (cache && n <= LC_MAX && lc_get(&e->lc, hv, p, n, out))
 		return;
 	/* tiktoken and ignore_merges: a piece of the vocabulary is one token. */
 	if ((h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) && n <= h->maxtok &&
@@ -1038,7 +1055,9 @@ model_piece(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 #define BATCH 16
 #define BATCH_SKIP 8
 
-/* A piece waiting in a batch, and its hash when it fits the word cache. */
+/* A piece waiting in a batch, and its hash when it fits the word cache;
+   or (p NULL) an added token's id in h, which keeps its place among them:
+   a batch runs across segments, over the added tokens between them. */
 struct bpiece {
 	const char *p;
 	size_t n;
@@ -1079,6 +1098,8 @@ batch_prefetch(struct pctx *c)
 	for (unsigned i = 0; i < c->nbatch; i++) {
 		const struct bpiece *b = &c->batch[i];
 		uint64_t hv;
+		if (!b->p)
+			continue;
 		if (b->n <= sizeof e->wc[0].bytes) {
 			const struct wc_ent *w = &e->wc[b->h & ((1u << WC_BITS) - 2)];
 			if ((w[0].h == b->h && w[0].len == b->n) ||
@@ -1118,13 +1139,33 @@ batch_prefetch(struct pctx *c)
 static void
 batch_flush(struct pctx *c)
 {
+	if (!c->nbatch)
+		return;
 	if (c->bp_skip)
 		c->bp_skip--;
 	else if (!batch_prefetch(c))
 		c->bp_skip = BATCH_SKIP;
-	for (unsigned i = 0; i < c->nbatch; i++)
-		model_piece(c->e, c->batch[i].p, c->batch[i].n, c->batch[i].h, c->out);
+	for (unsigned i = 0; i < c->nbatch; i++) {
+		const struct bpiece *b = &c->batch[i];
+		if (b->p)
+			model_piece(c->e, b->p, b->n, b->h, c->out);
+		else
+			ids_push(c->out, (uint32_t)b->h);
+	}
 	c->nbatch = 0;
+}
+
+/* An added token's id joins the batch, after the pieces before it. */
+static void
+batch_id(struct pctx *c, uint32_t id)
+{
+	struct bpiece *b = &c->batch[c->nbatch++];
+
+	b->p = NULL;
+	b->n = 0;
+	b->h = id;
+	if (c->nbatch == BATCH)
+		batch_flush(c);
 }
 
 /* The hash of a piece for the word and long-piece caches: the image's
@@ -1139,7 +1180,8 @@ piece_hash(const char *s, size_t n)
  * A piece from the pre-tokeniser joins the batch, and its word-cache set is
  * fetched: the slots of a batch, which mostly miss the processor caches, are
  * then read together instead of one after another.  The pieces point into
- * the segment, so pretok_model flushes the batch before it returns.
+ * the text, the encoder's metaspace buffer or an NFC copy: each stays until
+ * the batch is flushed (metaspace, normalize_segment, btok_encode).
  */
 static void
 on_piece(const char *p, size_t n, void *vc)
@@ -1219,7 +1261,6 @@ pretok_model(struct pctx *c, const char *s, size_t n)
 		btok_pretokenize(pre, s + st, n - st, on_piece, c);
 	} else
 		btok_pretokenize(pre, s, n, on_piece, c);
-	batch_flush(c);
 }
 
 /*
@@ -1283,7 +1324,7 @@ split_added(struct pctx *c, const struct btok_atrie *tr, const char *s,
 		}
 		if (i > seg)
 			fn(c, s + seg, i - seg);
-		ids_push(c->out, t->added[which].id);
+		batch_id(c, t->added[which].id);
 		i += l;
 		seg = i;
 	}
@@ -1345,14 +1386,17 @@ metaspace_copy(char *d, const char *s, size_t n)
 
 /*
  * Replace(" ", "\u2581"), after Prepend("\u2581") when prepend is set (only
- * to a non-empty segment, as normalizers/prepend.rs): the bytes of the
- * encoder's buffer e->norm (valid until the next call) and their length, or
- * NULL when s[0..n) stays as it is.
+ * to a non-empty segment, as normalizers/prepend.rs): bytes of the
+ * encoder's buffer e->norm and their length, or NULL when s[0..n) stays as
+ * it is.  The pieces of the batch may point into the buffer: the segment
+ * goes after them while it has room, and the batch is flushed before the
+ * buffer is emptied.
  */
 static char *
-metaspace(struct btok_enc *e, const char *s, size_t n, int prepend,
+metaspace(struct pctx *c, const char *s, size_t n, int prepend,
     size_t *outlen)
 {
+	struct buf *b = &c->e->norm;
 	size_t sp = 0, o = 0, need;
 	char *norm;
 
@@ -1361,15 +1405,18 @@ metaspace(struct btok_enc *e, const char *s, size_t n, int prepend,
 	if (!sp && !prepend)
 		return NULL;
 	need = n + 2 * sp + 3;
-	buf_reset(&e->norm);
-	buf_grow(&e->norm, need);
-	norm = e->norm.s;
+	if (c->nbatch && b->cap - b->len <= need)
+		batch_flush(c);
+	if (!c->nbatch)
+		buf_reset(b);
+	buf_grow(b, need);
+	norm = b->s + b->len;
 	if (prepend) {
 		memcpy(norm, "\xE2\x96\x81", 3);
 		o = 3;
 	}
-	o = metaspace_copy(norm + o, s, n) - norm;
-	e->norm.len = o;	/* the buffer's NUL, as struct buf keeps it */
+	o = (size_t)(metaspace_copy(norm + o, s, n) - norm);
+	b->len += o;	/* the buffer's NUL, as struct buf keeps it */
 	norm[o] = '\0';
 	*outlen = o;
 	return norm;
@@ -1386,11 +1433,14 @@ normalize_segment(struct pctx *c, const char *s, size_t n)
 	if (t->h->norm == BTOK_NORM_NFC)
 		norm = nfc = btok_nfc(s, n, &nl);
 	else if (t->h->norm == BTOK_NORM_METASPACE)
-		norm = metaspace(c->e, s, n, 0, &nl);
+		norm = metaspace(c, s, n, 0, &nl);
 	else if (t->h->norm == BTOK_NORM_PREPEND_METASPACE)
-		norm = metaspace(c->e, s, n, 1, &nl);
+		norm = metaspace(c, s, n, 1, &nl);
 	split_added(c, &t->trie->norm, norm ? norm : s, nl, pretok_model);
-	free(nfc);
+	if (nfc) {
+		batch_flush(c);	/* its pieces point into nfc */
+		free(nfc);
+	}
 }
 
 int
@@ -1408,6 +1458,7 @@ btok_encode(struct btok_enc *e, const char *s, size_t n, int special,
 	}
 	out->toolong = 0;
 	split_added(&c, &e->t->trie->raw, s, n, normalize_segment);
+	batch_flush(&c);
 	work_trim(&e->w);
 	if (e->norm.cap > NORM_KEEP)
 		buf_release(&e->norm);
