@@ -90,7 +90,9 @@ enum {
  *               empty slot (ids are below 2^24 - 1)
  *   mtab[mcap]  merges hash: {key = a << 32 | b, rank, new_id}, at an
  *               offset of a multiple of 64 bytes: a probe starts at the
- *               first slot of a group of four (BTOK_MSLOT), one cache line
+ *               first slot of a group of four (BTOK_MSLOT), one cache line;
+ *               tiktoken: every pair of tokens whose joined bytes are a
+ *               token, ranked by that token's id
  *   added[nadded] {id, flags}
  *   bad[nbad]   ids of the tokens that stop a metaspace cut (see encode.c)
  *   tedge[i][tcap[i]], tterm[i][tnodes[i]]  the tries of the added tokens
@@ -125,7 +127,7 @@ struct btok_hdr {
 	uint32_t pad;
 };
 
-#define BTOK_FORMAT 11u
+#define BTOK_FORMAT 12u
 
 /*
  * Where no merge can join the two sides of a place in a piece (encode.c

@@ -838,6 +838,49 @@ tk_bytes(struct cbuild *b)
 	return 0;
 }
 
+/*
+ * The pairs of tiktoken's ranks as a merges table: (a, c) -> the token
+ * whose bytes are a's then c's, its rank its id, for every token of the
+ * vocabulary hash split in two tokens at every place.  tiktoken ranks a
+ * pair by looking up the joined bytes; looked up by the two ids instead,
+ * the same pairs have the same ranks (a pair's bytes are its two tokens'),
+ * and the encoder reads one slot where the bytes' lookup read three (slot,
+ * span, bytes).
+ */
+static void
+tk_pairs(struct cbuild *b)
+{
+	uint32_t n = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t i = 0; i < b->vcap; i++) {
+			uint32_t id = b->vtab[i], len, a, c;
+			const char *p;
+			if (id == BTOK_NONE)
+				continue;
+			p = b->pool.s + b->tok[id].off;
+			len = b->tok[id].len;
+			for (uint32_t k = 1; k < len; k++) {
+				if ((a = vget(b, p, k)) == BTOK_NONE ||
+				    (c = vget(b, p + k, len - k)) == BTOK_NONE)
+					continue;
+				if (pass)
+					mput(b, a, c, id, id);
+				else
+					n++;
+			}
+		}
+		if (pass)
+			break;
+		/* at most two thirds full, as hf_merges */
+		for (b->mcap = 16; b->mcap < (uint64_t)n * 3 / 2 + 1; b->mcap <<= 1)
+			;
+		free(b->mtab);
+		b->mtab = xmalloc((size_t)b->mcap * sizeof *b->mtab);
+		memset(b->mtab, 0xFF, (size_t)b->mcap * sizeof *b->mtab);
+	}
+}
+
 static int
 load_tekken(struct cbuild *b, json_t *root, char *const *control)
 {
@@ -852,9 +895,6 @@ load_tekken(struct cbuild *b, json_t *root, char *const *control)
 	b->vcap = pow2cap(maxrank);
 	b->vtab = xmalloc((size_t)b->vcap * sizeof *b->vtab);
 	memset(b->vtab, 0xFF, (size_t)b->vcap * sizeof *b->vtab);
-	b->mcap = 16;
-	b->mtab = xmalloc((size_t)b->mcap * sizeof *b->mtab);
-	memset(b->mtab, 0xFF, (size_t)b->mcap * sizeof *b->mtab);
 	if (json_is_array(vocab))
 		rc = tk_vocab(b, vocab, maxrank);
 	else if (json_is_string(ranks))
@@ -865,6 +905,7 @@ load_tekken(struct cbuild *b, json_t *root, char *const *control)
 	}
 	if (rc < 0 || tk_bytes(b) < 0)
 		return -1;
+	tk_pairs(b);
 	if (json_is_array(specials))
 		rc = tk_specials(b, specials, nspecial);
 	else

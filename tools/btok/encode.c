@@ -113,7 +113,7 @@ struct lcache {
 
 struct btok_enc {
 	const struct btok *t;
-	const struct btok_merge *mtab;	/* t's merges table, NULL: none */
+	const struct btok_merge *mtab;	/* t's merges table */
 	uint32_t mmask;			/* its slots less one */
 	/* Bit c: a bad token of the image holds the byte c right before a
 	   byte 0xE2 (a token bad_across finds holds the byte before the
@@ -158,10 +158,8 @@ btok_enc_new(const struct btok *t)
 
 	advise_huge(e, sizeof *e);
 	e->t = t;
-	if (t->h->model == BTOK_MODEL_BPE) {
-		e->mtab = t->mtab;
-		e->mmask = t->h->mcap - 1;
-	}
+	e->mtab = t->mtab;
+	e->mmask = t->h->mcap - 1;
 	for (uint32_t i = 0; i < t->h->nbad; i++) {
 		const struct btok_span *sp = &t->tok[t->bad[i]];
 		const unsigned char *tx = (const unsigned char *)t->pool + sp->off;
@@ -351,7 +349,7 @@ sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
 
 /*
  * Start fetching what pair_rank_h of the ids (a, b) reads: its pair-cache
- * slot and, with a merges table, the table's first slot for it, so that
+ * slot and the merges table's first slot for it, so that
  * the misses of several lookups, and of the two levels of one, overlap
  * instead of following one another (on text not seen before most pairs
  * miss both).  Returns btok_pair_hash(a, b), which the caller must use: GCC
@@ -364,54 +362,49 @@ pair_prefetch(const struct btok_enc *e, uint32_t a, uint32_t b)
 	uint64_t hv = btok_pair_hash(a, b);
 
 	__builtin_prefetch(&e->pc[PC_SLOT(hv)]);
-	if (e->mtab)
-		__builtin_prefetch(&e->mtab[BTOK_MSLOT(hv, e->mmask)]);
+	__builtin_prefetch(&e->mtab[BTOK_MSLOT(hv, e->mmask)]);
 	return hv;
 }
 
-/* Fill the pair-cache slot c with the pair (a, b) of piece, whose
-   btok_pair_hash is hv: its rank and the id it makes, or BTOK_NONE. */
+/* Fill the pair-cache slot c with the pair (a, b), whose btok_pair_hash
+   is hv: its rank and the id it makes (the merges table: HF merges, or
+   tiktoken's pairs), or BTOK_NONE. */
 static __attribute__((noinline)) void
-pair_rank_slow(const struct btok *t, const char *piece, const struct sym *a,
-    const struct sym *b, uint64_t hv, struct pc_ent *c)
+pair_rank_slow(const struct btok *t, const struct sym *a, const struct sym *b,
+    uint64_t hv, struct pc_ent *c)
 {
 	uint64_t key = (uint64_t)a->id << 32 | b->id;
+	const struct btok_merge *m = btok_mtab_find_h(t, key, hv);
 	uint32_t r = 0, i = BTOK_NONE;
 
-	if (t->h->model == BTOK_MODEL_BPE) {
-		const struct btok_merge *m = btok_mtab_find_h(t, key, hv);
-		if (m)
-			r = m->rank, i = m->id;
-	} else {
-		i = btok_vtab_find(t, piece + a->start, a->len + b->len);
-		r = i;
-	}
+	if (m)
+		r = m->rank, i = m->id;
 	c->key = ~key;
 	c->rank = r;
 	c->id = i;
 }
 
-/* Rank of a pair whose btok_pair_hash is hv and the id it makes: HF merges
-   table, or tiktoken rank of the joined bytes. */
+/* Rank of a pair whose btok_pair_hash is hv and the id it makes, from the
+   pair cache or else the merges table. */
 static inline int
-pair_rank_h(struct btok_enc *e, const char *piece, const struct sym *a,
+pair_rank_h(struct btok_enc *e, const struct sym *a,
     const struct sym *b, uint64_t hv, uint32_t *rank, uint32_t *id)
 {
 	uint64_t key = (uint64_t)a->id << 32 | b->id;
 	struct pc_ent *c = &e->pc[PC_SLOT(hv)];
 
 	if (c->key != ~key)
-		pair_rank_slow(e->t, piece, a, b, hv, c);
+		pair_rank_slow(e->t, a, b, hv, c);
 	*rank = c->rank;
 	*id = c->id;
 	return c->id != BTOK_NONE;
 }
 
 static inline int
-pair_rank(struct btok_enc *e, const char *piece, const struct sym *a,
+pair_rank(struct btok_enc *e, const struct sym *a,
     const struct sym *b, uint32_t *rank, uint32_t *id)
 {
-	return pair_rank_h(e, piece, a, b, btok_pair_hash(a->id, b->id), rank, id);
+	return pair_rank_h(e, a, b, btok_pair_hash(a->id, b->id), rank, id);
 }
 
 static void
@@ -497,7 +490,7 @@ sym_merge(struct work *w, uint32_t pos, uint32_t id)
 
 /* Apply the pair at pos if it still has rank rr; queue the new pairs. */
 static void
-bq_apply(struct btok_enc *e, const char *piece, uint32_t rr, uint32_t pos,
+bq_apply(struct btok_enc *e, uint32_t rr, uint32_t pos,
     uint32_t cur_rank)
 {
 	struct work *w = &e->w;
@@ -505,18 +498,18 @@ bq_apply(struct btok_enc *e, const char *piece, uint32_t rr, uint32_t pos,
 	uint32_t rank, id;
 
 	if (cur->len == 0 || cur->next < 0 ||
-	    !pair_rank(e, piece, cur, &w->s[cur->next], &rank, &id) || rank != rr)
+	    !pair_rank(e, cur, &w->s[cur->next], &rank, &id) || rank != rr)
 		return;		/* stale: the pair changed */
 	sym_merge(w, pos, id);
 	/* Pairs ranked after the current bucket wait in theirs; the others
 	   (a merge can make a pair of lower rank) go to the heap. */
-	if (cur->prev >= 0 && pair_rank(e, piece, &w->s[cur->prev], cur, &rank, &id)) {
+	if (cur->prev >= 0 && pair_rank(e, &w->s[cur->prev], cur, &rank, &id)) {
 		if (rank > cur_rank)
 			bq_push(w, rank, (uint32_t)cur->prev);
 		else
 			hpush(w, rank, (uint32_t)cur->prev, id);
 	}
-	if (cur->next >= 0 && pair_rank(e, piece, cur, &w->s[cur->next], &rank, &id)) {
+	if (cur->next >= 0 && pair_rank(e, cur, &w->s[cur->next], &rank, &id)) {
 		if (rank > cur_rank)
 			bq_push(w, rank, pos);
 		else
@@ -534,7 +527,7 @@ bq_apply(struct btok_enc *e, const char *piece, uint32_t rr, uint32_t pos,
  * is merged with the current bucket by (rank, position).
  */
 static void
-merge_buckets(struct btok_enc *e, const char *piece)
+merge_buckets(struct btok_enc *e)
 {
 	struct work *w = &e->w;
 	uint32_t rank, id, r = 0;
@@ -549,7 +542,7 @@ merge_buckets(struct btok_enc *e, const char *piece)
 	w->nbe = 0;
 	w->nq = 0;
 	for (size_t i = 0; i + 1 < w->ns; i++)
-		if (pair_rank(e, piece, &w->s[i], &w->s[i + 1], &rank, &id))
+		if (pair_rank(e, &w->s[i], &w->s[i + 1], &rank, &id))
 			bq_push(w, rank, (uint32_t)i);
 	while ((r = bq_next(w, r)) != BTOK_NONE) {
 		size_t n = bq_take(w, r), k = 0;
@@ -557,9 +550,9 @@ merge_buckets(struct btok_enc *e, const char *piece)
 			if (w->nq && (k == n || HRANK(w->q[0]) < r ||
 			    (HRANK(w->q[0]) == r && HPOS(w->q[0]) < w->bpos[k]))) {
 				struct hent top = hpop(w);
-				bq_apply(e, piece, HRANK(top), HPOS(top), r);
+				bq_apply(e, HRANK(top), HPOS(top), r);
 			} else if (k < n)
-				bq_apply(e, piece, r, w->bpos[k++], r);
+				bq_apply(e, r, w->bpos[k++], r);
 			else
 				break;
 		}
@@ -574,7 +567,7 @@ merge_buckets(struct btok_enc *e, const char *piece)
 /* Merge the pair at bi of merge_small and rank the two pairs it makes;
    returns the positions with a rank, ranked (bit i: rk[i] is a rank). */
 static uint64_t
-small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
+small_merge_at(struct btok_enc *e, uint32_t *rk,
     uint32_t *nid, int32_t bi, uint64_t ranked)
 {
 	struct sym *s = e->w.s;
@@ -592,7 +585,7 @@ small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
 	if (nx >= 0)
 		hn = pair_prefetch(e, s[bi].id, s[nx].id);
 	if (pv >= 0) {
-		if (pair_rank_h(e, piece, &s[pv], &s[bi], hp, &rk[pv], &nid[pv]))
+		if (pair_rank_h(e, &s[pv], &s[bi], hp, &rk[pv], &nid[pv]))
 			ranked |= (uint64_t)1 << pv;
 		else {
 			rk[pv] = BTOK_NONE;
@@ -600,7 +593,7 @@ small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
 		}
 	}
 	if (nx >= 0 &&
-	    pair_rank_h(e, piece, &s[bi], &s[nx], hn, &rk[bi], &nid[bi]))
+	    pair_rank_h(e, &s[bi], &s[nx], hn, &rk[bi], &nid[bi]))
 		ranked |= (uint64_t)1 << bi;
 	else {
 		rk[bi] = BTOK_NONE;
@@ -622,7 +615,7 @@ small_merge_at(struct btok_enc *e, const char *piece, uint32_t *rk,
  * of a piece once its merges are under way.
  */
 static void
-merge_small(struct btok_enc *e, const char *piece)
+merge_small(struct btok_enc *e)
 {
 	struct work *w = &e->w;
 	uint32_t rk[SMALL_PIECE], nid[SMALL_PIECE];
@@ -635,7 +628,7 @@ merge_small(struct btok_enc *e, const char *piece)
 	for (size_t i = 0; i + 1 < n; i++)
 		hv[i] = pair_prefetch(e, w->s[i].id, w->s[i + 1].id);
 	for (size_t i = 0; i + 1 < n; i++) {
-		if (pair_rank_h(e, piece, &w->s[i], &w->s[i + 1], hv[i], &rk[i],
+		if (pair_rank_h(e, &w->s[i], &w->s[i + 1], hv[i], &rk[i],
 		    &nid[i]))
 			ranked |= (uint64_t)1 << i;
 		else
@@ -652,21 +645,21 @@ merge_small(struct btok_enc *e, const char *piece)
 			if (rk[i] < best)
 				best = rk[i], bi = i;
 		}
-		ranked = small_merge_at(e, piece, rk, nid, bi, ranked);
+		ranked = small_merge_at(e, rk, nid, bi, ranked);
 	}
 }
 
 /* The merges of word.rs merge_all, with its priority queue (a binary heap
    of (rank, position) with stale entries skipped when popped). */
 static void
-merge_heap(struct btok_enc *e, const char *piece)
+merge_heap(struct btok_enc *e)
 {
 	struct work *w = &e->w;
 	uint32_t rank, id;
 
 	w->nq = 0;
 	for (size_t i = 0; i + 1 < w->ns; i++)
-		if (pair_rank(e, piece, &w->s[i], &w->s[i + 1], &rank, &id))
+		if (pair_rank(e, &w->s[i], &w->s[i + 1], &rank, &id))
 			hpush(w, rank, (uint32_t)i, id);
 	while (w->nq) {
 		struct hent top = hpop(w);
@@ -678,28 +671,28 @@ merge_heap(struct btok_enc *e, const char *piece)
 		/* A stale entry: the pair at pos no longer makes top.id (as
 		   word.rs checks it; the same two ids are the same merge). */
 		if ((cur->id != top.a || right->id != top.b) &&
-		    (!pair_rank(e, piece, cur, right, &rank, &id) || id != top.id))
+		    (!pair_rank(e, cur, right, &rank, &id) || id != top.id))
 			continue;
 		sym_merge(w, HPOS(top), top.id);
 		nx = cur->next;
 		if (cur->prev >= 0 &&
-		    pair_rank(e, piece, &w->s[cur->prev], cur, &rank, &id))
+		    pair_rank(e, &w->s[cur->prev], cur, &rank, &id))
 			hpush(w, rank, (uint32_t)cur->prev, id);
-		if (nx >= 0 && pair_rank(e, piece, cur, &w->s[nx], &rank, &id))
+		if (nx >= 0 && pair_rank(e, cur, &w->s[nx], &rank, &id))
 			hpush(w, rank, HPOS(top), id);
 	}
 }
 
-/* Merge the symbols of w (from piece) as far as the ranks allow. */
+/* Merge the symbols of w as far as the ranks allow. */
 static void
-merge_all(struct btok_enc *e, const char *piece)
+merge_all(struct btok_enc *e)
 {
 	if (e->w.ns >= LONG_PIECE)
-		merge_buckets(e, piece);
+		merge_buckets(e);
 	else if (e->w.ns <= SMALL_PIECE)
-		merge_small(e, piece);
+		merge_small(e);
 	else
-		merge_heap(e, piece);
+		merge_heap(e);
 }
 
 /* ------------------------------------------------------------ the model */
@@ -931,7 +924,7 @@ model_whole(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 		symbols_bytes(&e->w, h, p, n);
 	else
 		symbols_chars(e, p, n);
-	merge_all(e, p);
+	merge_all(e);
 	emit_symbols(e, c, hv, p, n, cache, out);
 }
 
