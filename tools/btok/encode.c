@@ -564,42 +564,22 @@ merge_buckets(struct btok_enc *e)
 /* Pieces of at most this many symbols use merge_small. */
 #define SMALL_PIECE 48
 
-/* Merge the pair at bi of merge_small and rank the two pairs it makes;
-   returns the positions with a rank, ranked (bit i: rk[i] is a rank). */
-static uint64_t
-small_merge_at(struct btok_enc *e, uint32_t *rk,
-    uint32_t *nid, int32_t bi, uint64_t ranked)
+/* The position in m with the lowest rank in rk, leftmost on ties (index
+   order is text order), and that rank in *best; -1 and BTOK_NONE when m is
+   empty. */
+static inline int32_t
+small_best(const uint32_t *rk, uint64_t m, uint32_t *best)
 {
-	struct sym *s = e->w.s;
-	int32_t pv, nx;
-	uint64_t hp = 0, hn = 0;
+	int32_t bi = -1;
+	uint32_t b = BTOK_NONE;
 
-	assert(s[bi].next >= 0);
-	rk[s[bi].next] = BTOK_NONE;
-	ranked &= ~((uint64_t)1 << s[bi].next);
-	sym_merge(&e->w, (uint32_t)bi, nid[bi]);
-	pv = s[bi].prev;
-	nx = s[bi].next;
-	if (pv >= 0)
-		hp = pair_prefetch(e, s[pv].id, s[bi].id);
-	if (nx >= 0)
-		hn = pair_prefetch(e, s[bi].id, s[nx].id);
-	if (pv >= 0) {
-		if (pair_rank_h(e, &s[pv], &s[bi], hp, &rk[pv], &nid[pv]))
-			ranked |= (uint64_t)1 << pv;
-		else {
-			rk[pv] = BTOK_NONE;
-			ranked &= ~((uint64_t)1 << pv);
-		}
+	for (; m; m &= m - 1) {
+		int32_t i = __builtin_ctzll(m);
+		if (rk[i] < b)
+			b = rk[i], bi = i;
 	}
-	if (nx >= 0 &&
-	    pair_rank_h(e, &s[bi], &s[nx], hn, &rk[bi], &nid[bi]))
-		ranked |= (uint64_t)1 << bi;
-	else {
-		rk[bi] = BTOK_NONE;
-		ranked &= ~((uint64_t)1 << bi);
-	}
-	return ranked;
+	*best = b;
+	return bi;
 }
 
 /*
@@ -621,6 +601,8 @@ merge_small(struct btok_enc *e)
 	uint32_t rk[SMALL_PIECE], nid[SMALL_PIECE];
 	uint64_t hv[SMALL_PIECE], ranked = 0;
 	size_t n = w->ns;
+	int32_t bi, nb;
+	uint32_t best;
 
 	assert(n <= SMALL_PIECE && SMALL_PIECE <= 64);
 	if (n < 2)
@@ -635,17 +617,46 @@ merge_small(struct btok_enc *e)
 			rk[i] = BTOK_NONE;
 	}
 	rk[n - 1] = BTOK_NONE;
-	while (ranked) {
-		/* The lowest rank, leftmost on ties (index order is text
-		   order): the first ranked position, then any lower after. */
-		int32_t bi = __builtin_ctzll(ranked);
-		uint32_t best = rk[bi];
-		for (uint64_t m = ranked & (ranked - 1); m; m &= m - 1) {
-			int32_t i = __builtin_ctzll(m);
-			if (rk[i] < best)
-				best = rk[i], bi = i;
+	bi = small_best(rk, ranked, &best);
+	while (bi >= 0) {
+		struct sym *s = w->s;
+		int32_t pv, nx;
+		uint64_t hp = 0, hn = 0;
+
+		assert(s[bi].next >= 0);
+		rk[s[bi].next] = BTOK_NONE;
+		ranked &= ~((uint64_t)1 << s[bi].next);
+		sym_merge(w, (uint32_t)bi, nid[bi]);
+		pv = s[bi].prev;
+		nx = s[bi].next;
+		if (pv >= 0)
+			hp = pair_prefetch(e, s[pv].id, s[bi].id);
+		if (nx >= 0)
+			hn = pair_prefetch(e, s[bi].id, s[nx].id);
+		/* The lowest of the pairs the merge left as they were, found
+		   while the two it made are looked up (the scan does not wait
+		   for those lookups, which mostly miss the processor caches);
+		   then the two, each winning only below it, or level with it
+		   and to its left. */
+		ranked &= ~((uint64_t)1 << bi);
+		if (pv >= 0)
+			ranked &= ~((uint64_t)1 << pv);
+		nb = small_best(rk, ranked, &best);
+		if (pv >= 0) {
+			if (pair_rank_h(e, &s[pv], &s[bi], hp, &rk[pv], &nid[pv])) {
+				ranked |= (uint64_t)1 << pv;
+				if (rk[pv] < best || (rk[pv] == best && pv < nb))
+					best = rk[pv], nb = pv;
+			} else
+				rk[pv] = BTOK_NONE;
 		}
-		ranked = small_merge_at(e, rk, nid, bi, ranked);
+		if (nx >= 0 && pair_rank_h(e, &s[bi], &s[nx], hn, &rk[bi], &nid[bi])) {
+			ranked |= (uint64_t)1 << bi;
+			if (rk[bi] < best || (rk[bi] == best && bi < nb))
+				best = rk[bi], nb = bi;
+		} else
+			rk[bi] = BTOK_NONE;
+		bi = nb;
 	}
 }
 
