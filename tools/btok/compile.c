@@ -131,6 +131,20 @@ vput(struct cbuild *b, uint32_t id)
 	}
 }
 
+/* An empty merges table for n merges: at most two thirds full, so that a
+   probe stays within its cache line (a slot group of four) almost always,
+   and the table is half the size of one at most half full, fewer of its
+   lines to fetch. */
+static void
+mtab_new(struct cbuild *b, size_t n)
+{
+	for (b->mcap = 16; b->mcap < (uint64_t)n * 3 / 2 + 1; b->mcap <<= 1)
+		;
+	free(b->mtab);
+	b->mtab = xmalloc((size_t)b->mcap * sizeof *b->mtab);
+	memset(b->mtab, 0xFF, (size_t)b->mcap * sizeof *b->mtab);
+}
+
 static void
 mput(struct cbuild *b, uint32_t a, uint32_t c, uint32_t rank, uint32_t id)
 {
@@ -417,13 +431,7 @@ hf_merges(struct cbuild *b, json_t *merges)
 	json_t *v;
 	size_t i;
 
-	/* at most two thirds full: a probe stays within its cache line (a
-	   slot group of four) almost always, and the table is half the size
-	   of one at most half full, fewer of its lines to fetch */
-	for (b->mcap = 16; b->mcap < json_array_size(merges) * 3 / 2 + 1; b->mcap <<= 1)
-		;
-	b->mtab = xmalloc((size_t)b->mcap * sizeof *b->mtab);
-	memset(b->mtab, 0xFF, (size_t)b->mcap * sizeof *b->mtab);
+	mtab_new(b, json_array_size(merges));
 	json_array_foreach(merges, i, v) {
 		const char *l, *r;
 		size_t ll, rl;
@@ -870,14 +878,8 @@ tk_pairs(struct cbuild *b)
 					n++;
 			}
 		}
-		if (pass)
-			break;
-		/* at most two thirds full, as hf_merges */
-		for (b->mcap = 16; b->mcap < (uint64_t)n * 3 / 2 + 1; b->mcap <<= 1)
-			;
-		free(b->mtab);
-		b->mtab = xmalloc((size_t)b->mcap * sizeof *b->mtab);
-		memset(b->mtab, 0xFF, (size_t)b->mcap * sizeof *b->mtab);
+		if (!pass)
+			mtab_new(b, n);
 	}
 }
 

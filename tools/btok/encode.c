@@ -119,6 +119,10 @@ struct btok_enc {
 	   byte 0xE2 (a token bad_across finds holds the byte before the
 	   U+2581 it lies across). */
 	uint64_t bad_before[4];
+	/* The image's pre-tokeniser as pretok_model runs it: Split " " (Gemma
+	   3) after a metaspace normaliser is none, since the normaliser has
+	   replaced every space of the text. */
+	int pre;
 	struct work w;
 	struct buf norm;	/* metaspace's output, kept between segments */
 	/* Zero is an empty slot in each, so that a new encoder is a calloc
@@ -160,6 +164,10 @@ btok_enc_new(const struct btok *t)
 	e->t = t;
 	e->mtab = t->mtab;
 	e->mmask = t->h->mcap - 1;
+	e->pre = (int)t->h->pre;
+	if (e->pre == BTOK_PRE_SPACE_MERGED_PREV && (t->h->norm == BTOK_NORM_METASPACE ||
+	    t->h->norm == BTOK_NORM_PREPEND_METASPACE))
+		e->pre = BTOK_PRE_NONE;
 	for (uint32_t i = 0; i < t->h->nbad; i++) {
 		const struct btok_span *sp = &t->tok[t->bad[i]];
 		const unsigned char *tx = (const unsigned char *)t->pool + sp->off;
@@ -903,21 +911,19 @@ model_whole(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 	   cache says it is there: a piece not seen before then costs one miss
 	   of the processor caches, not two. */
 	if (cache && n <= sizeof c->bytes) {
-		int inlc = 0;
 		c = &e->wc[hv & ((1u << WC_BITS) - 2)];
 		for (int k = 0; k < 2; k++) {
 			if (c[k].h != hv || c[k].len != n || memcmp(c[k].bytes, p, n) != 0)
 				continue;
 			if (c[k].nids == WC_LONG) {
-				inlc = 1;
+				if (lc_get(&e->lc, hv, p, n, out))
+					return;
 				break;
 			}
 			for (unsigned i = 0; i < c[k].nids; i++)
 				ids_push(out, c[k].ids[i]);
 			return;
 		}
-		if (inlc && lc_get(&e->lc, hv, p, n, out))
-			return;
 	} else if (cache && n <= LC_MAX && lc_get(&e->lc, hv, p, n, out))
 		return;
 	/* tiktoken and ignore_merges: a piece of the vocabulary is one token. */
@@ -1237,13 +1243,8 @@ static void
 pretok_model(struct pctx *c, const char *s, size_t n)
 {
 	const struct btok_hdr *h = c->e->t->h;
-	int pre = (int)h->pre;
+	int pre = c->e->pre;
 
-	/* Split " " (Gemma 3) after a metaspace normaliser splits nothing:
-	   the normaliser has replaced every space of the text. */
-	if (pre == BTOK_PRE_SPACE_MERGED_PREV && (h->norm == BTOK_NORM_METASPACE ||
-	    h->norm == BTOK_NORM_PREPEND_METASPACE))
-		pre = BTOK_PRE_NONE;
 	if (h->msplit && (pre == BTOK_PRE_NONE || pre == BTOK_PRE_SPACE_MERGED_PREV)) {
 		/* Cut before each U+2581 run (see find_bad in compile.c); its
 		   first byte found by memchr, which skips the rest. */
