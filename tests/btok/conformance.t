@@ -15,6 +15,9 @@
 sh "$TOP/tools/btok/deps.sh" >&2
 BTOK=$(prog btok)
 here=$TOP/tests/btok
+# Images compiled by this build, into a cache of the test's own: an image
+# in the user's cache may come from an earlier build of the same format.
+cache=$T/compiled
 
 for g in llama3 qwen3 gemma3 mistral mistral-v3 llama3-text qwen3-text gemma3-text mistral-text \
     mistral-v3-text; do
@@ -24,7 +27,7 @@ for g in llama3 qwen3 gemma3 mistral mistral-v3 llama3-text qwen3-text gemma3-te
 	jq -r '"\(.ids | map(tostring) | join(" "))\t\(.file)"' "$here/golden/$g.ndjson" >"$T/want"
 	n=$(wc -l <"$T/want")
 	# shellcheck disable=SC2046
-	(cd "$here/corpus" && "$BTOK" -r -i $opt -t "$fam" $(jq -r .file "$here/golden/$g.ndjson")) \
+	(cd "$here/corpus" && "$BTOK" --cache-dir "$cache" -r -i $opt -t "$fam" $(jq -r .file "$here/golden/$g.ndjson")) \
 		>"$T/got" 2>"$T/err"
 	files_eq "$T/got" "$T/want" "$g: ids of all $n corpus files equal the reference"
 done
@@ -42,7 +45,7 @@ for f in sorted(os.listdir(d)):
         continue
     print(json.dumps({"file": f, "content": text}, ensure_ascii=False))
 PY
-run --stdin "$T/recs.ndjson" "$BTOK"
+run --stdin "$T/recs.ndjson" "$BTOK" --cache-dir "$cache"
 expect_status 0 "record mode over the corpus"
 jq -c '[.file, .tokens.llama3, .tokens.qwen3, .tokens.gemma3, .tokens.mistral, .tokens["mistral-v3"],
     .ref_token_count]' "$T/out" >"$T/got"
