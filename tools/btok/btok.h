@@ -93,6 +93,9 @@ enum {
  *               first slot of a group of four (BTOK_MSLOT), one cache line;
  *               tiktoken: every pair of tokens whose joined bytes are a
  *               token, ranked by that token's id
+ *   pf[npf]     pair filter (hash.h BTOK_PF_WORD): the merges table's pairs
+ *               set two bits each, in one 64-bit word, at an offset of a
+ *               multiple of 64 bytes
  *   added[nadded] {id, flags}
  *   bad[nbad]   ids of the tokens that stop a metaspace cut (see encode.c)
  *   tedge[i][tcap[i]], tterm[i][tnodes[i]]  the tries of the added tokens
@@ -122,12 +125,12 @@ struct btok_hdr {
 	uint8_t tfirst[2][256];	/* the tries: bytes some token starts with */
 	uint64_t off_pool, len_pool, off_tok, off_vtab, off_mtab, off_added, off_bad;
 	uint64_t off_tedge[2], off_tterm[2];
-	uint64_t off_cut;
+	uint64_t off_cut, off_pf;
 	uint32_t maxtok;	/* bytes of the longest token */
-	uint32_t pad;
+	uint32_t npf;		/* words of pf, a power of two */
 };
 
-#define BTOK_FORMAT 12u
+#define BTOK_FORMAT 13u
 
 /*
  * Where no merge can join the two sides of a place in a piece (encode.c
@@ -164,6 +167,7 @@ struct btok {
 	const struct btok_span *tok;
 	const uint32_t *vtab;
 	const struct btok_merge *mtab;
+	const uint64_t *pf;		/* h->npf words */
 	const struct btok_added *added;
 	const uint32_t *bad;		/* h->nbad token ids */
 	const struct btok_cut *cut;

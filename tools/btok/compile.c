@@ -1044,6 +1044,7 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 	struct btok_tbuild tb[2];
 	struct btok_cut cut;
 	uint32_t *vs;
+	uint64_t *pf;
 	struct buf o;
 
 	memcpy(h->magic, "BTOKIMG", 8);
@@ -1077,6 +1078,19 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 	while (o.len % 64)
 		buf_add(&o, "", 1);
 	h->off_mtab = put_table(&o, b->mtab, (size_t)b->mcap * sizeof *b->mtab);
+	h->npf = btok_pf_words(b->nmerges);
+	pf = xcalloc(h->npf, sizeof *pf);
+	for (uint32_t i = 0; i < b->mcap; i++) {
+		uint64_t k = b->mtab[i].key, hv;
+		if (k == UINT64_MAX)
+			continue;
+		hv = btok_pair_hash((uint32_t)(k >> 32), (uint32_t)k);
+		pf[BTOK_PF_WORD(hv, h->npf - 1)] |= BTOK_PF_BITS(hv);
+	}
+	while (o.len % 64)
+		buf_add(&o, "", 1);
+	h->off_pf = put_table(&o, pf, (size_t)h->npf * sizeof *pf);
+	free(pf);
 	h->off_added = put_table(&o, b->added, (size_t)b->nadded * sizeof *b->added);
 	h->off_bad = put_table(&o, b->bad, (size_t)h->nbad * sizeof *b->bad);
 	for (int i = 0; i < 2; i++) {

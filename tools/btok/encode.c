@@ -115,6 +115,8 @@ struct btok_enc {
 	const struct btok *t;
 	const struct btok_merge *mtab;	/* t's merges table */
 	uint32_t mmask;			/* its slots less one */
+	const uint64_t *pf;		/* t's pair filter */
+	uint32_t pfmask;		/* its words less one */
 	/* Bit c: a bad token of the image holds the byte c right before a
 	   byte 0xE2 (a token bad_across finds holds the byte before the
 	   U+2581 it lies across). */
@@ -164,6 +166,8 @@ btok_enc_new(const struct btok *t)
 	e->t = t;
 	e->mtab = t->mtab;
 	e->mmask = t->h->mcap - 1;
+	e->pf = t->pf;
+	e->pfmask = t->h->npf - 1;
 	e->pre = (int)t->h->pre;
 	if (e->pre == BTOK_PRE_SPACE_MERGED_PREV && (t->h->norm == BTOK_NORM_METASPACE ||
 	    t->h->norm == BTOK_NORM_PREPEND_METASPACE))
@@ -356,11 +360,11 @@ sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
 #define PC_SLOT(hv) ((hv) >> (64 - PC_BITS))
 
 /*
- * Start fetching what pair_rank_h of the ids (a, b) reads: its pair-cache
- * slot and the merges table's first slot for it, so that
- * the misses of several lookups, and of the two levels of one, overlap
- * instead of following one another (on text not seen before most pairs
- * miss both).  Returns btok_pair_hash(a, b), which the caller must use: GCC
+ * Start fetching what pair_rank_h of the ids (a, b) reads: its word of the
+ * pair filter, its pair-cache slot and the merges table's first slot for
+ * it, so that the misses of several lookups, and of the levels of one,
+ * overlap instead of following one another (on text not seen before most
+ * pairs miss the last two).  Returns btok_pair_hash(a, b), which the caller must use: GCC
  * takes a function whose only effect is a prefetch for one without
  * effects, and drops its calls.
  */
@@ -369,6 +373,7 @@ pair_prefetch(const struct btok_enc *e, uint32_t a, uint32_t b)
 {
 	uint64_t hv = btok_pair_hash(a, b);
 
+	__builtin_prefetch(&e->pf[BTOK_PF_WORD(hv, e->pfmask)]);
 	__builtin_prefetch(&e->pc[PC_SLOT(hv)]);
 	__builtin_prefetch(&e->mtab[BTOK_MSLOT(hv, e->mmask)]);
 	return hv;
@@ -393,7 +398,8 @@ pair_rank_slow(const struct btok *t, const struct sym *a, const struct sym *b,
 }
 
 /* Rank of a pair whose btok_pair_hash is hv and the id it makes, from the
-   pair cache or else the merges table. */
+   pair cache or else the merges table, once the pair filter passes it; 0
+   when it has no merge. */
 static inline int
 pair_rank_h(struct btok_enc *e, const struct sym *a,
     const struct sym *b, uint64_t hv, uint32_t *rank, uint32_t *id)
@@ -401,6 +407,8 @@ pair_rank_h(struct btok_enc *e, const struct sym *a,
 	uint64_t key = (uint64_t)a->id << 32 | b->id;
 	struct pc_ent *c = &e->pc[PC_SLOT(hv)];
 
+	if (!btok_pf_has(e->pf, e->pfmask, hv))
+		return 0;
 	if (c->key != ~key)
 		pair_rank_slow(e->t, a, b, hv, c);
 	*rank = c->rank;

@@ -90,6 +90,41 @@ btok_pair_hash(uint32_t a, uint32_t b)
 	    (uint64_t)b * 0xC2B2AE3D27D4EB4FULL;
 }
 
+/*
+ * The pair filter of an image: a blocked Bloom filter of the pairs of its
+ * merges table.  The pair whose btok_pair_hash is hv has the two bits
+ * BTOK_PF_BITS(hv) of word BTOK_PF_WORD(hv, npf - 1); a pair with a merge
+ * has both set.  Most pairs a piece not seen before asks for have no merge,
+ * and the filter, of a few hundred kilobytes, tells most of them in one
+ * read, where the merges table is megabytes and the pair cache a megabyte.
+ * At least 8 bits a pair (btok_pf_words): of the pairs without a merge,
+ * one in twenty or fewer passes (1.5 to 5 % on the bench's text).
+ */
+#define BTOK_PF_WORD(hv, m) ((uint32_t)((hv) >> 40) & (m))
+#define BTOK_PF_BITS(hv) ((uint64_t)1 << ((hv) >> 20 & 63) | \
+    (uint64_t)1 << ((hv) >> 26 & 63))
+
+/* Words of the pair filter of n pairs: a power of two. */
+static inline uint32_t
+btok_pf_words(uint32_t n)
+{
+	uint32_t w = 1;
+
+	while ((uint64_t)w * 64 < (uint64_t)n * 8)
+		w *= 2;
+	return w;
+}
+
+/* The pair whose btok_pair_hash is hv passes the filter pf of m + 1
+   words: it may have a merge. */
+static inline int
+btok_pf_has(const uint64_t *pf, uint32_t m, uint64_t hv)
+{
+	uint64_t bits = BTOK_PF_BITS(hv);
+
+	return (pf[BTOK_PF_WORD(hv, m)] & bits) == bits;
+}
+
 /* The first slot of a merge whose btok_pair_hash is hv in a merges table
    of m + 1 slots: the first of its group of four, which share a cache
    line. */

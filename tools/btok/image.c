@@ -76,6 +76,7 @@ header_ok(const struct btok_hdr *h, size_t size)
 	    span_ok(h->off_tok, (uint64_t)h->ntok * sizeof(struct btok_span), size) &&
 	    span_ok(h->off_vtab, (uint64_t)h->vcap * 4, size) && h->ntok < (1u << 24) &&
 	    span_ok(h->off_mtab, (uint64_t)h->mcap * sizeof(struct btok_merge), size) &&
+	    span_ok(h->off_pf, (uint64_t)h->npf * 8, size) && pow2(h->npf) &&
 	    span_ok(h->off_added, (uint64_t)h->nadded * sizeof(struct btok_added), size) &&
 	    span_ok(h->off_bad, (uint64_t)h->nbad * 4, size) && h->msplit <= 1 &&
 	    span_ok(h->off_cut, sizeof(struct btok_cut), size) &&
@@ -176,7 +177,8 @@ tok_ok(const struct btok *t, uint64_t id)
 
 /*
  * The two hash tables: ids in bounds, and a free slot in each, or a probe
- * never ends; the bound of the pair ranks the header gives.  The loops have
+ * never ends; every pair of the merges in the pair filter; the bound of
+ * the pair ranks the header gives.  The loops have
  * no branch on the entries (they read megabytes): what is wrong is or-ed
  * together and looked at once.
  */
@@ -195,9 +197,12 @@ hashes_ok(const struct btok *t)
 		const struct btok_merge *m = &t->mtab[i];
 		uint64_t used = m->key != UINT64_MAX;
 
+		uint64_t hv = btok_pair_hash((uint32_t)(m->key >> 32), (uint32_t)m->key);
+
 		mfree += !used;
 		bad |= used & (((m->key >> 32) >= h->ntok) | ((uint32_t)m->key >= h->ntok) |
-		    (m->id >= h->ntok) | (m->rank >= UINT32_MAX - 1));
+		    (m->id >= h->ntok) | (m->rank >= UINT32_MAX - 1) |
+		    !btok_pf_has(t->pf, h->npf - 1, hv));
 	}
 	if (bad || h->nranks != btok_nranks(h, t->mtab))
 		return 0;
@@ -248,6 +253,7 @@ set_tables(struct btok *t, const unsigned char *img)
 	t->tok = (const struct btok_span *)(img + h->off_tok);
 	t->vtab = (const uint32_t *)(img + h->off_vtab);
 	t->mtab = (const struct btok_merge *)(img + h->off_mtab);
+	t->pf = (const uint64_t *)(img + h->off_pf);
 	t->added = (const struct btok_added *)(img + h->off_added);
 	t->bad = (const uint32_t *)(img + h->off_bad);
 	t->cut = (const struct btok_cut *)(img + h->off_cut);
