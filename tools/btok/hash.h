@@ -2,9 +2,9 @@
  * hash.h - the hash functions baked into compiled images (changing them
  * changes BTOK_FORMAT): a word-at-a-time multiply/xor-shift hash for token
  * bytes, finished by the splitmix64 finaliser (btok_mix64), and two
- * multiplications for the pairs of ids of the merges; and the probes of an
- * image's two hash tables (vtab, mtab), inline because encode.c's inner
- * loop uses them.  Both tables are open addressing with linear probing and
+ * multiplications for the pairs of ids of the merges; the pair filter's
+ * bits; and the probes of an image's two hash tables (vtab, mtab), inline
+ * because encode.c's inner loop uses them.  Both tables are open addressing with linear probing and
  * at least one free slot (btok_attach checks it), so a probe ends.
  */
 #ifndef BTOK_HASH_H

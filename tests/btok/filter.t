@@ -1,0 +1,8 @@
+#!/bin/sh
+# filter.t - the pair filter of compiled images (unit-filter.c): it passes
+# every pair of the merges; an image whose filter lacks one is refused; a
+# filter that passes every pair gives the same ids.
+. "${0%/*}/../lib/tap.sh"
+unit=$CTXBENCH_BUILD/tests/btok/unit-filter
+[ -x "$unit" ] || { fail "unit-filter is built"; done_testing; exit 1; }
+"$unit"
