@@ -159,6 +159,31 @@ like "$err" "checksum mismatch; rebuilding" \
     "a recorded image damaged in place is checked whole and rebuilt"
 is "$out" "$good3" "same count after the rebuild"
 
+# Writing an image removes the images of other formats built from the same
+# file, and their records; the images of another file of the same name, or
+# of another tokenizer, stay.
+c3=$T/cache3
+run "$BTOK" --cache-dir "$c3" -t mistral-v3 "$T/h.txt"
+img4=$(ls "$c3"/mistral-v3-*.btc)
+v=${img4##*.v}; v=${v%.btc}; base=${img4%.v*.btc}
+for f in "$base.v$((v - 1)).btc" "$base.v$((v - 1)).btc.checked" \
+    "$base.v$((v + 1)).btc" "$base.v1.btc"; do
+	printf 'another format\n' >"$f"
+done
+keep1=$c3/mistral-v3-0123456789abcdef.v$((v - 1)).btc
+keep2=$c3/qwen3-0123456789abcdef.v$((v - 1)).btc
+keep3=$base.v$((v - 1)).btc.orig
+printf 'another file\n' | tee "$keep1" "$keep2" >"$keep3"
+rm "$img4"
+run "$BTOK" --cache-dir "$c3" -t mistral-v3 "$T/h.txt"
+expect_status 0 "a missing image is compiled again"
+is "$out:$err" "$good3:" "the same count, silently"
+DESC="the image is written" ok test -s "$img4"
+left=$(cd "$c3" && ls | sort | tr '\n' ' ')
+is "$left" "$(cd "$c3" && ls "${img4##*/}" "${keep1##*/}" "${keep2##*/}" \
+    "${keep3##*/}" | sort | tr '\n' ' ')" \
+    "the other formats of the file are removed, what is not theirs stays"
+
 # Bad records: file and line.
 printf '{"content":"a"}\n{"content":7}\n' >"$T/bad.ndjson"
 run "$BTOK" -t llama3 "$T/bad.ndjson"

@@ -13,6 +13,7 @@
  * same inode, size and change time) passed that whole check before.  A
  * damaged or outdated image is rebuilt.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -276,7 +277,50 @@ read_tokenizer(const char *file, const unsigned char *want_sha,
 	return text;
 }
 
-/* Compile text (of file) into t, and write the image to cpath when given. */
+/*
+ * Remove the images of other formats built from the file with SHA-256 sha
+ * for tokenizer name (NAME-HASH.vN.btc, N not BTOK_FORMAT) and their
+ * records, once this format's image is written: every change of the
+ * format would otherwise leave a copy of each tokenizer behind, tens of
+ * megabytes.  What cannot be removed stays (another run may be removing
+ * it too, or the directory is read-only).
+ */
+static void
+prune_formats(const struct btok_paths *p, const char *name,
+    const unsigned char sha[32])
+{
+	char hex[SHA256_HEX_LEN + 1], *prefix;
+	size_t plen;
+	struct dirent *de;
+	DIR *d;
+
+	if (!(d = opendir(p->cachedir)))
+		return;
+	sha256_tohex(sha, hex);
+	prefix = xasprintf("%s-%.16s.v", name, hex);
+	plen = strlen(prefix);
+	while ((de = readdir(d)) != NULL) {
+		const char *v = de->d_name + plen, *end = v;
+		char *path;
+
+		if (strncmp(de->d_name, prefix, plen) != 0)
+			continue;
+		while (*end >= '0' && *end <= '9')
+			end++;
+		if (end == v || (strcmp(end, ".btc") != 0 &&
+		    strcmp(end, ".btc.checked") != 0) ||
+		    strtoul(v, NULL, 10) == BTOK_FORMAT)
+			continue;
+		path = path_join(p->cachedir, de->d_name);
+		(void)unlink(path);
+		free(path);
+	}
+	closedir(d);
+	free(prefix);
+}
+
+/* Compile text (of file) into t, and write the image to cpath when given
+   (then remove the images of other formats of the same file). */
 static void
 compile_into(struct btok *t, const char *name, const char *file, char *text,
     size_t len, const unsigned char sha[32], const char *cpath,
@@ -292,6 +336,8 @@ compile_into(struct btok *t, const char *name, const char *file, char *text,
 	if (cpath && (mkdir_p(p->cachedir, 0777) < 0 ||
 	    atomic_write(cpath, img, size, 0666) < 0))
 		warn_errno("%s: cannot write the compiled cache", cpath);
+	else if (cpath)
+		prune_formats(p, name, sha);
 	if (btok_attach(t, name, img, size, 0, &err) < 0)
 		die("%s", err);
 }
