@@ -3,8 +3,9 @@
  * of the merges table passes it; an image whose filter lacks a pair is
  * refused when checked whole, though its checksum is right; and a filter
  * that passes every pair gives the ids of the intact image (the filter only
- * spares lookups, it never decides a merge).  A small SentencePiece-style
- * tokenizer.json, compiled here.
+ * spares lookups, it never decides a merge); a header whose filter is not
+ * a power of two words, or lies outside the image, is refused.  A small
+ * SentencePiece-style tokenizer.json, compiled here.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -85,8 +86,7 @@ main(void)
 		used++;
 		if (first == UINT32_MAX)
 			first = i;
-		all &= btok_pf_has(PF(img), HDR(img)->npf - 1,
-		    btok_pair_hash((uint32_t)(m->key >> 32), (uint32_t)m->key));
+		all &= btok_pf_has(PF(img), HDR(img)->npf - 1, btok_key_hash(m->key));
 	}
 	TAP_IS_INT(used, 6, "the merges table holds the six merges");
 	TAP_OK(all, "every pair of the merges table passes the filter");
@@ -98,7 +98,7 @@ main(void)
 	memcpy(copy, img, size);
 	{
 		const struct btok_merge *m = &MTAB(copy)[first];
-		uint64_t hv = btok_pair_hash((uint32_t)(m->key >> 32), (uint32_t)m->key);
+		uint64_t hv = btok_key_hash(m->key);
 		PF(copy)[BTOK_PF_WORD(hv, HDR(copy)->npf - 1)] &= ~BTOK_PF_BITS(hv);
 	}
 	reseal(copy, size);
@@ -116,8 +116,23 @@ main(void)
 	TAP_OK(ids1 != NULL, "a filter that passes every pair is accepted");
 	TAP_OK(ids0 && ids1 && n1 == n0 && memcmp(ids0, ids1, n0 * sizeof *ids0) == 0,
 	    "and gives the ids of the intact image (%zu ids)", n0);
-	free(ids0);
 	free(ids1);
+
+	/* The header: the filter's size not a power of two; its offset past
+	   the end of the image. */
+	memcpy(copy, img, size);
+	HDR(copy)->npf = 3;
+	ids1 = encode(copy, size, &n1, &err);
+	TAP_OK(ids1 == NULL, "a filter of 3 words is refused");
+	TAP_IS_STR(err, "tiny: damaged image header", "as a damaged header");
+	free(err);
+	memcpy(copy, img, size);
+	HDR(copy)->off_pf = size - 4;
+	ids1 = encode(copy, size, &n1, &err);
+	TAP_OK(ids1 == NULL, "a filter past the end of the image is refused");
+	TAP_IS_STR(err, "tiny: damaged image header", "as a damaged header");
+	free(err);
+	free(ids0);
 	free(copy);
 	free(img);
 	return tap_done();

@@ -995,12 +995,13 @@ find_bad(struct cbuild *b)
 	b->h.nbad = n;
 }
 
+/* Pad o with zeros to a multiple of n bytes (n at most 64). */
 static void
-align8(struct buf *o)
+align(struct buf *o, size_t n)
 {
-	static const char z[8];
-	if (o->len % 8)
-		buf_add(o, z, 8 - o->len % 8);
+	static const char z[64];
+	if (o->len % n)
+		buf_add(o, z, n - o->len % n);
 }
 
 /* Append the table p[0..n) to o, then pad to 8 bytes; returns its offset. */
@@ -1010,7 +1011,7 @@ put_table(struct buf *o, const void *p, size_t n)
 	uint64_t off = o->len;
 
 	buf_add(o, p, n);
-	align8(o);
+	align(o, 8);
 	return off;
 }
 
@@ -1075,8 +1076,7 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 	}
 	h->off_vtab = put_table(&o, vs, (size_t)b->vcap * sizeof *vs);
 	free(vs);
-	while (o.len % 64)
-		buf_add(&o, "", 1);
+	align(&o, 64);
 	h->off_mtab = put_table(&o, b->mtab, (size_t)b->mcap * sizeof *b->mtab);
 	h->npf = btok_pf_words(b->nmerges);
 	pf = xcalloc(h->npf, sizeof *pf);
@@ -1084,11 +1084,10 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 		uint64_t k = b->mtab[i].key, hv;
 		if (k == UINT64_MAX)
 			continue;
-		hv = btok_pair_hash((uint32_t)(k >> 32), (uint32_t)k);
+		hv = btok_key_hash(k);
 		pf[BTOK_PF_WORD(hv, h->npf - 1)] |= BTOK_PF_BITS(hv);
 	}
-	while (o.len % 64)
-		buf_add(&o, "", 1);
+	align(&o, 64);
 	h->off_pf = put_table(&o, pf, (size_t)h->npf * sizeof *pf);
 	free(pf);
 	h->off_added = put_table(&o, b->added, (size_t)b->nadded * sizeof *b->added);

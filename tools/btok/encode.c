@@ -364,9 +364,9 @@ sym_add(struct work *w, uint32_t id, uint32_t start, uint32_t len)
  * pair filter, its pair-cache slot and the merges table's first slot for
  * it, so that the misses of several lookups, and of the levels of one,
  * overlap instead of following one another (on text not seen before most
- * pairs miss the last two).  Returns btok_pair_hash(a, b), which the caller must use: GCC
- * takes a function whose only effect is a prefetch for one without
- * effects, and drops its calls.
+ * pairs miss the last two).  Returns btok_pair_hash(a, b), which the
+ * caller must use: GCC takes a function whose only effect is a prefetch
+ * for one without effects, and drops its calls.
  */
 static inline uint64_t
 pair_prefetch(const struct btok_enc *e, uint32_t a, uint32_t b)

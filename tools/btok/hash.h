@@ -4,8 +4,9 @@
  * bytes, finished by the splitmix64 finaliser (btok_mix64), and two
  * multiplications for the pairs of ids of the merges; the pair filter's
  * bits; and the probes of an image's two hash tables (vtab, mtab), inline
- * because encode.c's inner loop uses them.  Both tables are open addressing with linear probing and
- * at least one free slot (btok_attach checks it), so a probe ends.
+ * because encode.c's inner loop uses them.  Both tables are open
+ * addressing with linear probing and at least one free slot (btok_attach
+ * checks it), so a probe ends.
  */
 #ifndef BTOK_HASH_H
 #define BTOK_HASH_H
@@ -88,6 +89,13 @@ btok_pair_hash(uint32_t a, uint32_t b)
 {
 	return (uint64_t)a * 0x9E3779B97F4A7C15ULL ^
 	    (uint64_t)b * 0xC2B2AE3D27D4EB4FULL;
+}
+
+/* btok_pair_hash of the pair whose merges-table key is key (a << 32 | b). */
+static inline uint64_t
+btok_key_hash(uint64_t key)
+{
+	return btok_pair_hash((uint32_t)(key >> 32), (uint32_t)key);
 }
 
 /*

@@ -178,9 +178,9 @@ tok_ok(const struct btok *t, uint64_t id)
 /*
  * The two hash tables: ids in bounds, and a free slot in each, or a probe
  * never ends; every pair of the merges in the pair filter; the bound of
- * the pair ranks the header gives.  The loops have
- * no branch on the entries (they read megabytes): what is wrong is or-ed
- * together and looked at once.
+ * the pair ranks the header gives.  The loops have no branch on the
+ * entries (they read megabytes): what is wrong is or-ed together and
+ * looked at once.
  */
 static int
 hashes_ok(const struct btok *t)
@@ -195,9 +195,7 @@ hashes_ok(const struct btok *t)
 	}
 	for (i = 0; i < h->mcap; i++) {
 		const struct btok_merge *m = &t->mtab[i];
-		uint64_t used = m->key != UINT64_MAX;
-
-		uint64_t hv = btok_pair_hash((uint32_t)(m->key >> 32), (uint32_t)m->key);
+		uint64_t used = m->key != UINT64_MAX, hv = btok_key_hash(m->key);
 
 		mfree += !used;
 		bad |= used & (((m->key >> 32) >= h->ntok) | ((uint32_t)m->key >= h->ntok) |
