@@ -76,6 +76,47 @@ test_set(void)
 	TAP_IS_INT(wordset_count(&ws, "w1"), 0, "set: released set is empty");
 }
 
+/*
+ * Keys of every length from 0 to 40 bytes, NULs among them, each also with
+ * its byte at every position changed: every key is found again from a copy
+ * whose bytes around it differ (the hash reads the key's bytes and no
+ * other), and no changed key is found.
+ */
+static void
+test_keys(void)
+{
+	struct wordset ws = WORDSET_INIT;
+	char a[64], b[64];
+	size_t len, i, n = 0, found = 1, apart = 1;
+
+	for (len = 0; len <= 40; len++) {
+		memset(a, 'x', sizeof a);
+		for (i = 0; i < len; i++)
+			a[8 + i] = (char)(i % 7 == 3 ? '\0' : 'a' + (len + i) % 26);
+		wordset_add(&ws, a + 8, len);
+		n++;
+	}
+	for (len = 0; len <= 40; len++) {
+		memset(a, 'x', sizeof a);
+		memset(b, 'y', sizeof b);
+		for (i = 0; i < len; i++)
+			a[8 + i] = (char)(i % 7 == 3 ? '\0' : 'a' + (len + i) % 26);
+		memcpy(b + 3, a + 8, len);
+		if (wordset_find(&ws, b + 3, len) != len + 1)
+			found = 0;
+		for (i = 0; i < len; i++) {
+			b[3 + i] ^= 0x20;
+			if (wordset_find(&ws, b + 3, len) != 0)
+				apart = 0;
+			b[3 + i] ^= 0x20;
+		}
+	}
+	TAP_IS_INT(ws.n, n, "keys: 41 lengths, 41 keys");
+	TAP_OK(found, "keys: each found from a copy with other bytes around it");
+	TAP_OK(apart, "keys: a key with one byte changed is another key");
+	wordset_release(&ws);
+}
+
 /* The classes of text's lines: one letter each (t b f c). */
 static const char *
 classes(const char *text)
@@ -128,6 +169,7 @@ main(int argc, char **argv)
 	ctx_init(argv[0]);
 	test_words();
 	test_set();
+	test_keys();
 	test_mdcode();
 	return tap_done();
 }
