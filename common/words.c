@@ -9,13 +9,13 @@
  * answer.  Number words ("one", "two", "three") are not on it: a spelled
  * number is a fact, as its digits are.
  */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
 
 #include "buf.h"
 #include "err.h"
+#include "hashing.h"
 #include "words.h"
 
 /* Sorted (strcmp order) for bsearch. */
@@ -54,53 +54,14 @@ words_is_stop(const char *w)
 
 /* ---------------------------------------------------------------- the set */
 
-/*
- * The hash of w[0..len): eight bytes a step, each word multiplied in and
- * folded, the last one to eight bytes read as one word, then mixed by
- * splitmix64's finaliser so that the low bits the table uses depend on
- * every byte; the length, taken in first, tells apart the short keys
- * whose last word reads alike.  Keys are URLs and words of tens of bytes,
- * hashed at every lookup: a byte a step (FNV-1a) made this a tenth of
- * bctx assemble's time on small inputs.
- */
-static size_t
-hash(const char *w, size_t len)
-{
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ (len * 0xff51afd7ed558ccdULL), x;
-	size_t n = len;
-
-	for (; n > 8; w += 8, n -= 8) {
-		memcpy(&x, w, 8);
-		h = (h ^ x) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	if (n == 8)
-		memcpy(&x, w, 8);
-	else if (n >= 4) {	/* two overlapping halves: no call to memcpy */
-		uint32_t a, b;
-		memcpy(&a, w, 4);
-		memcpy(&b, w + n - 4, 4);
-		x = (uint64_t)a << 32 | b;
-	} else if (n > 0)
-		x = (uint64_t)(unsigned char)w[0] << 16 |
-		    (uint64_t)(unsigned char)w[n >> 1] << 8 |
-		    (unsigned char)w[n - 1];
-	else
-		x = 0;
-	h = (h ^ x) * 0xc4ceb9fe1a85ec53ULL;
-	h ^= h >> 30;
-	h *= 0xbf58476d1ce4e5b9ULL;
-	h ^= h >> 27;
-	h *= 0x94d049bb133111ebULL;
-	h ^= h >> 31;
-	return (size_t)h;
-}
-
-/* Slot of w in the table: its own, or the empty one where it would go. */
+/* Slot of w in the table: its own, or the empty one where it would go.
+   Keys are URLs and words of tens of bytes, hashed at every lookup:
+   ctx_hash takes eight bytes a step (a byte a step, FNV-1a, was a tenth
+   of bctx assemble's time on small inputs). */
 static size_t
 slot(const struct wordset *ws, const char *w, size_t len)
 {
-	size_t m = ws->tabcap - 1, i = hash(w, len) & m;
+	size_t m = ws->tabcap - 1, i = (size_t)ctx_hash(w, len) & m;
 
 	while (ws->tab[i] != 0) {
 		const struct wordent *e = &ws->v[ws->tab[i] - 1];

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ctx.h"
+#include "hashing.h"
 #include "sort.h"
 #include "bstats.h"
 
@@ -100,11 +101,7 @@ bst_natcmp(const char *a, const char *b)
 static size_t
 hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return (size_t)h;
+	return (size_t)ctx_hash(s, strlen(s));
 }
 
 static void

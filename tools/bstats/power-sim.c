@@ -16,6 +16,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "ctx.h"
+#include "hashing.h"
 #include "power.h"
 
 /* |Δ| grows by one every WIDTH beyond the tie threshold. */
@@ -57,11 +58,8 @@ pw_theta(double delta, double c)
 static unsigned long
 study_seed(unsigned long seed, size_t k)
 {
-	uint64_t z = (uint64_t)seed * 0x9e3779b97f4a7c15ULL + (uint64_t)k + 1;
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return (unsigned long)(z ^ (z >> 31));
+	return (unsigned long)ctx_mix64((uint64_t)seed * 0x9e3779b97f4a7c15ULL +
+	    (uint64_t)k + 1);
 }
 
 /* The random effects of one metric: sites, then models, then questions. */

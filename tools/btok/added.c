@@ -17,7 +17,7 @@
 static uint32_t
 edge_slot(uint32_t ecap, uint32_t node, unsigned char c)
 {
-	return (uint32_t)btok_mix64((uint64_t)node << 8 | c) & (ecap - 1);
+	return (uint32_t)ctx_mix64((uint64_t)node << 8 | c) & (ecap - 1);
 }
 
 /* The child of node by byte c, 0 when none. */

@@ -85,7 +85,7 @@ enum {
  *   tok[ntok]   {off, len} of token id i in pool (len = UINT32_MAX: no token)
  *   vtab[vcap]  vocabulary hash: token ids of the model vocabulary (not
  *               the added tokens) in the low 24 bits, the top 8 bits of
- *               their btok_hash above (BTOK_VSLOT), so that a probe reads a
+ *               their ctx_hash above (BTOK_VSLOT), so that a probe reads a
  *               token's span and bytes only when those agree; BTOK_NONE =
  *               empty slot (ids are below 2^24 - 1)
  *   mtab[mcap]  merges hash: {key = a << 32 | b, rank, new_id}, at an
@@ -145,7 +145,7 @@ struct btok_cut {
 };
 
 struct btok_span { uint32_t off, len; };
-/* A vtab slot: the id of bytes whose btok_hash is hv. */
+/* A vtab slot: the id of bytes whose ctx_hash is hv. */
 #define BTOK_VSLOT(id, hv) ((uint32_t)(id) | (uint32_t)((hv) >> 56) << 24)
 #define BTOK_VID(v) ((v) & 0xFFFFFFu)
 struct btok_merge { uint64_t key; uint32_t rank, id; };

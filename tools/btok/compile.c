@@ -100,7 +100,7 @@ set_tok(struct cbuild *b, uint32_t id, const char *p, size_t n)
 static uint32_t
 vget(const struct cbuild *b, const char *p, size_t n)
 {
-	uint32_t m = b->vcap - 1, i = (uint32_t)btok_hash(p, n) & m;
+	uint32_t m = b->vcap - 1, i = (uint32_t)ctx_hash(p, n) & m;
 	for (;; i = (i + 1) & m) {
 		uint32_t id = b->vtab[i];
 		if (id == BTOK_NONE)
@@ -116,7 +116,7 @@ vput(struct cbuild *b, uint32_t id)
 {
 	const char *p = b->pool.s + b->tok[id].off;
 	size_t n = b->tok[id].len;
-	uint32_t m = b->vcap - 1, i = (uint32_t)btok_hash(p, n) & m;
+	uint32_t m = b->vcap - 1, i = (uint32_t)ctx_hash(p, n) & m;
 	for (;; i = (i + 1) & m) {
 		uint32_t o = b->vtab[i];
 		if (o == BTOK_NONE) {
@@ -1072,7 +1072,7 @@ write_image(struct cbuild *b, const unsigned char sha[32], size_t *size)
 	for (uint32_t i = 0; i < b->vcap; i++) {
 		uint32_t id = b->vtab[i];
 		vs[i] = id == BTOK_NONE ? BTOK_NONE : BTOK_VSLOT(id,
-		    btok_hash(b->pool.s + b->tok[id].off, b->tok[id].len));
+		    ctx_hash(b->pool.s + b->tok[id].off, b->tok[id].len));
 	}
 	h->off_vtab = put_table(&o, vs, (size_t)b->vcap * sizeof *vs);
 	free(vs);

@@ -937,7 +937,7 @@ model_whole(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 	/* tiktoken and ignore_merges: a piece of the vocabulary is one token. */
 	if ((h->model == BTOK_MODEL_TIKTOKEN || h->ignore_merges) && n <= h->maxtok &&
 	    (id = btok_vtab_find_h(e->t, p, n, cache && n <= LC_MAX ? hv :
-	    btok_hash(p, n))) != BTOK_NONE) {
+	    ctx_hash(p, n))) != BTOK_NONE) {
 		ids_push(out, id);
 		if (c)
 			wc_store(c, hv, p, n, &id, 1);
@@ -1133,7 +1133,7 @@ batch_prefetch(struct pctx *c)
 		}
 		if (b->n == 0 || b->n > t->h->maxtok)
 			continue;
-		hv = b->n <= LC_MAX ? b->h : btok_hash(b->p, b->n);
+		hv = b->n <= LC_MAX ? b->h : ctx_hash(b->p, b->n);
 		slot[nw] = (uint32_t)hv & (t->h->vcap - 1);
 		fp[nw] = BTOK_VSLOT(0, hv);
 		__builtin_prefetch(&t->vtab[slot[nw]]);
@@ -1187,11 +1187,11 @@ batch_id(struct pctx *c, uint32_t id)
 }
 
 /* The hash of a piece for the word and long-piece caches: the image's
-   btok_hash, so that the vocabulary lookup of a piece reuses it. */
+   ctx_hash, so that the vocabulary lookup of a piece reuses it. */
 static inline uint64_t
 piece_hash(const char *s, size_t n)
 {
-	return btok_hash(s, n);
+	return ctx_hash(s, n);
 }
 
 /*

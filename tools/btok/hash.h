@@ -1,12 +1,11 @@
 /*
  * hash.h - the hash functions baked into compiled images (changing them
- * changes BTOK_FORMAT): a word-at-a-time multiply/xor-shift hash for token
- * bytes, finished by the splitmix64 finaliser (btok_mix64), and two
- * multiplications for the pairs of ids of the merges; the pair filter's
- * bits; and the probes of an image's two hash tables (vtab, mtab), inline
- * because encode.c's inner loop uses them.  Both tables are open
- * addressing with linear probing and at least one free slot (btok_attach
- * checks it), so a probe ends.
+ * changes BTOK_FORMAT): common/hashing.h's ctx_hash for token bytes and
+ * ctx_mix64; two multiplications for the pairs of ids of the merges; the
+ * pair filter's bits; and the probes of an image's two hash tables (vtab,
+ * mtab), inline because encode.c's inner loop uses them.  Both tables are
+ * open addressing with linear probing and at least one free slot
+ * (btok_attach checks it), so a probe ends.
  */
 #ifndef BTOK_HASH_H
 #define BTOK_HASH_H
@@ -15,47 +14,9 @@
 #include <string.h>
 
 #include "btok.h"
+#include "hashing.h"
 
-static inline uint64_t
-btok_mix64(uint64_t x)
-{
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return x;
-}
-
-/* Eight bytes at a time, the last one to eight read as one word, two
-   overlapping words of four or three single bytes (no copy of a variable
-   length, which is a call). */
-static inline uint64_t
-btok_hash(const void *p, size_t n)
-{
-	const unsigned char *u = p;
-	uint64_t h = 0x9E3779B97F4A7C15ULL ^ (n * 0xff51afd7ed558ccdULL), w;
-
-	for (; n > 8; u += 8, n -= 8) {
-		memcpy(&w, u, 8);
-		h = (h ^ w) * 0x9fb21c651e98df25ULL;
-		h ^= h >> 29;
-	}
-	if (n == 8)
-		memcpy(&w, u, 8);
-	else if (n >= 4) {
-		uint32_t a, b;
-		memcpy(&a, u, 4);
-		memcpy(&b, u + n - 4, 4);
-		w = (uint64_t)a << 32 | b;
-	} else if (n > 0)
-		w = (uint64_t)u[0] << 16 | (uint64_t)u[n >> 1] << 8 | u[n - 1];
-	else
-		w = 0;
-	return btok_mix64((h ^ w) * 0x9fb21c651e98df25ULL);
-}
-
-/* The model-vocabulary id of the bytes s[0..n), whose btok_hash is hv, or
+/* The model-vocabulary id of the bytes s[0..n), whose ctx_hash is hv, or
    BTOK_NONE. */
 static inline uint32_t
 btok_vtab_find_h(const struct btok *t, const char *s, size_t n, uint64_t hv)
@@ -75,14 +36,14 @@ btok_vtab_find_h(const struct btok *t, const char *s, size_t n, uint64_t hv)
 static inline uint32_t
 btok_vtab_find(const struct btok *t, const char *s, size_t n)
 {
-	return btok_vtab_find_h(t, s, n, btok_hash(s, n));
+	return btok_vtab_find_h(t, s, n, ctx_hash(s, n));
 }
 
 /*
  * The hash of the pair of ids (a, b): two multiplications, whose high bits
  * depend on every bit of both ids (the merges table takes its slot from
  * bits 32 and up, encode.c's pair cache from the top).  A pair is hashed at
- * every lookup of the merges, so it costs a third of btok_mix64.
+ * every lookup of the merges, so it costs a third of ctx_mix64.
  */
 static inline uint64_t
 btok_pair_hash(uint32_t a, uint32_t b)

@@ -39,8 +39,8 @@ btok_checksum(const void *p, size_t n)
 	while (n--)
 		a = (a ^ *s++) * 0x100000001b3ULL;
 	for (int i = 1; i < 4; i++)
-		a = btok_mix64(a ^ btok_mix64(l[i]));
-	return btok_mix64(a);
+		a = ctx_mix64(a ^ ctx_mix64(l[i]));
+	return ctx_mix64(a);
 }
 
 static int
@@ -208,7 +208,7 @@ hashes_ok(const struct btok *t)
 	for (i = 0; i < h->vcap; i++) {
 		uint32_t v = t->vtab[i], id = BTOK_VID(v);
 		if (v != BTOK_NONE && (t->tok[id].len == UINT32_MAX ||
-		    v != BTOK_VSLOT(id, btok_hash(t->pool + t->tok[id].off,
+		    v != BTOK_VSLOT(id, ctx_hash(t->pool + t->tok[id].off,
 		    t->tok[id].len))))
 			return 0;
 	}
