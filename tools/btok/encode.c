@@ -62,6 +62,9 @@ struct work {
 	size_t nbe, cbe;
 	uint32_t *bpos;		/* the positions of one rank, sorted */
 	size_t cbpos;
+	/* Byte-level: the piece whose bytes are the symbols (their ids those
+	   of the bytes); NULL otherwise. */
+	const unsigned char *bytes;
 };
 
 /* Scratch arrays grown past this many entries, and a normalised text
@@ -83,6 +86,13 @@ struct work {
    (a lookup that misses would miss twice). */
 struct pc_ent { _Alignas(16) uint64_t key; uint32_t rank, id; };
 struct cc_ent { uint32_t cp, id; };
+/*
+ * The byte-pair table of a byte-level model: indexed by the two bytes, the
+ * rank of the pair of their tokens and the id + 1 it makes; id1 UINT32_MAX:
+ * no merge; 0: not looked up yet.  A piece's first pairs are all pairs of
+ * bytes, found here with no hash, no filter and no key to compare.
+ */
+struct bp_ent { uint32_t rank, id1; };
 /* A word-cache entry of WC_LONG ids: the piece's ids are in the long-piece
    cache (more than the entry holds); a piece the word cache could hold
    that it does not is in neither. */
@@ -132,6 +142,7 @@ struct btok_enc {
 	   complement of the pair's key, the code point plus one). */
 	struct pc_ent pc[1u << PC_BITS];
 	struct cc_ent cc[1u << CC_BITS];
+	struct bp_ent bp[1u << 16];
 	struct wc_ent wc[1u << WC_BITS];	/* len 0: empty */
 	struct lcache lc;
 };
@@ -586,23 +597,63 @@ merge_buckets(struct btok_enc *e)
 static inline int32_t
 small_best(const uint32_t *rk, uint64_t m, uint32_t *best)
 {
-	int32_t bi = -1;
-	uint32_t b = BTOK_NONE;
+	/* The least rank << 6 | position orders by rank, then leftmost
+	   (positions are below 64); kept with a conditional move, where a
+	   branch on the comparison would be mispredicted at random. */
+	uint64_t k = UINT64_MAX;
 
 	for (; m; m &= m - 1) {
-		int32_t i = __builtin_ctzll(m);
-		if (rk[i] < b)
-			b = rk[i], bi = i;
+		unsigned i = (unsigned)__builtin_ctzll(m);
+		uint64_t x = (uint64_t)rk[i] << 6 | i;
+		k = x < k ? x : k;
 	}
-	*best = b;
-	return bi;
+	if (k == UINT64_MAX) {
+		*best = BTOK_NONE;
+		return -1;
+	}
+	*best = (uint32_t)(k >> 6);
+	return (int32_t)(k & 63);
+}
+
+/*
+ * The ranks and ids of the pairs of a byte-level piece's first symbols into
+ * rk and nid (BTOK_NONE: no merge), from the byte-pair table, filled from
+ * pair_rank on first use: a pair's result depends only on its two ids, and
+ * a byte's id only on the byte.  Returns the pairs with a rank, a bit each.
+ */
+static uint64_t
+byte_pair_ranks(struct btok_enc *e, uint32_t *rk, uint32_t *nid)
+{
+	const struct work *w = &e->w;
+	const unsigned char *u = w->bytes;
+	uint64_t ranked = 0;
+
+	for (size_t i = 0; i + 1 < w->ns; i++) {
+		struct bp_ent *b = &e->bp[(unsigned)u[i] << 8 | u[i + 1]];
+		if (!b->id1) {
+			uint32_t r, id;
+			if (pair_rank(e, &w->s[i], &w->s[i + 1], &r, &id))
+				b->rank = r, b->id1 = id + 1;
+			else
+				b->id1 = UINT32_MAX;
+		}
+		if (b->id1 == UINT32_MAX) {
+			rk[i] = BTOK_NONE;
+			continue;
+		}
+		rk[i] = b->rank;
+		nid[i] = b->id1 - 1;
+		ranked |= (uint64_t)1 << i;
+	}
+	return ranked;
 }
 
 /*
  * The merges of merge_all for short pieces: the rank of each adjacent pair
  * is kept beside its left symbol and the lowest (leftmost on ties) found by
  * a scan, as tiktoken's byte_pair_merge does; no heap, and the lookups are
- * prefetched together, since they miss the processor caches.  The same
+ * prefetched together, since they miss the processor caches (a byte-level
+ * piece's first pairs come from the byte-pair table instead).  The same
  * order as the heap: a pair's rank never goes stale, and two different
  * pairs at one position cannot make the same token (its bytes would differ
  * in length), so word.rs's check never matters here.  The scan visits
@@ -623,14 +674,18 @@ merge_small(struct btok_enc *e)
 	assert(n <= SMALL_PIECE && SMALL_PIECE <= 64);
 	if (n < 2)
 		return;		/* no pair to merge */
-	for (size_t i = 0; i + 1 < n; i++)
-		hv[i] = pair_prefetch(e, w->s[i].id, w->s[i + 1].id);
-	for (size_t i = 0; i + 1 < n; i++) {
-		if (pair_rank_h(e, &w->s[i], &w->s[i + 1], hv[i], &rk[i],
-		    &nid[i]))
-			ranked |= (uint64_t)1 << i;
-		else
-			rk[i] = BTOK_NONE;
+	if (w->bytes)
+		ranked = byte_pair_ranks(e, rk, nid);
+	else {
+		for (size_t i = 0; i + 1 < n; i++)
+			hv[i] = pair_prefetch(e, w->s[i].id, w->s[i + 1].id);
+		for (size_t i = 0; i + 1 < n; i++) {
+			if (pair_rank_h(e, &w->s[i], &w->s[i + 1], hv[i],
+			    &rk[i], &nid[i]))
+				ranked |= (uint64_t)1 << i;
+			else
+				rk[i] = BTOK_NONE;
+		}
 	}
 	rk[n - 1] = BTOK_NONE;
 	bi = small_best(rk, ranked, &best);
@@ -945,9 +1000,11 @@ model_whole(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 	}
 	e->w.ns = 0;
 	sym_reserve(&e->w, n);
-	if (h->bytelevel)
+	e->w.bytes = NULL;
+	if (h->bytelevel) {
 		symbols_bytes(&e->w, h, p, n);
-	else
+		e->w.bytes = (const unsigned char *)p;
+	} else
 		symbols_chars(e, p, n);
 	merge_all(e);
 	emit_symbols(e, c, hv, p, n, cache, out);

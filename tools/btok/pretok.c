@@ -57,7 +57,7 @@ cls(const struct cur *c, size_t i, size_t *len)
 }
 
 /* End of the run of characters with any bit of want, from i. */
-static size_t
+static inline __attribute__((always_inline)) size_t
 run(const struct cur *c, size_t i, unsigned want)
 {
 	size_t l;
@@ -67,7 +67,7 @@ run(const struct cur *c, size_t i, unsigned want)
 }
 
 /* End of the run of characters having none of the bits in avoid. */
-static size_t
+static inline __attribute__((always_inline)) size_t
 run_not(const struct cur *c, size_t i, unsigned avoid)
 {
 	size_t l;
@@ -138,7 +138,7 @@ contraction(const struct cur *c, size_t i, int fold)
  * and *l the class bits and length of the character it stopped at, when
  * the end is before n.
  */
-static size_t
+static inline __attribute__((always_inline)) size_t
 run_last(const struct cur *c, size_t i, unsigned want, unsigned mark,
     size_t *last, unsigned *k, size_t *l)
 {
@@ -264,7 +264,7 @@ match_gpt2(const struct cur *c, size_t i)
  * U* takes the longest run, then gives back until W+ can start; W+ then runs
  * as far as it can.  Returns the end, or 0 when it cannot match.
  */
-static size_t
+static inline __attribute__((always_inline)) size_t
 tk_uw(const struct cur *c, size_t q)
 {
 	size_t l = 0, lastw, u;
@@ -280,7 +280,7 @@ tk_uw(const struct cur *c, size_t q)
 }
 
 /* [U]+[W]* from q; 0 when no U at q. */
-static size_t
+static inline __attribute__((always_inline)) size_t
 tk_u_w(const struct cur *c, size_t q)
 {
 	size_t u = run(c, q, BTOK_UC_LU);
