@@ -16,11 +16,17 @@ const obs = { passes: {} };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // The DevTools connection of tests/lib/cdp.js, with wait(): the next event
-// METHOD whose params satisfy PRED, within MS milliseconds.
+// METHOD whose params satisfy PRED, within MS milliseconds; and downloads:
+// every Browser.download* event, kept, since a download's events can come
+// while the keys that start it are still being sent (a waiter set after
+// them would miss them).
 async function connect() {
   const c = await require(path.join(__dirname, "../lib/cdp.js")).connect(port);
   const waiters = [];
+  const downloads = [];
   c.listeners.push((msg) => {
+    if (msg.method && msg.method.startsWith("Browser.download"))
+      downloads.push(msg);
     for (let i = 0; i < waiters.length; i++)
       if (waiters[i].method === msg.method && (!waiters[i].pred || waiters[i].pred(msg.params))) {
         waiters.splice(i, 1)[0].res(msg.params);
@@ -32,7 +38,20 @@ async function connect() {
     waiters.push(w);
     setTimeout(() => { const i = waiters.indexOf(w); if (i >= 0) { waiters.splice(i, 1); rej(new Error("timeout waiting for " + method)); } }, ms);
   });
-  return { ws: c.ws, send: c.send, wait };
+  return { ws: c.ws, send: c.send, wait, downloads };
+}
+
+// The first truthy value of f(), polled, within ms milliseconds.
+async function until(f, ms, what) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = f();
+    if (v)
+      return v;
+    if (Date.now() - t0 > ms)
+      throw new Error("timeout waiting for " + what);
+    await sleep(20);
+  }
 }
 
 const KEYCODES = { Enter: 13, Escape: 27, "-": 189 };
@@ -91,11 +110,24 @@ async function main() {
       if (!v.spot && v.done === v.total) break;
       if (pi === 0 && !reloaded && v.done === 3 && !v.spot) {
         reloaded = true;
+        // localStorage.setItem returns before Chromium's storage service has
+        // the write (the renderer sends it on asynchronously), so a reload
+        // sent within milliseconds of the last key can load the state from
+        // before it: under load, make check saw this.  A rater reloads
+        // seconds later; the test reloads again, a few times, until the
+        // state is back (the page does not write on load, so a stale load
+        // loses nothing), and a state never back still fails.
         const before = await evaluate("JSON.stringify(window.ctxbenchPage.state())");
-        await reload();
-        const after = await evaluate("JSON.stringify(window.ctxbenchPage.state())");
+        let after, tries = 0;
+        do {
+          if (tries)
+            await sleep(250);
+          await reload();
+          tries++;
+          after = await evaluate("JSON.stringify(window.ctxbenchPage.state())");
+        } while (after !== before && tries < 8);
         const v2 = await view();
-        o.reload = { same_state: before === after, done: v2.done, progress: await evaluate("document.getElementById('progress').textContent"),
+        o.reload = { same_state: before === after, tries, done: v2.done, progress: await evaluate("document.getElementById('progress').textContent"),
           rater: await evaluate("document.getElementById('rater').value") };
         continue;
       }
@@ -168,13 +200,19 @@ async function main() {
       for (const f of await evaluate("window.ctxbenchPage.exportFiles('csv')"))
         fs.writeFileSync(path.join(outDir, f.name), f.text);
     }
-    // Export through the page's own key and the browser's download.
-    const before = new Set(fs.readdirSync(dlDir));
-    const done = c.wait("Browser.downloadProgress", (p) => p.state === "completed", 15000);
+    // Export through the page's own key and the browser's download: this
+    // download (its guid and file name, from downloadWillBegin), completed,
+    // and its file under that name.  Waiting for any "completed" event, then
+    // listing the new files, could take another download's event, and find
+    // this file still .crdownload or the last pass's file just renamed.
+    const mark = c.downloads.length;
     await key("e");
-    await done;
-    const got = fs.readdirSync(dlDir).filter((f) => !before.has(f) && !f.endsWith(".crdownload"));
-    o.download = got;
+    const begun = await until(() => c.downloads.slice(mark).find((m) => m.method === "Browser.downloadWillBegin"),
+      15000, "Browser.downloadWillBegin");
+    const { guid, suggestedFilename: name } = begun.params;
+    await until(() => c.downloads.some((m) => m.method === "Browser.downloadProgress" &&
+      m.params.guid === guid && m.params.state === "completed"), 15000, "the download's completion");
+    o.download = await until(() => fs.existsSync(path.join(dlDir, name)) && [name], 15000, name);
     o.spot_log = (await evaluate("window.ctxbenchPage.state()")).spot.log.length;
   }
   // The other rubrics' pages: they render, take keys and refuse incomplete scores.
