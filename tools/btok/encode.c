@@ -62,9 +62,6 @@ struct work {
 	size_t nbe, cbe;
 	uint32_t *bpos;		/* the positions of one rank, sorted */
 	size_t cbpos;
-	/* Byte-level: the piece whose bytes are the symbols (their ids those
-	   of the bytes); NULL otherwise. */
-	const unsigned char *bytes;
 };
 
 /* Scratch arrays grown past this many entries, and a normalised text
@@ -616,16 +613,17 @@ small_best(const uint32_t *rk, uint64_t m, uint32_t *best)
 }
 
 /*
- * The ranks and ids of the pairs of a byte-level piece's first symbols into
- * rk and nid (BTOK_NONE: no merge), from the byte-pair table, filled from
- * pair_rank on first use: a pair's result depends only on its two ids, and
- * a byte's id only on the byte.  Returns the pairs with a rank, a bit each.
+ * The ranks and ids of the pairs of a byte-level piece's first symbols, one
+ * a byte of u, into rk and nid (BTOK_NONE: no merge), from the byte-pair
+ * table, filled from pair_rank on first use: a pair's result depends only
+ * on its two ids, and a byte's id only on the byte.  Returns the pairs with
+ * a rank, a bit each.
  */
 static uint64_t
-byte_pair_ranks(struct btok_enc *e, uint32_t *rk, uint32_t *nid)
+byte_pair_ranks(struct btok_enc *e, const unsigned char *u, uint32_t *rk,
+    uint32_t *nid)
 {
 	const struct work *w = &e->w;
-	const unsigned char *u = w->bytes;
 	uint64_t ranked = 0;
 
 	for (size_t i = 0; i + 1 < w->ns; i++) {
@@ -662,7 +660,7 @@ byte_pair_ranks(struct btok_enc *e, uint32_t *rk, uint32_t *nid)
  * of a piece once its merges are under way.
  */
 static void
-merge_small(struct btok_enc *e)
+merge_small(struct btok_enc *e, const unsigned char *bytes)
 {
 	struct work *w = &e->w;
 	uint32_t rk[SMALL_PIECE], nid[SMALL_PIECE];
@@ -674,8 +672,8 @@ merge_small(struct btok_enc *e)
 	assert(n <= SMALL_PIECE && SMALL_PIECE <= 64);
 	if (n < 2)
 		return;		/* no pair to merge */
-	if (w->bytes)
-		ranked = byte_pair_ranks(e, rk, nid);
+	if (bytes)
+		ranked = byte_pair_ranks(e, bytes, rk, nid);
 	else {
 		for (size_t i = 0; i + 1 < n; i++)
 			hv[i] = pair_prefetch(e, w->s[i].id, w->s[i + 1].id);
@@ -765,14 +763,15 @@ merge_heap(struct btok_enc *e)
 	}
 }
 
-/* Merge the symbols of w as far as the ranks allow. */
+/* Merge the symbols of w as far as the ranks allow; bytes: the piece when
+   its symbols are its bytes (byte-level), else NULL. */
 static void
-merge_all(struct btok_enc *e)
+merge_all(struct btok_enc *e, const unsigned char *bytes)
 {
 	if (e->w.ns >= LONG_PIECE)
 		merge_buckets(e);
 	else if (e->w.ns <= SMALL_PIECE)
-		merge_small(e);
+		merge_small(e, bytes);
 	else
 		merge_heap(e);
 }
@@ -1000,13 +999,11 @@ model_whole(struct btok_enc *e, const char *p, size_t n, uint64_t hv,
 	}
 	e->w.ns = 0;
 	sym_reserve(&e->w, n);
-	e->w.bytes = NULL;
-	if (h->bytelevel) {
+	if (h->bytelevel)
 		symbols_bytes(&e->w, h, p, n);
-		e->w.bytes = (const unsigned char *)p;
-	} else
+	else
 		symbols_chars(e, p, n);
-	merge_all(e);
+	merge_all(e, h->bytelevel ? (const unsigned char *)p : NULL);
 	emit_symbols(e, c, hv, p, n, cache, out);
 }
 
