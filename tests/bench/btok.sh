@@ -162,11 +162,11 @@ for n in (1, 2):
     open(f"{w}/run{n}", "w").write("a" * size)
     open(f"{w}/digits{n}", "w").write("7" * size)
 PY
-# ulin FILE...: btok's user and system seconds and peak RSS in kB on the
-# file, each the least of $rep runs
-ulin() {
+# least COMMAND...: the least user and the least system seconds of $rep
+# runs of the command, and its peak RSS in kB
+least() {
 	for k in $(seq "$rep"); do
-		bench_rusage /dev/null "$btok" -r -t "$t" "$1"
+		bench_rusage /dev/null "$@"
 	done | awk 'NR == 1 || $2 < u { u = $2 } NR == 1 || $3 < s { s = $3 }
 	    $4 > m { m = $4 } END { print u, s, m }'
 }
@@ -176,7 +176,8 @@ echo "kernel giving the pages of the symbols; it varies several-fold between ide
 echo "runs on a shared machine, so it is shown, not taken into the ratio):"
 for t in $names; do
 	for kind in nospace run digits; do
-		set -- $(ulin "$w/${kind}1") $(ulin "$w/${kind}2")
+		set -- $(least "$btok" -r -t "$t" "$w/${kind}1") \
+		    $(least "$btok" -r -t "$t" "$w/${kind}2")
 		echo "$t $kind $*" | awk '{ printf "  %-10s %-8s user %6.2f s %6.2f s  ratio %.2f  system %5.2f s %5.2f s  RSS %d/%d MB\n",
 		    $1, $2, $3, $6, $6 / ($3 > 0.001 ? $3 : 0.001), $4, $7, $5 / 1024, $8 / 1024 }'
 	done

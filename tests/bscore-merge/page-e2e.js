@@ -13,7 +13,8 @@ const path = require("path");
 const [port, pageDir, dlDir, outDir, shot] = process.argv.slice(2);
 const PASSES = ["sheet-1-factual_accuracy", "sheet-2-hallucinations", "sheet-3-completeness", "sheet-4-citation_fidelity"];
 const obs = { passes: {} };
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const cdp = require(path.join(__dirname, "../lib/cdp.js"));
+const { sleep, until } = cdp;
 
 // The DevTools connection of tests/lib/cdp.js, with wait(): the next event
 // METHOD whose params satisfy PRED, within MS milliseconds; and downloads:
@@ -21,7 +22,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // while the keys that start it are still being sent (a waiter set after
 // them would miss them).
 async function connect() {
-  const c = await require(path.join(__dirname, "../lib/cdp.js")).connect(port);
+  const c = await cdp.connect(port);
   const waiters = [];
   const downloads = [];
   c.listeners.push((msg) => {
@@ -39,19 +40,6 @@ async function connect() {
     setTimeout(() => { const i = waiters.indexOf(w); if (i >= 0) { waiters.splice(i, 1); rej(new Error("timeout waiting for " + method)); } }, ms);
   });
   return { ws: c.ws, send: c.send, wait, downloads };
-}
-
-// The first truthy value of f(), polled, within ms milliseconds.
-async function until(f, ms, what) {
-  const t0 = Date.now();
-  for (;;) {
-    const v = f();
-    if (v)
-      return v;
-    if (Date.now() - t0 > ms)
-      throw new Error("timeout waiting for " + what);
-    await sleep(20);
-  }
 }
 
 const KEYCODES = { Enter: 13, Escape: 27, "-": 189 };

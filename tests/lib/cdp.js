@@ -13,7 +13,8 @@
 // and collects the page's requests, console messages, exceptions and loads
 // in t.events; evaluate() returns a value (promises awaited) and throws on
 // an exception in the page; close() ends the connection.  connect(port)
-// alone gives { ws, send, listeners } for a test that drives targets itself.
+// alone gives { ws, send, listeners } for a test that drives targets itself;
+// until(f, ms, what) waits for a condition of the test's own side.
 "use strict";
 const fs = require("fs");
 
@@ -45,6 +46,20 @@ async function connect(port) {
 
 const KEYS = { Enter: 13, Tab: 9, Escape: 27, ArrowLeft: 37, ArrowRight: 39, " ": 32 };
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// The first truthy value of await f(), tried every 50 ms for up to ms
+// milliseconds; else an error naming what was waited for.
+async function until(f, ms, what) {
+  const t0 = Date.now();
+  for (;;) {
+    const v = await f();
+    if (v)
+      return v;
+    if (Date.now() - t0 > ms)
+      throw new Error("timeout waiting for " + what);
+    await sleep(50);
+  }
+}
 
 async function tab(port, opts = {}) {
   const c = await connect(port);
@@ -87,13 +102,8 @@ async function tab(port, opts = {}) {
     },
     // Wait until expr is truthy in the page (up to ms, 60 s by default: a
     // loaded machine is slow); returns its value.
-    async until(expr, ms = 60000) {
-      for (let i = 0; i < ms / 50; i++) {
-        const v = await t.evaluate(expr);
-        if (v) return v;
-        await sleep(50);
-      }
-      throw new Error("timeout waiting for " + expr);
+    until(expr, ms = 60000) {
+      return until(() => t.evaluate(expr), ms, expr);
     },
     async shot(file, full) {
       const r = await send("Page.captureScreenshot", { format: "png", captureBeyondViewport: !!full });
@@ -109,4 +119,4 @@ async function tab(port, opts = {}) {
   return t;
 }
 
-module.exports = { tab, sleep, connect };
+module.exports = { tab, sleep, until, connect };
