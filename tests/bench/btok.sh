@@ -15,19 +15,26 @@
 #    (btok: tests/bench/btok-time.c, btok's library called as btok -r calls
 #    it, linked as btok is; the difference of two whole processes' times
 #    was too coarse for a file of a few milliseconds).  Each side's best of
-#    BTOK_BENCH_REPEAT runs; the token counts of both sides compared too.  Passes over text already seen are not timed:
+#    BTOK_BENCH_REPEAT runs (5), the two sides alternating; the ratio of
+#    the medians is printed beside it, to show how much the machine moved
+#    the runs.  The token counts of both sides compared too.  Passes over
+#    text already seen are not timed:
 #    btok's caches keep whole pieces, so a second pass over the same file
 #    measures those caches, not the tokenizer;
 #  - start-up: btok's whole process from the compiled cache, and the
 #    reference's loading of the tokenizer (in process, after node's own
 #    start); peak memory of both;
 #  - linearity: 10 MB and 20 MB without a space, of one repeated character,
-#    of digits (2x input should take at most 2.1x user time; system time,
-#    which varies several-fold between identical runs here, shown apart);
+#    of digits (2x input should take at most 2.1x user time, the least of
+#    BTOK_BENCH_LIN_REPEAT runs (3); system time, which varies several-fold
+#    between identical runs here, shown apart);
 #  - bad input: a 100 MB field, a 16 MB word, a 40 MB word (a clear error).
 # The ratios are printed, never asserted.  CPU time, not wall time, because
-# the machine may be shared; a loaded machine still makes the numbers noisy,
-# so each side's time is the best of a few runs (BTOK_BENCH_REPEAT, 3).
+# the machine may be shared.  A shared machine still makes the numbers
+# noisy: on a virtual machine whose host is busy, whole processes run 30 to
+# 50 % slower for seconds to minutes at a time, btok's more than the
+# reference's, so each side's time is the best of several runs, which is
+# the run the host disturbed least, and the medians are shown beside it.
 # BTOK_BENCH_RATIOS_ONLY=1 stops after the ratios.
 set -eu
 top=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -37,7 +44,8 @@ btime=$build/bench/btok-time
 ref=$build/btok-ref
 tok=${CTXBENCH_TOKENIZERS:-${XDG_CACHE_HOME:-$HOME/.cache}/ctxbench/tokenizers}
 names="llama3 qwen3 gemma3 mistral mistral-v3"
-rep=${BTOK_BENCH_REPEAT:-3}
+rep=${BTOK_BENCH_REPEAT:-5}
+lrep=${BTOK_BENCH_LIN_REPEAT:-3}
 sh "$top/tools/btok/deps.sh"
 sh "$top/tests/btok/ref-install.sh" "$ref"
 w=$(mktemp -d "${TMPDIR:-/tmp}/btok-bench.XXXXXX")
@@ -70,6 +78,15 @@ minrows() {
 		for (i = 1 + s; i <= NF; i += s) if ($i < b) b = $i
 		if (s > 1) print b, $2; else print b }'
 }
+# medrows FILE...: per line, the median of the first fields of the files
+# (the mean of the middle two for an even count)
+medrows() {
+	paste -d ' ' "$@" | awk -v r="$#" '{ s = NF / r; n = 0
+		for (i = 1; i <= NF; i += s) v[++n] = $i
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
+		print n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
+}
 
 /usr/bin/python3 "$top/tests/bench/btok-corpus.py" "$w/corpus"
 kinds=$(cd "$w/corpus" && ls | sed 's/\.txt$//')
@@ -86,7 +103,7 @@ LC_ALL=C awk '{ n += length($0) + 1; if (n > 1048576) exit; print }' \
 
 # Per tokenizer: btok's start-up, then each file, unseen, after the
 # warm-up text, both sides in process; one line per file into $w/rows:
-# tokenizer kind bytes btok_ms ref_ms same.
+# tokenizer kind bytes btok_ms ref_ms same btok_median_ms ref_median_ms.
 : >"$w/rows"
 : >"$w/start"
 # Build the compiled caches, then run once more when they are old enough
@@ -108,6 +125,8 @@ for t in $names; do
 	done
 	minrows $(for k in $(seq "$rep"); do printf '%s ' "$w/ref.$k"; done) >"$w/ref.out"
 	minrows $(for k in $(seq "$rep"); do printf '%s ' "$w/bt.$k"; done) >"$w/bt.out"
+	medrows $(for k in $(seq "$rep"); do printf '%s ' "$w/ref.$k"; done) >"$w/ref.med"
+	medrows $(for k in $(seq "$rep"); do printf '%s ' "$w/bt.$k"; done) >"$w/bt.med"
 	set -- $(cpu env NODE_PATH="$ref/node_modules" node "$top/tests/btok/ref.js" ids "$tok" \
 	    "$top/share/btok" "$t" $files); rrss=$2
 	mv "$w/cpu.out" "$w/ref.ids"
@@ -122,17 +141,19 @@ for t in $names; do
 		same=identical
 		sed -n "${n}p" "$w/ref.ids" | cmp -s "$w/btok.ids" - || same=DIFFER
 		[ "$2" = "$4" ] || same=DIFFER
-		echo "$t $k $(wc -c <"$f") $1 $3 $same" >>"$w/rows"
+		echo "$t $k $(wc -c <"$f") $1 $3 $same $(sed -n "${n}p" "$w/bt.med") $(sed -n "$((n + 2))p" "$w/ref.med")" >>"$w/rows"
 	done
 	echo "$t $b0 $(sed -n 1p "$w/ref.out") $((brss / 1024)) $((rrss / 1024))" >>"$w/start"
 done
 
 echo "throughput, MB/s of CPU time, on each file unseen, after a warm-up text (each side:"
-echo "its first encoding of the file, in process):"
-awk '{ e = $4 < 0.001 ? 0.001 : $4
-	printf "  %-10s %-10s btok %7.1f MB/s  HF %6.2f MB/s  %5.1fx  %s\n", $1, $2,
-	    $3 / 1048576 / (e / 1000), $3 / 1048576 / ($5 / 1000), $5 / e, $6 }' "$w/rows"
-echo "ratio btok / HF per tokenizer and kind (all: the whole corpus, from the same runs):"
+echo "its first encoding of the file, in process; the best of $rep runs, and in brackets"
+echo "the ratio of the medians):"
+awk '{ e = $4 < 0.001 ? 0.001 : $4; em = $7 < 0.001 ? 0.001 : $7
+	printf "  %-10s %-10s btok %7.1f MB/s  HF %6.2f MB/s  %5.1fx (%5.1fx)  %s\n", $1, $2,
+	    $3 / 1048576 / (e / 1000), $3 / 1048576 / ($5 / 1000), $5 / e, $8 / em, $6 }' "$w/rows"
+echo "ratio btok / HF per tokenizer and kind, each side's best of $rep runs (all: the whole"
+echo "corpus, from the same runs):"
 {
 	printf '%-10s' tokenizer
 	for k in $kinds; do printf ' %9s' "$k"; done
@@ -162,15 +183,15 @@ for n in (1, 2):
     open(f"{w}/run{n}", "w").write("a" * size)
     open(f"{w}/digits{n}", "w").write("7" * size)
 PY
-# least COMMAND...: the least user and the least system seconds of $rep
+# least COMMAND...: the least user and the least system seconds of $lrep
 # runs of the command, and its peak RSS in kB
 least() {
-	for k in $(seq "$rep"); do
+	for k in $(seq "$lrep"); do
 		bench_rusage /dev/null "$@"
 	done | awk 'NR == 1 || $2 < u { u = $2 } NR == 1 || $3 < s { s = $3 }
 	    $4 > m { m = $4 } END { print u, s, m }'
 }
-echo "linearity, CPU seconds for 10 MB and 20 MB, the least of $rep runs each: user time"
+echo "linearity, CPU seconds for 10 MB and 20 MB, the least of $lrep runs each: user time"
 echo "(btok's own work; a ratio of at most 2.1 is linear) and system time (mostly the"
 echo "kernel giving the pages of the symbols; it varies several-fold between identical"
 echo "runs on a shared machine, so it is shown, not taken into the ratio):"
