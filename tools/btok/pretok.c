@@ -326,23 +326,16 @@ split_space(const char *s, size_t n, btok_piece_fn fn, void *ctx)
 		fn(s + st, n - st, ctx);
 }
 
-void
-btok_pretokenize(int pre, const char *s, size_t n, btok_piece_fn fn,
-    void *ctx)
+/* The split of s[0..n) by the matcher of pre (not NONE or
+   SPACE_MERGED_PREV); inlined once for each matcher, so that each loop
+   calls its matcher directly and may inline it. */
+static inline __attribute__((always_inline)) void
+split_with(int pre, const char *s, size_t n, btok_piece_fn fn, void *ctx)
 {
 	struct cur c = { (const unsigned char *)s, n };
 	size_t i = 0, e, gap = 0;
 	int ingap = 0;
 
-	if (pre == BTOK_PRE_NONE) {
-		if (n)
-			fn(s, n, ctx);
-		return;
-	}
-	if (pre == BTOK_PRE_SPACE_MERGED_PREV) {
-		split_space(s, n, fn, ctx);
-		return;
-	}
 	while (i < n) {
 		switch (pre) {
 		case BTOK_PRE_LLAMA3: e = match_llama(&c, i, 0); break;
@@ -370,4 +363,23 @@ btok_pretokenize(int pre, const char *s, size_t n, btok_piece_fn fn,
 	}
 	if (ingap)
 		fn(s + gap, n - gap, ctx);
+}
+
+void
+btok_pretokenize(int pre, const char *s, size_t n, btok_piece_fn fn,
+    void *ctx)
+{
+	switch (pre) {
+	case BTOK_PRE_NONE:
+		if (n)
+			fn(s, n, ctx);
+		return;
+	case BTOK_PRE_SPACE_MERGED_PREV:
+		split_space(s, n, fn, ctx);
+		return;
+	case BTOK_PRE_LLAMA3: split_with(BTOK_PRE_LLAMA3, s, n, fn, ctx); return;
+	case BTOK_PRE_QWEN2: split_with(BTOK_PRE_QWEN2, s, n, fn, ctx); return;
+	case BTOK_PRE_GPT2: split_with(BTOK_PRE_GPT2, s, n, fn, ctx); return;
+	default: split_with(BTOK_PRE_TEKKEN, s, n, fn, ctx); return;
+	}
 }
