@@ -69,23 +69,19 @@ best() {	# command...: the least CPU ms of $rep runs, and the peak RSS
 	echo "$b $m"
 }
 refjs() { NODE_PATH=$ref/node_modules node "$top/tests/btok/ref.js" "$@"; }
-[ -x "$btime" ] || make -s -C "$top" BUILD="$build" "$btime"
-# minrows FILE...: per line, the least first field of the files (the same
-# lines of several runs), with the second field of the first file if its
+make -s -C "$top" BUILD="$build" "$btime"
+# runs FILE...: the same lines of several runs, one file a run; per line,
+# the least and the median (the mean of the middle two for an even count)
+# of their first fields, then the second field of the first file if its
 # lines have two
-minrows() {
-	paste -d ' ' "$@" | awk -v r="$#" '{ b = $1; s = NF / r
-		for (i = 1 + s; i <= NF; i += s) if ($i < b) b = $i
-		if (s > 1) print b, $2; else print b }'
-}
-# medrows FILE...: per line, the median of the first fields of the files
-# (the mean of the middle two for an even count)
-medrows() {
+runs() {
 	paste -d ' ' "$@" | awk -v r="$#" '{ s = NF / r; n = 0
 		for (i = 1; i <= NF; i += s) v[++n] = $i
 		for (i = 2; i <= n; i++)
 			for (j = i; j > 1 && v[j - 1] > v[j]; j--) { x = v[j]; v[j] = v[j - 1]; v[j - 1] = x }
-		print n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2 }'
+		printf "%s %s", v[1], n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+		if (s > 1) printf " %s", $2
+		printf "\n" }'
 }
 
 /usr/bin/python3 "$top/tests/bench/btok-corpus.py" "$w/corpus"
@@ -123,10 +119,8 @@ for t in $names; do
 		CTXBENCH_SHARE=$top/share CTXBENCH_TOKENIZERS=$tok \
 		    "$btime" "$t" "$w/warm" $files >"$w/bt.$k"
 	done
-	minrows $(for k in $(seq "$rep"); do printf '%s ' "$w/ref.$k"; done) >"$w/ref.out"
-	minrows $(for k in $(seq "$rep"); do printf '%s ' "$w/bt.$k"; done) >"$w/bt.out"
-	medrows $(for k in $(seq "$rep"); do printf '%s ' "$w/ref.$k"; done) >"$w/ref.med"
-	medrows $(for k in $(seq "$rep"); do printf '%s ' "$w/bt.$k"; done) >"$w/bt.med"
+	runs $(for k in $(seq "$rep"); do echo "$w/ref.$k"; done) >"$w/ref.out"
+	runs $(for k in $(seq "$rep"); do echo "$w/bt.$k"; done) >"$w/bt.out"
 	set -- $(cpu env NODE_PATH="$ref/node_modules" node "$top/tests/btok/ref.js" ids "$tok" \
 	    "$top/share/btok" "$t" $files); rrss=$2
 	mv "$w/cpu.out" "$w/ref.ids"
@@ -137,13 +131,14 @@ for t in $names; do
 		n=$((n + 1))
 		f=$w/corpus/$k.txt
 		"$btok" -r -i -t "$t" "$f" >"$w/btok.ids"
+		# btok's least, median and count, then the reference's
 		set -- $(sed -n "${n}p" "$w/bt.out") $(sed -n "$((n + 2))p" "$w/ref.out")
 		same=identical
 		sed -n "${n}p" "$w/ref.ids" | cmp -s "$w/btok.ids" - || same=DIFFER
-		[ "$2" = "$4" ] || same=DIFFER
-		echo "$t $k $(wc -c <"$f") $1 $3 $same $(sed -n "${n}p" "$w/bt.med") $(sed -n "$((n + 2))p" "$w/ref.med")" >>"$w/rows"
+		[ "$3" = "$6" ] || same=DIFFER
+		echo "$t $k $(wc -c <"$f") $1 $4 $same $2 $5" >>"$w/rows"
 	done
-	echo "$t $b0 $(sed -n 1p "$w/ref.out") $((brss / 1024)) $((rrss / 1024))" >>"$w/start"
+	echo "$t $b0 $(awk 'NR == 1 { print $1 }' "$w/ref.out") $((brss / 1024)) $((rrss / 1024))" >>"$w/start"
 done
 
 echo "throughput, MB/s of CPU time, on each file unseen, after a warm-up text (each side:"
