@@ -10,7 +10,9 @@
  * Then, for each tokenizer, one encoder encodes a text of distinct words
  * too long for the word cache, more than the cache of long pieces holds (it
  * starts again empty when full), then the text's end again: the ids must be
- * those of a new encoder.
+ * those of a new encoder.  And an encoder's caches are in huge pages: the
+ * encoder starts on a 2 MiB boundary, in mappings asked to be huge, as is
+ * the long-piece cache's arena, and both are unmapped when it is freed.
  *
  * usage: unit-threads SHAREDIR TOKDIR CACHEDIR CORPUSDIR
  * (SHAREDIR holds btok's manifest; TOKDIR the tokenizer files.)
@@ -20,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tap.h"
 #include "ctx.h"
@@ -240,6 +243,88 @@ refill(size_t k, const struct text *t)
 	btok_enc_free(fresh);
 }
 
+#define HUGE_PAGE ((uintptr_t)2 << 20)
+
+/*
+ * The bytes of this process's mappings asked to be huge ("hg" among their
+ * VmFlags in /proc/self/smaps, proc(5): madvise MADV_HUGEPAGE), and in *in
+ * whether the mapping that holds p is one of them; -1 when smaps cannot be
+ * read.  Adjacent mappings with the same flags are one, so only the sum
+ * tells mappings apart.
+ */
+static long long
+hg_bytes(const void *p, int *in)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[1024];
+	unsigned long a = 0, b = 0;
+	long long sum = 0;
+
+	*in = 0;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f)) {
+		unsigned long x, y;
+		if (sscanf(line, "%lx-%lx ", &x, &y) == 2) {
+			a = x, b = y;
+			continue;
+		}
+		if (strncmp(line, "VmFlags:", 8) != 0 || !strstr(line, " hg"))
+			continue;
+		sum += (long long)(b - a);
+		if ((uintptr_t)p >= a && (uintptr_t)p < b)
+			*in = 1;
+	}
+	fclose(f);
+	return sum;
+}
+
+/*
+ * The caches of an encoder in huge pages (encode.c, huge_zalloc): a new
+ * encoder starts on a 2 MiB boundary, in whole 2 MiB pages asked to be
+ * huge; encoding distinct long words (text t) adds the long-piece cache's
+ * arena, 4 MiB more of them; freeing the encoder unmaps both.  Under
+ * AddressSanitizer the blocks come from calloc, so that it catches an
+ * access past their end, and the test is skipped; so are the checks of
+ * the flags on a kernel without transparent huge pages.
+ */
+static void
+huge_pages(size_t k, const struct text *t)
+{
+	struct btok_enc *e;
+	struct btok_ids ids;
+	long long before, made, filled, after;
+	int in, thp = access("/sys/kernel/mm/transparent_hugepage/enabled", F_OK) == 0;
+
+#ifdef __SANITIZE_ADDRESS__
+	tap_skip("huge pages: an AddressSanitizer build, whose encoders come from calloc");
+	return;
+#endif
+	before = hg_bytes(NULL, &in);
+	e = btok_enc_new(&toks[k]);
+	TAP_OK((uintptr_t)e % HUGE_PAGE == 0, "%s: a new encoder starts on a 2 MiB boundary",
+	    names[k]);
+	if (!thp || before < 0) {
+		tap_skip(thp ? "huge pages: /proc/self/smaps cannot be read" :
+		    "huge pages: the kernel has no transparent huge pages");
+		btok_enc_free(e);
+		return;
+	}
+	made = hg_bytes(e, &in);
+	TAP_OK(in && made > before && (made - before) % HUGE_PAGE == 0,
+	    "%s: the encoder is in whole 2 MiB pages asked to be huge (%lld MiB)",
+	    names[k], (made - before) >> 20);
+	memset(&ids, 0, sizeof ids);
+	ids.count_only = 1;
+	btok_encode(e, t->s, t->n, 1, &ids);
+	filled = hg_bytes(e, &in);
+	TAP_IS_INT(filled - made, 4 << 20, "%s: %s add the long-piece cache's arena, "
+	    "4 MiB asked to be huge", names[k], t->name);
+	btok_enc_free(e);
+	after = hg_bytes(NULL, &in);
+	TAP_IS_INT(after, before, "%s: freeing the encoder unmaps both", names[k]);
+}
+
 /* Tokenizers ka and kb (maybe the same) in two threads at once. */
 static void
 two_threads(size_t ka, size_t kb)
@@ -298,6 +383,7 @@ main(int argc, char **argv)
 	add_words("distinct words of 30 to 60 letters", 40000, 30, 60);
 	for (size_t k = 0; k < ntok; k++)
 		refill(k, &texts[ntext - 1]);
+	huge_pages(0, &texts[ntext - 1]);
 	for (size_t k = 0; k < ntok; k++) {
 		for (size_t i = 0; i < ntext; i++)
 			for (int sp = 0; sp < 2; sp++)

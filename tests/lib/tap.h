@@ -4,6 +4,7 @@
  *     TAP_OK(cond, "description %d", n);
  *     TAP_IS_INT(got, want, "description");
  *     TAP_IS_STR(got, want, "description");
+ *     tap_skip("why it is not run");
  *     return tap_done();
  */
 #ifndef CTX_TAP_H
@@ -50,6 +51,14 @@ static int tap_ok(int cond, const char *fmt, ...)
 	if (!tap_ok(d_ <= (tol), __VA_ARGS__)) \
 		printf("#   got %.17g, expected %.17g\n", g_, w_); \
 } while (0)
+
+/* A test not run, and why (the TAP directive SKIP). */
+__attribute__((unused))
+static void tap_skip(const char *why)
+{
+	printf("ok %d # skip %s\n", ++tap_n, why);
+	fflush(stdout);
+}
 
 __attribute__((unused))
 static int tap_done(void)

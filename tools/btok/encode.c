@@ -134,9 +134,10 @@ struct btok_enc {
 	int pre;
 	struct work w;
 	struct buf norm;	/* metaspace's output, kept between segments */
-	/* Zero is an empty slot in each, so that a new encoder is a calloc
-	   whose pages the kernel gives on first use (a slot holds the
-	   complement of the pair's key, the code point plus one). */
+	/* Zero is an empty slot in each, so that a new encoder is zeroed
+	   memory whose pages the kernel gives on first use (huge_zalloc; a
+	   slot holds the complement of the pair's key, the code point plus
+	   one). */
 	struct pc_ent pc[1u << PC_BITS];
 	struct cc_ent cc[1u << CC_BITS];
 	struct bp_ent bp[1u << 16];
@@ -146,9 +147,9 @@ struct btok_enc {
 
 /*
  * Ask for huge pages in the block p[0..len) (where the kernel gives them on
- * request): the symbols of a long piece are written once, front to back,
- * and the caches of an encoder are first written across a whole text; a
- * fault per 4 KiB page would cost more than the writing.
+ * request): the symbols of a long piece are written once, front to back;
+ * a fault per 4 KiB page would cost more than the writing.  Only the 2 MiB
+ * pages wholly inside the block can be huge.
  */
 static void
 advise_huge(void *p, size_t len)
@@ -165,12 +166,64 @@ advise_huge(void *p, size_t len)
 #endif
 }
 
+/*
+ * A zeroed block of len bytes for the encoder's caches, in a mapping of its
+ * own that starts on a 2 MiB boundary and is a whole number of 2 MiB pages,
+ * all of them asked to be huge (where the kernel gives them on request);
+ * freed by huge_free with the same len.  The caches are probed at random
+ * across megabytes, and each probe that misses the TLB costs a walk of the
+ * page tables (two levels of them on a virtual machine).  A block from
+ * calloc starts where malloc puts it: advise_huge could only make the pages
+ * wholly inside it huge, and the part before the first boundary, up to
+ * 2 MiB, stayed in 4 KiB pages: in the encoder, its pair cache and
+ * byte-pair table, read for every pair of every new piece.  With the whole
+ * encoder and the long-piece cache's arena in huge pages, btok encodes text
+ * in 200 languages 15 % faster (tests/bench/btok.sh).  Under
+ * AddressSanitizer the blocks come from calloc instead, so that an access
+ * past their end is still caught.
+ */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+static void *
+huge_zalloc(size_t len)
+{
+#if defined(MAP_ANONYMOUS) && !defined(__SANITIZE_ADDRESS__)
+	size_t n = (len + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	char *p = mmap(NULL, n + HUGE_PAGE, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *a;
+
+	if (p == MAP_FAILED)
+		die("out of memory allocating %zu bytes", len);
+	/* The slack before the boundary and after the block goes back. */
+	a = p + (HUGE_PAGE - (uintptr_t)p % HUGE_PAGE) % HUGE_PAGE;
+	if (a > p)
+		(void)munmap(p, (size_t)(a - p));
+	(void)munmap(a + n, (size_t)(p + HUGE_PAGE - a));
+	advise_huge(a, n);
+	return a;
+#else
+	return xcalloc(1, len);
+#endif
+}
+
+static void
+huge_free(void *p, size_t len)
+{
+#if defined(MAP_ANONYMOUS) && !defined(__SANITIZE_ADDRESS__)
+	if (p)
+		(void)munmap(p, (len + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+#else
+	(void)len;
+	free(p);
+#endif
+}
+
 struct btok_enc *
 btok_enc_new(const struct btok *t)
 {
-	struct btok_enc *e = xcalloc(1, sizeof *e);
+	struct btok_enc *e = huge_zalloc(sizeof *e);
 
-	advise_huge(e, sizeof *e);
 	e->t = t;
 	e->mtab = t->mtab;
 	e->mmask = t->h->mcap - 1;
@@ -231,9 +284,9 @@ btok_enc_free(struct btok_enc *e)
 	if (!e)
 		return;
 	work_free(&e->w);
-	free(e->lc.arena);
+	huge_free(e->lc.arena, LC_ARENA * sizeof *e->lc.arena);
 	buf_release(&e->norm);
-	free(e);
+	huge_free(e, sizeof *e);
 }
 
 /* ------------------------------------------------------------ ids */
@@ -917,7 +970,7 @@ lc_put(struct lcache *lc, const struct work *w, uint64_t hv, const char *p,
 
 	assert(n > 0 && n <= LC_MAX && nids <= n);
 	if (!lc->arena)
-		lc->arena = xreallocarray(NULL, LC_ARENA, sizeof *lc->arena);
+		lc->arena = huge_zalloc(LC_ARENA * sizeof *lc->arena);
 	if (LC_ARENA - lc->used < need) {
 		memset(lc->slot, 0, sizeof lc->slot);
 		lc->used = 0;
