@@ -32,9 +32,11 @@
 # The ratios are printed, never asserted.  CPU time, not wall time, because
 # the machine may be shared.  A shared machine still makes the numbers
 # noisy: on a virtual machine whose host is busy, whole processes run 30 to
-# 50 % slower for seconds to minutes at a time, btok's more than the
-# reference's, so each side's time is the best of several runs, which is
-# the run the host disturbed least, and the medians are shown beside it.
+# 50 % slower for seconds to minutes at a time, most of all those whose
+# memory is read at random across megabytes of 4 KiB pages (the reference's
+# now; btok's caches are in huge pages, encode.c huge_zalloc), so each
+# side's time is the best of several runs, which is the run the host
+# disturbed least, and the medians are shown beside it.
 # BTOK_BENCH_RATIOS_ONLY=1 stops after the ratios.
 set -eu
 top=${CTXBENCH_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
